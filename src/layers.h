@@ -1,0 +1,81 @@
+// The layers of the Transformer, each as a forward pass and, beside it in its .cpp, the backward
+// pass. Arguments are outputs, then inputs, then sizes (llm.c's convention); every buffer is
+// row-major with its shape in a comment. Backward passes ACCUMULATE (+=) into every gradient
+// they write, so a buffer reached by two paths (a residual stream, a shared input) just sums;
+// the caller zeroes gradients once before the backward pass. Templated on the scalar type:
+// float for training, double for the finite-difference gradient checks.
+#pragma once
+
+namespace wolab {
+
+// embedding.cpp: out = tok_emb[input] + pos_emb[position]
+template <class S>
+void embedding_forward(S* out,                                      // (B,T,C)
+                       const int* input,                            // (B,T)
+                       const S* tok_emb, const S* pos_emb,          // (V,C), (T,C)
+                       int B, int T, int C);
+template <class S>
+void embedding_backward(S* dtok_emb, S* dpos_emb,                   // (V,C), (T,C)
+                        const S* dout, const int* input,            // (B,T,C), (B,T)
+                        int B, int T, int C);
+
+// linear.cpp: out = inp·Wᵀ + b, W in PyTorch layout (OC,C); b may be null
+template <class S>
+void linear_forward(S* out,                                         // (N,OC)
+                    const S* inp, const S* W, const S* b,           // (N,C), (OC,C), (OC)
+                    int N, int C, int OC);
+// dW and db may be null (a frozen or bias-free Linear)
+template <class S>
+void linear_backward(S* dinp, S* dW, S* db,                         // (N,C), (OC,C), (OC)
+                     const S* dout, const S* inp, const S* W,       // (N,OC), (N,C), (OC,C)
+                     int N, int C, int OC);
+
+// attention.cpp: causal scaled dot-product attention of H heads over q, k, v already projected;
+// head h owns columns h·C/H .. (h+1)·C/H - 1, and `out` is the heads' outputs side by side
+// (the concat that W_o then mixes). `att` caches the softmax probabilities for the backward.
+template <class S>
+void attention_forward(S* out, S* att,                              // (B,T,C), (B,H,T,T)
+                       const S* q, const S* k, const S* v,          // (B,T,C) each
+                       int B, int T, int C, int H);
+template <class S>
+void attention_backward(S* dq, S* dk, S* dv,                        // (B,T,C) each
+                        const S* dout, const S* att,                // (B,T,C), (B,H,T,T)
+                        const S* q, const S* k, const S* v,         // (B,T,C) each
+                        int B, int T, int C, int H);
+
+// layernorm.cpp: PyTorch's LayerNorm (eps 1e-5, biased variance); mean and rstd are cached
+template <class S>
+void layernorm_forward(S* out, S* mean, S* rstd,                    // (N,C), (N), (N)
+                       const S* inp, const S* w, const S* b,        // (N,C), (C), (C)
+                       int N, int C);
+template <class S>
+void layernorm_backward(S* dinp, S* dw, S* db,                      // (N,C), (C), (C)
+                        const S* dout, const S* inp, const S* w,    // (N,C), (N,C), (C)
+                        const S* mean, const S* rstd,               // (N), (N)
+                        int N, int C);
+
+// ffn.cpp: out = fc2(relu(fc1(inp))); the pre-activation h and a = relu(h) are cached
+template <class S>
+void ffn_forward(S* out, S* h, S* a,                                // (N,C), (N,F), (N,F)
+                 const S* inp,                                      // (N,C)
+                 const S* W1, const S* b1, const S* W2, const S* b2,  // (F,C), (F), (C,F), (C)
+                 int N, int C, int F);
+// dh is scratch for the gradient at the pre-activation
+template <class S>
+void ffn_backward(S* dinp, S* dW1, S* db1, S* dW2, S* db2, S* dh,  // (N,C), .., (N,F)
+                  const S* dout, const S* inp, const S* h, const S* a,  // (N,C), (N,C), (N,F) ×2
+                  const S* W1, const S* W2,                         // (F,C), (C,F)
+                  int N, int C, int F);
+
+// loss.cpp: softmax cross-entropy averaged over the positions whose target is ≥ 0;
+// returns the loss and caches the probabilities
+template <class S>
+S crossentropy_forward(S* probs,                                    // (N,V)
+                       const S* logits, const int* targets,         // (N,V), (N)
+                       int N, int V);
+template <class S>
+void crossentropy_backward(S* dlogits,                              // (N,V)
+                           const S* probs, const int* targets,      // (N,V), (N)
+                           int N, int V);
+
+}  // namespace wolab

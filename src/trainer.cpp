@@ -1,0 +1,245 @@
+#include "trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "adam.h"
+#include "model.h"
+#include "probes.h"
+#include "rng.h"
+#include "tasks.h"
+
+namespace wolab {
+namespace {
+
+void check_index(const char* what, int i, int n) {
+  if (i < 0 || i >= n)
+    throw std::out_of_range(std::string(what) + " " + std::to_string(i) + " is out of range; 0.." +
+                            std::to_string(n - 1));
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+  RunConfig cfg;
+  Model<float> model;
+  Adam adam;
+  Rng data_rng;
+  Batch batch;    // the current training batch, refilled every step
+  Batch heldout;  // fixed per (task, alphabet, length)
+  std::vector<float> wo_init;  // (layers, C, C)
+  std::vector<float> losses;
+  std::vector<EvalResult> evals;
+  std::vector<ProbeRecord> probes;
+  std::vector<WoSnapshot> snapshots;
+  bool keep_snapshots = false;
+  std::string status = "running";
+
+  explicit Impl(const RunConfig& c)
+      : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
+        data_rng(stream_seed(c.train.seed, "data")),
+        batch(make_batch(c.task, c.train.batch, data_rng)), heldout(heldout_set(c.task)) {}
+
+  int steps_done() const { return static_cast<int>(adam.t); }
+
+  std::vector<float> wo_matrix(int l) const {
+    const int C = cfg.model.d_model;
+    const float* wo = model.wo(l);
+    std::vector<float> out(static_cast<size_t>(C) * C, 0.0f);
+    if (wo)
+      std::copy_n(wo, out.size(), out.begin());
+    else
+      for (int i = 0; i < C; i++) out[i * C + i] = 1.0f;
+    return out;
+  }
+
+  void snapshot(int step) {
+    const int C = cfg.model.d_model;
+    for (int l = 0; l < cfg.model.layers; l++) snapshots.push_back({step, l, C, C, wo_matrix(l)});
+  }
+
+  // Stats of this step's forward and backward, before the update changes the weights.
+  void probe(int step) {
+    const int N = model.batch() * cfg.model.seq_len, C = cfg.model.d_model;
+    const size_t n = static_cast<size_t>(N) * C;
+    ProbeRecord rec;
+    rec.step = step;
+    for (int l = 0; l < cfg.model.layers; l++)
+      rec.layers.push_back({mean_std(model.concat(l), n), mean_std(model.wo_out(l), n),
+                            mean_std(model.residual(l), n),
+                            head_grad_norms(model.dconcat(l), N, C, cfg.model.heads)});
+    probes.push_back(std::move(rec));
+  }
+
+  bool is_probe_step(int step) const {
+    return step % cfg.train.probe_every == 0 || step == cfg.train.steps;
+  }
+
+  void train_step() {
+    const int step = steps_done() + 1;
+    fill_batch(batch, cfg.task, data_rng);
+    const float loss = model.forward(batch.input.data(), batch.target.data(), batch.size);
+    if (!std::isfinite(loss)) {
+      status = "diverged at step " + std::to_string(step);
+      return;
+    }
+    model.backward();
+    if (is_probe_step(step)) probe(step);
+    adam.step(model.params, model.grads, model.param_info());
+    losses.push_back(loss);
+    if (is_probe_step(step)) {
+      if (keep_snapshots) snapshot(step);
+      evals.push_back(evaluate());
+    }
+    if (step == cfg.train.steps) status = "done";
+  }
+
+  EvalResult evaluate() {
+    const int T = cfg.model.seq_len, V = cfg.model.vocab;
+    EvalResult r;
+    r.step = steps_done();
+    double loss = 0;
+    int tokens = 0, right = 0, exact = 0;
+    for (int start = 0; start < heldout.size; start += cfg.train.batch) {
+      const int B = std::min(cfg.train.batch, heldout.size - start);
+      const int* target = heldout.target.data() + start * T;
+      loss += double(model.forward(heldout.input.data() + start * T, target, B)) * B;
+      for (int b = 0; b < B; b++) {
+        bool all = true;
+        for (int t = 0; t < T; t++) {
+          if (target[b * T + t] < 0) continue;
+          const float* z = model.logits() + (b * T + t) * V;
+          const bool ok = std::max_element(z, z + V) - z == target[b * T + t];
+          tokens++;
+          right += ok;
+          all = all && ok;
+        }
+        exact += all;
+      }
+    }
+    r.loss = static_cast<float>(loss / heldout.size);
+    r.token_acc = tokens ? float(right) / tokens : 0.0f;
+    r.exact = float(exact) / heldout.size;
+    return r;
+  }
+
+  // Feeds [BOS] x [SEP], then each predicted token back in; positions after the one being
+  // predicted hold stale tokens, which the causal mask keeps from mattering.
+  float greedy_exact() {
+    const int T = cfg.model.seq_len, V = cfg.model.vocab, first = first_answer_position(cfg.task);
+    std::vector<int> input(static_cast<size_t>(cfg.train.batch) * T);  // (B,T)
+    std::vector<int> predicted(input.size()), none(input.size(), -1);  // (B,T)
+    int exact = 0;
+    for (int start = 0; start < heldout.size; start += cfg.train.batch) {
+      const int B = std::min(cfg.train.batch, heldout.size - start);
+      std::copy_n(heldout.input.data() + start * T, B * T, input.data());
+      for (int t = first; t < T; t++) {
+        model.forward(input.data(), none.data(), B);
+        for (int b = 0; b < B; b++) {
+          const float* z = model.logits() + (b * T + t) * V;
+          predicted[b * T + t] = static_cast<int>(std::max_element(z, z + V) - z);
+          if (t + 1 < T) input[b * T + t + 1] = predicted[b * T + t];
+        }
+      }
+      for (int b = 0; b < B; b++) {
+        const int* truth = heldout.target.data() + (start + b) * T;
+        exact += std::equal(truth + first, truth + T, predicted.data() + b * T + first);
+      }
+    }
+    return float(exact) / heldout.size;
+  }
+};
+
+Trainer::Trainer(const RunConfig& cfg) {
+  RunConfig c = cfg;
+  derive(c);
+  const std::vector<std::string> problems = validate(c);
+  if (!problems.empty()) throw ConfigError(problems.front());
+  impl_ = std::make_unique<Impl>(c);
+  impl_->model.init(c.train.seed);
+  for (int l = 0; l < c.model.layers; l++) {
+    const std::vector<float> wo = impl_->wo_matrix(l);
+    impl_->wo_init.insert(impl_->wo_init.end(), wo.begin(), wo.end());
+  }
+}
+
+Trainer::Trainer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Trainer::~Trainer() = default;
+Trainer::Trainer(Trainer&&) noexcept = default;
+Trainer& Trainer::operator=(Trainer&&) noexcept = default;
+
+const RunConfig& Trainer::config() const { return impl_->cfg; }
+
+std::vector<float> Trainer::step(int n) {
+  std::vector<float> out;
+  for (int i = 0; i < n && !finished(); i++) {
+    impl_->train_step();
+    if (impl_->status.rfind("diverged", 0) == 0) break;
+    out.push_back(impl_->losses.back());
+  }
+  return out;
+}
+
+int Trainer::steps_done() const { return impl_->steps_done(); }
+bool Trainer::finished() const { return impl_->status != "running"; }
+const std::string& Trainer::status() const { return impl_->status; }
+EvalResult Trainer::evaluate() { return impl_->evaluate(); }
+float Trainer::greedy_exact() { return impl_->greedy_exact(); }
+const std::vector<float>& Trainer::losses() const { return impl_->losses; }
+const std::vector<EvalResult>& Trainer::evals() const { return impl_->evals; }
+const std::vector<ProbeRecord>& Trainer::probes() const { return impl_->probes; }
+const std::vector<WoSnapshot>& Trainer::wo_snapshots() const { return impl_->snapshots; }
+int64_t Trainer::parameter_count() const { return impl_->model.trainable_count(); }
+
+void Trainer::keep_wo_snapshots(bool keep) {
+  Impl& m = *impl_;
+  m.keep_snapshots = keep;
+  if (!keep) {
+    m.snapshots.clear();
+    return;
+  }
+  if (!m.snapshots.empty()) return;
+  const int C = m.cfg.model.d_model;
+  const size_t n = static_cast<size_t>(C) * C;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    m.snapshots.push_back({0, l, C, C, {m.wo_init.begin() + l * n, m.wo_init.begin() + (l + 1) * n}});
+}
+
+std::vector<float> Trainer::wo_weights(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  return impl_->wo_matrix(layer);
+}
+
+std::vector<float> Trainer::wo_init(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  const size_t n = static_cast<size_t>(impl_->cfg.model.d_model) * impl_->cfg.model.d_model;
+  return {impl_->wo_init.begin() + layer * n, impl_->wo_init.begin() + (layer + 1) * n};
+}
+
+std::vector<float> Trainer::head_block_norms(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  return wolab::head_block_norms(impl_->wo_matrix(layer).data(), impl_->cfg.model.d_model,
+                                 impl_->cfg.model.heads);
+}
+
+std::vector<float> Trainer::ov_singular_values(int layer, int head) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  check_index("head", head, impl_->cfg.model.heads);
+  const Model<float>& m = impl_->model;
+  return wolab::ov_singular_values(m.wo(layer), m.wv(layer), impl_->cfg.model.d_model,
+                                   impl_->cfg.model.heads, head);
+}
+
+std::vector<float> Trainer::attention(int layer, int head, int example) {
+  Impl& m = *impl_;
+  check_index("layer", layer, m.cfg.model.layers);
+  check_index("head", head, m.cfg.model.heads);
+  check_index("example", example, m.heldout.size);
+  const int T = m.cfg.model.seq_len;
+  m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1);
+  const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
+  return {att, att + T * T};
+}
+
+}  // namespace wolab

@@ -1,0 +1,93 @@
+// One training run: a model, its Adam state, its data stream and everything it measured.
+// The CLI runs many of these (experiment.h); the page runs one per Web Worker.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.h"
+
+namespace wolab {
+
+struct EvalResult {
+  int step = 0;
+  float loss = 0;       // held-out loss on the answer positions
+  float token_acc = 0;  // share of answer tokens right (teacher forced)
+  float exact = 0;      // share of sequences with every answer token right (teacher forced)
+};
+
+struct SiteStats {
+  float mean = 0, std = 0;
+};
+
+// The three sites of the article's experiment 4, for one layer at one probe step, measured on
+// that step's training batch, plus the gradient norm reaching each head's slice of the concat.
+struct LayerStats {
+  SiteStats concat;    // concatenated head outputs (B,T,d)
+  SiteStats wo_out;    // W_o(concat) (B,T,d); equals concat in identity mode
+  SiteStats residual;  // x + W_o(concat), before LayerNorm in post-LN
+  std::vector<float> head_grad_norm;  // (heads) ‖dLoss/d concat[..., head cols]‖₂
+};
+
+struct ProbeRecord {
+  int step = 0;
+  std::vector<LayerStats> layers;  // (layers)
+};
+
+struct WoSnapshot {
+  int step = 0;
+  int layer = 0;
+  int rows = 0, cols = 0;
+  std::vector<float> data;  // (rows, cols) row-major, PyTorch layout (out, in)
+};
+
+class Trainer {
+ public:
+  // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed.
+  explicit Trainer(const RunConfig& cfg);
+  ~Trainer();
+  Trainer(Trainer&&) noexcept;
+  Trainer& operator=(Trainer&&) noexcept;
+
+  const RunConfig& config() const;
+  // Runs up to n steps (never past config().train.steps, none once diverged) and returns the
+  // loss of each step run. Probes, W_o snapshots and held-out evals happen at every
+  // probe_every-th step and at the last step.
+  std::vector<float> step(int n);
+  int steps_done() const;
+  bool finished() const;               // all steps run, or diverged
+  const std::string& status() const;  // "running", "done" or "diverged at step N"
+
+  EvalResult evaluate();   // on the fixed held-out set, teacher forced
+  float greedy_exact();    // held-out exact match generating answers autoregressively
+
+  const std::vector<float>& losses() const;  // (steps_done) training loss of each step
+  const std::vector<EvalResult>& evals() const;
+  const std::vector<ProbeRecord>& probes() const;
+  // W_o of every layer at step 0 and every probe step, kept only when asked for (experiment
+  // wo_heatmap), since they grow with the run: layers·d²·(steps/probe_every + 1) floats.
+  void keep_wo_snapshots(bool keep);
+  const std::vector<WoSnapshot>& wo_snapshots() const;
+  int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
+
+  // Inspection. In identity mode W_o is the identity matrix.
+  std::vector<float> wo_weights(int layer) const;        // (d, d)
+  std::vector<float> wo_init(int layer) const;           // (d, d) at step 0
+  std::vector<float> head_block_norms(int layer) const;  // (heads) ‖W_o[:, head cols]‖_F
+  std::vector<float> ov_singular_values(int layer, int head) const;  // (d_k) of W_o[:,h]·W_v[h,:]
+  std::vector<float> attention(int layer, int head, int example);    // (T, T) held-out example
+
+  // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
+  // from them continues exactly as this one would.
+  std::vector<uint8_t> save_checkpoint() const;
+  static Trainer from_checkpoint(const std::vector<uint8_t>& bytes);  // throws ConfigError
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  explicit Trainer(std::unique_ptr<Impl> impl);
+};
+
+}  // namespace wolab
