@@ -1,0 +1,349 @@
+#!/usr/bin/python3
+"""PyTorch reference of the W_o Lab model (the "Model" section of the spec), and the fixtures
+the C++ tests check against it, in the way llm.c's train_gpt2.py dumps a state for test_gpt2.c.
+
+Run by hand, not in CI (needs Debian's python3-torch):
+    /usr/bin/python3 scripts/make_reference.py [--out tests/fixtures]
+For each W_o mode x LN placement it writes ref_<wo>_<ln>.safetensors (initial weights, one
+copy-task batch, logits, loss, every gradient, the losses of 10 Adam steps), then reads every
+file back and checks it. Same bytes on every run. scripts/bench_torch.py imports the model.
+"""
+import argparse
+import json
+import math
+import os
+import struct
+import sys
+
+try:
+    import numpy as np
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+except ImportError as e:
+    print(f"make_reference: {e.name} is not installed (apt-get install python3-torch); "
+          "nothing written", file=sys.stderr)
+    sys.exit(3)
+
+WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init")
+LN_MODES = ("post", "pre")
+
+
+# ---------------------------------------------------------------------------------------------
+# Model. Parameter names and their order are the spec's: C++ looks tensors up by these names.
+
+class Attention(nn.Module):
+    """Causal multi-head self-attention; W_o as the mode says."""
+
+    def __init__(self, d_model, heads, wo):
+        super().__init__()
+        self.heads = heads
+        self.W_q = nn.Linear(d_model, d_model)
+        self.W_k = nn.Linear(d_model, d_model)
+        self.W_v = nn.Linear(d_model, d_model)
+        # Drawn in every mode, so the mode never shifts the random stream: all variants of a seed
+        # share every other weight, and frozen_random's W_o is learned's initial W_o.
+        self.W_o = nn.Linear(d_model, d_model)
+        if wo == "identity":
+            self.W_o = None  # output = concat of the heads, no parameters
+        elif wo == "frozen_random":
+            self.W_o.register_parameter("bias", None)
+            self.W_o.weight.requires_grad_(False)
+        elif wo == "learned_identity_init":
+            nn.init.eye_(self.W_o.weight)
+            nn.init.zeros_(self.W_o.bias)
+
+    def forward(self, x):  # x (B,T,d) -> (B,T,d)
+        B, T, d = x.shape
+        d_k = d // self.heads
+
+        def split(t):  # (B,T,d) -> (B,H,T,d_k); head h = columns h*d_k..(h+1)*d_k-1
+            return t.view(B, T, self.heads, d_k).transpose(1, 2)
+
+        q, k, v = split(self.W_q(x)), split(self.W_k(x)), split(self.W_v(x))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B,H,T,T)
+        future = torch.ones(T, T, dtype=torch.bool).triu(1)  # key j > query i
+        probs = scores.masked_fill(future, float("-inf")).softmax(-1)  # (B,H,T,T)
+        concat = (probs @ v).transpose(1, 2).reshape(B, T, d)  # (B,T,d) heads side by side
+        return concat if self.W_o is None else self.W_o(concat)
+
+
+class FFN(nn.Module):
+    def __init__(self, d_model, d_ff):
+        super().__init__()
+        self.fc1 = nn.Linear(d_model, d_ff)
+        self.fc2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, x):  # (B,T,d) -> (B,T,d)
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, d_model, heads, d_ff, ln, wo):
+        super().__init__()
+        self.pre_ln = ln == "pre"
+        self.attn = Attention(d_model, heads, wo)
+        self.ln1 = nn.LayerNorm(d_model, eps=1e-5)
+        self.ffn = FFN(d_model, d_ff)
+        self.ln2 = nn.LayerNorm(d_model, eps=1e-5)
+
+    def forward(self, x):  # (B,T,d) -> (B,T,d)
+        if self.pre_ln:
+            x = x + self.attn(self.ln1(x))
+            return x + self.ffn(self.ln2(x))
+        x = self.ln1(x + self.attn(x))
+        return self.ln2(x + self.ffn(x))
+
+
+class Transformer(nn.Module):
+    def __init__(self, vocab, seq_len, d_model, heads, layers, d_ff, ln, wo):
+        super().__init__()
+        self.tok_emb = nn.Embedding(vocab, d_model)
+        self.pos_emb = nn.Embedding(seq_len, d_model)
+        self.layers = nn.ModuleList(Block(d_model, heads, d_ff, ln, wo) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d_model, eps=1e-5) if ln == "pre" else None
+        self.head = nn.Linear(d_model, vocab)
+
+    def forward(self, tokens):  # tokens (B,T) -> logits (B,T,V)
+        x = self.tok_emb(tokens.long()) + self.pos_emb.weight[: tokens.shape[1]]  # (B,T,d)
+        for block in self.layers:
+            x = block(x)
+        if self.ln_f is not None:
+            x = self.ln_f(x)
+        return self.head(x)
+
+
+def build_model(config):
+    """A Transformer for a config in the spec's schema; the caller seeds torch first."""
+    m, task = config["model"], config["task"]
+    if m["wo"] not in WO_MODES or m["ln"] not in LN_MODES or m["d_model"] % m["heads"]:
+        raise ValueError(f"bad model config {m}")
+    return Transformer(vocab=task["alphabet"] + 2, seq_len=2 * task["length"] + 1,
+                       d_model=m["d_model"], heads=m["heads"], layers=m["layers"],
+                       d_ff=m["d_ff"], ln=m["ln"], wo=m["wo"])
+
+
+def trainable(model):
+    return [p for p in model.parameters() if p.requires_grad]
+
+
+def loss_fn(logits, target):  # logits (B,T,V), target (B,T) with -1 where ignored
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1).long(),
+                           ignore_index=-1)
+
+
+def make_optimizer(model, lr):
+    return torch.optim.Adam(trainable(model), lr=lr, betas=(0.9, 0.98), eps=1e-9)
+
+
+def train_step(model, optimizer, tokens, target, clip):
+    """One step of the spec's recipe; returns the loss before the update."""
+    optimizer.zero_grad(set_to_none=True)
+    loss = loss_fn(model(tokens), target)
+    loss.backward()
+    nn.utils.clip_grad_norm_(trainable(model), clip)
+    optimizer.step()
+    return loss.item()
+
+
+def copy_batch(x, alphabet):
+    """Symbols x (B,L) -> input, target (B,T): seq = [BOS] x [SEP] x, input = seq[:-1],
+    target = seq[1:] with -1 everywhere but the L answer positions t = L+1..2L."""
+    B, L = x.shape
+    bos = torch.full((B, 1), alphabet, dtype=x.dtype)
+    sep = torch.full((B, 1), alphabet + 1, dtype=x.dtype)
+    seq = torch.cat([bos, x, sep, x], dim=1)  # (B,2L+2)
+    target = seq[:, 1:].clone()  # (B,T)
+    target[:, : L + 1] = -1
+    return seq[:, :-1].to(torch.int32), target.to(torch.int32)
+
+
+# ---------------------------------------------------------------------------------------------
+# safetensors, by hand: u64 little-endian header length, JSON header (space-padded to a
+# multiple of 8), then the raw little-endian data of each tensor in header order.
+
+DTYPES = {torch.float32: ("F32", "<f4"), torch.int32: ("I32", "<i4")}
+NUMPY_OF = dict(DTYPES.values())
+
+
+def write_safetensors(path, tensors, metadata):
+    header, blobs, offset = {"__metadata__": metadata}, [], 0
+    for name, t in tensors.items():
+        dtype, np_dtype = DTYPES[t.dtype]
+        data = t.detach().contiguous().numpy().astype(np_dtype).tobytes()
+        header[name] = {"dtype": dtype, "shape": list(t.shape),
+                        "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def read_safetensors(path):
+    """-> ({name: tensor} in file order, metadata); rejects holes, overlaps and trailing bytes."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack_from("<Q", raw)
+    header = json.loads(raw[8: 8 + n])
+    metadata = header.pop("__metadata__", {})
+    data, tensors, end = raw[8 + n:], {}, 0
+    for name, info in header.items():
+        begin, stop = info["data_offsets"]
+        if begin != end:
+            raise ValueError(f"{path}: {name} starts at {begin}, expected {end}")
+        arr = np.frombuffer(data[begin:stop], dtype=NUMPY_OF[info["dtype"]])
+        # astype copies into native byte order: torch.from_numpy wants a writable native array
+        native = arr.reshape(info["shape"]).astype(arr.dtype.newbyteorder("="))
+        tensors[name] = torch.from_numpy(native)
+        end = stop
+    if end != len(data):
+        raise ValueError(f"{path}: {len(data) - end} bytes after the last tensor")
+    return tensors, metadata
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures
+
+SEED = 0
+ADAM_STEPS = 10
+
+
+def fixture_config(wo, ln):
+    return {"model": {"d_model": 8, "heads": 2, "layers": 2, "d_ff": 16, "ln": ln, "wo": wo},
+            "task": {"name": "copy", "alphabet": 5, "length": 3},
+            "train": {"steps": ADAM_STEPS, "batch": 4, "lr": 0.001, "clip": 1.0}}
+
+
+def make_fixture(config):
+    """-> (tensors in file order, metadata) for one config."""
+    task, train = config["task"], config["train"]
+    torch.manual_seed(SEED)
+    model = build_model(config)
+    # The batch has its own generator, so every fixture sees the same one.
+    x = torch.randint(task["alphabet"], (train["batch"], task["length"]),
+                      generator=torch.Generator().manual_seed(SEED))
+    tokens, target = copy_batch(x, task["alphabet"])
+
+    tensors = {name: p.detach().clone() for name, p in model.named_parameters()}
+    initial = {name: t.clone() for name, t in tensors.items()}
+    logits = model(tokens)
+    loss = loss_fn(logits, target)
+    loss.backward()
+    tensors.update({"input": tokens, "target": target, "logits": logits.detach(),
+                    "loss": loss.detach().reshape(1)})
+    tensors.update({f"grad.{name}": p.grad.clone()
+                    for name, p in model.named_parameters() if p.requires_grad})
+
+    model.load_state_dict(initial)
+    optimizer = make_optimizer(model, train["lr"])
+    losses = [train_step(model, optimizer, tokens, target, train["clip"])
+              for _ in range(train["steps"])]
+    tensors["adam_losses"] = torch.tensor(losses, dtype=torch.float32)
+
+    metadata = {"format": "wolab-reference", "version": "1",
+                "config": json.dumps(config, separators=(",", ":")),
+                "torch": torch.__version__, "torch_seed": str(SEED),
+                "parameters": str(sum(p.numel() for p in trainable(model)))}
+    return tensors, metadata
+
+
+def crosscheck_logits(config, tensors):
+    """Our model against PyTorch's own nn.TransformerEncoderLayer (same weights, W_o folded into
+    out_proj, identity as I): an independent check that the model is the spec's."""
+    m = config["model"]
+    d, T = m["d_model"], tensors["input"].shape[1]
+    future = torch.ones(T, T, dtype=torch.bool).triu(1)
+    x = tensors["tok_emb.weight"][tensors["input"].long()] + tensors["pos_emb.weight"][:T]
+    for i in range(m["layers"]):
+        prefix = f"layers.{i}."
+        layer = nn.TransformerEncoderLayer(d, m["heads"], m["d_ff"], dropout=0.0, batch_first=True,
+                                           layer_norm_eps=1e-5, norm_first=m["ln"] == "pre")
+        wo_weight = tensors.get(f"{prefix}attn.W_o.weight", torch.eye(d))
+        wo_bias = tensors.get(f"{prefix}attn.W_o.bias", torch.zeros(d))
+        with torch.no_grad():
+            sa = layer.self_attn
+            qkv = [f"{prefix}attn.{w}" for w in ("W_q", "W_k", "W_v")]
+            sa.in_proj_weight.copy_(torch.cat([tensors[f"{w}.weight"] for w in qkv]))
+            sa.in_proj_bias.copy_(torch.cat([tensors[f"{w}.bias"] for w in qkv]))
+            sa.out_proj.weight.copy_(wo_weight)
+            sa.out_proj.bias.copy_(wo_bias)
+            for ours, theirs in (("ffn.fc1", layer.linear1), ("ffn.fc2", layer.linear2),
+                                 ("ln1", layer.norm1), ("ln2", layer.norm2)):
+                theirs.weight.copy_(tensors[f"{prefix}{ours}.weight"])
+                theirs.bias.copy_(tensors[f"{prefix}{ours}.bias"])
+            x = layer(x, src_mask=future)
+    if m["ln"] == "pre":
+        x = F.layer_norm(x, (d,), tensors["ln_f.weight"], tensors["ln_f.bias"], eps=1e-5)
+    logits = F.linear(x, tensors["head.weight"], tensors["head.bias"]).detach()
+    assert torch.allclose(logits, tensors["logits"], rtol=1e-5, atol=1e-5), \
+        f"nn.TransformerEncoderLayer disagrees: max diff {(logits - tensors['logits']).abs().max()}"
+
+
+def check_fixture(path, config, tensors, metadata):
+    """Reads the file back and checks it against what was written and against the spec."""
+    back, back_metadata = read_safetensors(path)
+    assert back_metadata == metadata, f"{path}: metadata differs"
+    assert list(back) == list(tensors), f"{path}: tensor names or order differ"
+    for name, t in tensors.items():
+        assert back[name].dtype == t.dtype and torch.equal(back[name], t), f"{path}: {name} differs"
+    m, d = config["model"], config["model"]["d_model"]
+    params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses")
+              and not n.startswith("grad.")]
+    grads = [n[len("grad."):] for n in back if n.startswith("grad.")]
+    has_wo_bias = m["wo"] in ("learned", "learned_identity_init")
+    for i in range(m["layers"]):
+        assert (f"layers.{i}.attn.W_o.weight" in params) == (m["wo"] != "identity")
+        assert (f"layers.{i}.attn.W_o.bias" in params) == has_wo_bias
+        assert (f"layers.{i}.attn.W_o.weight" in grads) == has_wo_bias
+        if m["wo"] == "learned_identity_init":
+            assert torch.equal(back[f"layers.{i}.attn.W_o.weight"], torch.eye(d))
+    assert ("ln_f.weight" in params) == (m["ln"] == "pre")
+    assert grads == [n for n in params if n in grads], "grads not in parameter order"
+    assert sum(back[n].numel() for n in grads) == int(metadata["parameters"])
+    assert back["adam_losses"][0] == back["loss"][0], "adam_losses[0] != loss"
+    assert (back["target"] != -1).sum() == config["train"]["batch"] * config["task"]["length"]
+    assert all(torch.isfinite(t.float()).all() for t in back.values())
+    crosscheck_logits(config, back)
+    return back
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="directory to write to (default: tests/fixtures)",
+                        default=os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures"))
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # one reduction order: the same bytes on every run
+    torch.use_deterministic_algorithms(True)
+
+    written = {}
+    for wo in WO_MODES:
+        for ln in LN_MODES:
+            config = fixture_config(wo, ln)
+            tensors, metadata = make_fixture(config)
+            path = os.path.join(args.out, f"ref_{wo}_{ln}.safetensors")
+            write_safetensors(path, tensors, metadata)
+            written[(wo, ln)] = check_fixture(path, config, tensors, metadata)
+            print(f"{os.path.relpath(path)}: {os.path.getsize(path)} bytes, "
+                  f"{metadata['parameters']} parameters, loss {tensors['loss'].item():.6f}, "
+                  f"after {ADAM_STEPS} Adam steps {tensors['adam_losses'][-1].item():.6f}")
+
+    # Variants of one seed differ only in W_o: the C++ experiments promise the same.
+    for (wo, ln), tensors in written.items():
+        for name, t in written[("learned", ln)].items():
+            if "W_o" not in name and not name.startswith(("grad.", "logits", "loss", "adam")):
+                assert torch.equal(tensors[name], t), f"ref_{wo}_{ln}: {name} differs from learned"
+        if wo == "frozen_random":
+            for i in range(fixture_config(wo, ln)["model"]["layers"]):
+                name = f"layers.{i}.attn.W_o.weight"
+                assert torch.equal(tensors[name], written[("learned", ln)][name])
+    # W_o = I with bias 0 computes exactly what no W_o computes.
+    for ln in LN_MODES:
+        a, b = written[("identity", ln)], written[("learned_identity_init", ln)]
+        assert torch.allclose(a["logits"], b["logits"], rtol=0, atol=1e-6), f"identity_{ln}"
+    print("all fixtures read back and checked")
+
+
+if __name__ == "__main__":
+    main()
