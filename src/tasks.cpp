@@ -25,13 +25,12 @@ void fill_batch(Batch& batch, const TaskConfig& task, Rng& rng) {
   }
 }
 
-Batch make_batch(const TaskConfig& task, int size, Rng& rng) {
+Batch alloc_batch(const TaskConfig& task, int size) {
   Batch batch;
   batch.size = size;
   batch.seq_len = 2 * task.length + 1;
   batch.input.resize(static_cast<size_t>(size) * batch.seq_len);
   batch.target.resize(batch.input.size());
-  fill_batch(batch, task, rng);
   return batch;
 }
 
@@ -39,7 +38,9 @@ Batch heldout_set(const TaskConfig& task, int size) {
   const std::string key = std::string("heldout/") + to_string(task.kind) + "/" +
                           std::to_string(task.alphabet) + "/" + std::to_string(task.length);
   Rng rng(stream_seed(0x5EEDull, key));
-  return make_batch(task, size, rng);
+  Batch batch = alloc_batch(task, size);
+  fill_batch(batch, task, rng);
+  return batch;
 }
 
 }  // namespace wolab

@@ -16,9 +16,10 @@ struct Batch {
   std::vector<int> target;  // (size, seq_len), -1 where nothing is predicted
 };
 
-// Fills `batch` (already sized for batch.size examples) with fresh examples drawn from `rng`.
+// Room for `size` examples, not yet filled.
+Batch alloc_batch(const TaskConfig& task, int size);
+// Fills `batch` (from alloc_batch) with fresh examples drawn from `rng`.
 void fill_batch(Batch& batch, const TaskConfig& task, Rng& rng);
-Batch make_batch(const TaskConfig& task, int size, Rng& rng);
 
 // The fixed held-out set of (task, alphabet, length): independent of the run's seed, so every
 // run of every variant is judged on the same examples.

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "adam.h"
+#include "checkpoint.h"
 #include "model.h"
 #include "probes.h"
 #include "rng.h"
@@ -39,7 +42,7 @@ struct Trainer::Impl {
   explicit Impl(const RunConfig& c)
       : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
         data_rng(stream_seed(c.train.seed, "data")),
-        batch(make_batch(c.task, c.train.batch, data_rng)), heldout(heldout_set(c.task)) {}
+        batch(alloc_batch(c.task, c.train.batch)), heldout(heldout_set(c.task)) {}
 
   int steps_done() const { return static_cast<int>(adam.t); }
 
@@ -240,6 +243,85 @@ std::vector<float> Trainer::attention(int layer, int head, int example) {
   m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1);
   const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
   return {att, att + T * T};
+}
+
+std::vector<uint8_t> Trainer::save_checkpoint() const {
+  const Impl& m = *impl_;
+  SafeTensors st;
+  st.metadata = {{"format", "wolab-checkpoint"},
+                 {"version", "1"},
+                 {"created_by", std::string("wolab ") + kVersion},
+                 {"config", config_json(m.cfg).dump()},
+                 {"step", std::to_string(m.steps_done())},
+                 {"data_rng", std::to_string(m.data_rng.state())},
+                 {"status", m.status}};
+  for (const ParamInfo& p : m.model.param_info()) {
+    auto slice = [&](const std::vector<float>& v) {
+      return Tensor<float>{p.shape, {v.begin() + p.offset, v.begin() + p.offset + p.size}};
+    };
+    st.f32[p.name] = slice(m.model.params);
+    if (!p.trainable) continue;
+    st.f32["adam.m." + p.name] = slice(m.adam.m);
+    st.f32["adam.v." + p.name] = slice(m.adam.v);
+  }
+  const int64_t C = m.cfg.model.d_model;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    st.f32["init.layers." + std::to_string(l) + ".attn.W_o.weight"] = {{C, C}, wo_init(l)};
+  st.f32["history.loss"] = {{static_cast<int64_t>(m.losses.size())}, m.losses};
+  return write_safetensors(st);
+}
+
+Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
+  SafeTensors st = read_safetensors(bytes.data(), bytes.size());
+  auto meta = [&](const std::string& key) -> const std::string& {
+    auto it = st.metadata.find(key);
+    if (it == st.metadata.end()) throw ConfigError("checkpoint: metadata has no \"" + key + "\"");
+    return it->second;
+  };
+  if (meta("format") != "wolab-checkpoint" || meta("version") != "1")
+    throw ConfigError("checkpoint: not a wolab checkpoint of version 1");
+  auto whole_number = [&](const std::string& key) {
+    const std::string& text = meta(key);
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+      throw ConfigError("checkpoint: metadata \"" + key + "\" is not a whole number");
+    try {
+      return std::stoull(text);
+    } catch (const std::out_of_range&) {
+      throw ConfigError("checkpoint: metadata \"" + key + "\" is too large");
+    }
+  };
+  Trainer t(parse_run_config(meta("config")));
+  Impl& m = *t.impl_;
+  auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out) {
+    auto it = st.f32.find(name);
+    if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
+    if (it->second.shape != shape)
+      throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
+    for (float x : it->second.data)
+      if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
+    std::copy(it->second.data.begin(), it->second.data.end(), out);
+  };
+  for (const ParamInfo& p : m.model.param_info()) {
+    take(p.name, p.shape, m.model.params.data() + p.offset);
+    if (!p.trainable) continue;
+    take("adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
+    take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset);
+  }
+  const int64_t C = m.cfg.model.d_model;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    take("init.layers." + std::to_string(l) + ".attn.W_o.weight", {C, C},
+         m.wo_init.data() + l * C * C);
+  const uint64_t step = whole_number("step");
+  if (step > static_cast<uint64_t>(m.cfg.train.steps))
+    throw ConfigError("checkpoint: step is past the config's train.steps");
+  m.losses.resize(step);
+  take("history.loss", {static_cast<int64_t>(step)}, m.losses.data());
+  m.adam.t = static_cast<int64_t>(step);
+  m.data_rng = Rng(whole_number("data_rng"));
+  m.status = meta("status");
+  if (m.status != "running" && m.status != "done" && m.status.rfind("diverged at step ", 0) != 0)
+    throw ConfigError("checkpoint: unknown status \"" + m.status + "\"");
+  return t;
 }
 
 }  // namespace wolab
