@@ -1,0 +1,586 @@
+// DOM glue: settings form <-> URL state, the worker pool <-> the experiment views, import/export,
+// sharing and language. Views draw from run records in the results schema, so a live run, a
+// finished run and an imported CLI file all go through the same drawing code.
+import { applyStatic, detectLang, lang, setLang, t } from './i18n.js';
+import {
+  experimentConfig, matchPreset, parseValue, readQuery, runConfig, SETTINGS, settingForField,
+  settingsFromConfig, SPEC_DEFAULTS, writeQuery, EXPERIMENTS,
+} from './state.js';
+import { loadWolab } from './wasm.js';
+import { poolSize, Runner } from './runner.js';
+import { invalidate, renderNow } from './frames.js';
+import { RunList } from './runlist.js';
+import { CurvesView, isSettled } from './view-curves.js';
+import { HeatmapView } from './view-heatmap.js';
+import { StatsView } from './view-stats.js';
+import { curvesCsv, download } from './export.js';
+
+const VIEWS = { curves: CurvesView, heatmap: HeatmapView, stats: StatsView };
+const $ = (sel, root = document) => root.querySelector(sel);
+
+const app = {
+  wolab: null,
+  presets: {},
+  variants: {},                    // experiment -> its variants, from the wasm experiments()
+  base: { ...SPEC_DEFAULTS },      // where bad values fall back to: the Quick preset once loaded
+  settings: { ...SPEC_DEFAULTS },  // the last value of each field that parsed
+  texts: {},                       // each field's text as typed (what the URL carries)
+  fieldErrors: {},                 // key -> { key: i18n key } or { text: validator message }
+  generalErrors: [],               // validator messages that name no field of the form
+  langChosen: null,                // from ?lang= or the selector; null follows the browser
+  embed: null,
+  runner: null,
+  exps: new Map(),
+  runs: new Map(),
+  nextId: 1,
+  batch: { ids: [], start: 0, end: 0 },
+};
+
+// ---------- notices ----------
+
+function notice(text, kind = 'info') {
+  const box = $('#notices');
+  const p = document.createElement('p');
+  p.className = kind;
+  p.textContent = text;
+  box.appendChild(p);
+  while (box.children.length > 4) box.firstElementChild.remove();
+}
+
+const errorText = (e) => (e && e.message ? e.message : String(e));
+
+// Embind hands a std::vector<std::string> back either as an array or as a registered vector.
+function toArray(list) {
+  if (Array.isArray(list)) return list;
+  const out = [];
+  for (let i = 0; i < list.size(); i++) out.push(list.get(i));
+  list.delete();
+  return out;
+}
+
+// ---------- settings form, validation, URL ----------
+
+const form = () => $('#settings-form');
+// By id, not form.elements[key]: form.elements.length is the element count, not the field.
+const input = (key) => document.getElementById(`s-${key}`);
+
+function fillForm() {
+  for (const s of SETTINGS) {
+    input(s.key).value = String(app.settings[s.key]);
+    app.texts[s.key] = String(app.settings[s.key]);
+  }
+}
+
+function readForm() {
+  app.fieldErrors = {};
+  for (const s of SETTINGS) {
+    const text = input(s.key).value;
+    app.texts[s.key] = text;
+    const r = parseValue(s, text);
+    if ('error' in r) app.fieldErrors[s.key] = { key: r.error };
+    else app.settings[s.key] = r.value;
+  }
+}
+
+// The wasm validator's messages for these settings: [{ key | null, text }].
+function validatorMessages(settings) {
+  if (!app.wolab) return [];
+  const config = JSON.stringify(experimentConfig(settings, 'remove_wo'));
+  return toArray(app.wolab.validateConfig(config)).map((text) => ({
+    key: settingForField(text.split(':')[0].trim()), text,
+  }));
+}
+
+function validate() {
+  app.generalErrors = [];
+  for (const m of validatorMessages(app.settings)) {
+    if (m.key && !app.fieldErrors[m.key]) app.fieldErrors[m.key] = { text: m.text };
+    else if (!m.key) app.generalErrors.push(m.text);
+  }
+  showErrors();
+}
+
+const configValid = () => Object.keys(app.fieldErrors).length === 0 && app.generalErrors.length === 0;
+
+function showErrors() {
+  for (const s of SETTINGS) {
+    const field = form().querySelector(`[data-setting="${s.key}"]`);
+    const control = input(s.key);
+    let msg = field.querySelector('.field-error');
+    const err = app.fieldErrors[s.key];
+    if (!err) {
+      if (msg) msg.remove();
+      control.removeAttribute('aria-invalid');
+      control.removeAttribute('aria-describedby');
+      continue;
+    }
+    if (!msg) {
+      msg = document.createElement('p');
+      msg.className = 'field-error';
+      msg.id = `err-${s.key}`;
+      field.appendChild(msg);
+    }
+    msg.textContent = err.key ? t(err.key) : err.text;
+    control.setAttribute('aria-invalid', 'true');
+    control.setAttribute('aria-describedby', msg.id);
+  }
+  const general = [...app.generalErrors];
+  if (!configValid()) general.push(t('configInvalid'));
+  $('#config-errors').textContent = general.join(' ');
+  refreshButtons();
+}
+
+function writeUrl() {
+  const query = writeQuery(app.texts, { lang: app.langChosen, embed: app.embed });
+  history.replaceState(null, '', query + location.hash);
+  for (const a of document.querySelectorAll('.open-full')) {
+    a.href = location.pathname + writeQuery(app.texts, { lang: app.langChosen });
+  }
+}
+
+function syncPreset() {
+  $('#preset').value = configValid() ? matchPreset(app.settings, app.presets) : 'custom';
+}
+
+function onSettingsEdited() {
+  readForm();
+  validate();
+  syncPreset();
+  writeUrl();
+}
+
+function applyPreset(name) {
+  const preset = app.presets[name];
+  if (!preset) return;
+  app.settings = settingsFromConfig(preset);
+  fillForm();
+  onSettingsEdited();
+}
+
+// Settings from the link: values that do not parse, or that the validator refuses, fall back to
+// the Quick preset with a notice, so a damaged link still opens a runnable page.
+function settingsFromLink(query) {
+  for (const p of query.problems) {
+    const fallback = p.key === 'lang' ? lang() : p.key === 'embed' ? '—' : app.base[p.key];
+    notice(t('urlProblem', { text: p.text, field: p.key, problem: t(p.error), fallback }), 'error');
+  }
+  app.settings = { ...app.base, ...query.settings };
+  const refused = validatorMessages(app.settings).filter((m) => m.key && m.key in query.settings);
+  for (const m of refused) {
+    notice(t('urlRefused', { value: app.settings[m.key], field: m.key, problem: m.text, fallback: app.base[m.key] }), 'error');
+    app.settings[m.key] = app.base[m.key];
+  }
+  fillForm();
+  onSettingsEdited();
+}
+
+// ---------- experiments: state, frame, rendering ----------
+
+function makeExperiment(section) {
+  const name = section.dataset.exp;
+  const body = $('.exp-body', section);
+  const exp = {
+    name, section, variants: [], config: null, source: null, file: '', createdBy: '',
+    resultsText: null, runs: [], summary: null,
+  };
+  exp.configLine = document.createElement('p');
+  exp.configLine.className = 'config-line';
+  const runsBox = document.createElement('div');
+  exp.runList = new RunList(runsBox, saveModel);
+  const viewBox = document.createElement('div');
+  viewBox.className = 'view';
+  exp.view = new VIEWS[body.dataset.view](viewBox, exp);
+  const exports = document.createElement('div');
+  exports.className = 'exports';
+  exp.exportJson = button('small', () => download(`wolab-${name}.json`, resultsText(exp), 'application/json'));
+  exp.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
+  exports.append(exp.exportJson, exp.exportCsv);
+  body.append(exp.configLine, runsBox, viewBox, exports);
+  exp.render = () => {
+    renderFrame(exp);
+    exp.view.render();
+  };
+  $('.run', section).addEventListener('click', () => runExperiments([name]));
+  $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
+  return exp;
+}
+
+function button(className, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+const finishedRuns = (exp) => exp.runs.filter((r) => r.finished);
+
+function describeConfig(config) {
+  const s = settingsFromConfig(config);
+  return t('configLine', { ...s, ln: t(`ln_${s.ln}`) });
+}
+
+function renderFrame(exp) {
+  exp.section.dataset.state = !exp.runs.length ? 'empty' : isSettled(exp) ? 'settled' : 'running';
+  exp.configLine.hidden = !exp.config;
+  if (exp.config) {
+    const config = describeConfig(exp.config);
+    exp.configLine.textContent = exp.source === 'import'
+      ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
+      : t('sourceLive', { config });
+  }
+  exp.runList.render(exp.runs, exp.source);
+  const any = finishedRuns(exp).length > 0;
+  exp.exportJson.textContent = t('exportResults');
+  exp.exportCsv.textContent = t('exportCsv');
+  exp.exportJson.disabled = !any;
+  exp.exportCsv.disabled = !any;
+}
+
+function resultsText(exp) {
+  if (exp.source === 'import') return exp.resultsText;
+  return app.wolab.makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(finishedRuns(exp).map((r) => r.record)));
+}
+
+// The summary (mean ± std per variant) of the finished runs, from the same C++ code as the CLI.
+// W_o snapshots play no part in it, so they are left out of the (possibly large) JSON.
+function summarize(exp) {
+  const done = finishedRuns(exp);
+  if (!done.length) {
+    exp.summary = null;
+    return;
+  }
+  try {
+    const runs = JSON.stringify(done.map((r) => ({ ...r.record, wo: [] })));
+    exp.summary = JSON.parse(app.wolab.makeResults(exp.name, JSON.stringify(exp.config), runs)).summary;
+  } catch (e) {
+    notice(errorText(e), 'error');
+  }
+}
+
+const emptyRecord = (variant, seed) => ({
+  variant, seed, parameters: 0,
+  curve: { step: [], loss: [] },
+  eval: { step: [], loss: [], token_acc: [], exact: [] },
+  stats: [], wo: [], final: null, status: 'running',
+});
+
+function reset(exp, fields) {
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null }, fields);
+}
+
+// ---------- running ----------
+
+function runExperiments(names) {
+  if (!app.wolab || !configValid()) return;
+  if (!app.runner.busy) app.batch = { ids: [], start: performance.now(), end: 0 };
+  const jobs = [];
+  for (const name of names) {
+    const exp = app.exps.get(name);
+    if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) continue;
+    const config = experimentConfig(app.settings, name);
+    reset(exp, { config, source: 'live' });
+    for (let i = 0; i < config.seeds; i++) {
+      for (const variant of app.variants[name]) {
+        const id = app.nextId++;
+        const seed = config.train.seed + i;
+        const run = {
+          id, experiment: name, variant, seed, steps: config.train.steps, stepsDone: 0, status: 'queued',
+          rate: 0, lastAt: 0, finished: false, error: '', record: emptyRecord(variant, seed), ov: [],
+        };
+        exp.runs.push(run);
+        app.runs.set(id, run);
+        app.batch.ids.push(id);
+        jobs.push({
+          id, variant, config: runConfig(config, variant, i),
+          needs: { stats: name === 'activation_stats', wo: name === 'wo_heatmap' },
+        });
+      }
+    }
+    renderNow(exp);
+  }
+  app.runner.enqueue(jobs);
+  renderNow(overall);
+}
+
+function addProbe(run, probe) {
+  const r = run.record;
+  if (probe.eval) {
+    for (const k of ['step', 'loss', 'token_acc', 'exact']) r.eval[k].push(probe.eval[k]);
+  }
+  if (probe.stats) probe.stats.layers.forEach((l, layer) => r.stats.push({ step: probe.stats.step, layer, ...l }));
+  if (probe.wo) r.wo.push(...probe.wo);
+  if (probe.ov) run.ov.push(...probe.ov);
+}
+
+function onWorker(msg) {
+  const run = app.runs.get(msg.id);
+  if (!run) return;
+  const exp = app.exps.get(run.experiment);
+  const now = performance.now();
+  switch (msg.type) {
+    case 'started':
+      run.status = 'running';
+      run.lastAt = now;
+      run.record.parameters = msg.parameters;
+      if (msg.probe) addProbe(run, msg.probe);
+      break;
+    case 'progress': {
+      const c = run.record.curve;
+      msg.losses.forEach((loss, i) => {
+        c.step.push(msg.firstStep + i);
+        c.loss.push(loss);
+      });
+      const rate = msg.losses.length / Math.max(1e-3, (now - run.lastAt) / 1000);
+      run.rate = run.rate ? 0.7 * run.rate + 0.3 * rate : rate;
+      run.lastAt = now;
+      run.stepsDone = msg.stepsDone;
+      if (msg.probe) addProbe(run, msg.probe);
+      break;
+    }
+    case 'finished':
+      run.record = JSON.parse(msg.record);
+      run.status = msg.status;
+      run.finished = true;
+      run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;
+      summarize(exp);
+      break;
+    case 'stopped':
+      run.status = 'stopped';
+      run.stepsDone = msg.stepsDone;
+      break;
+    case 'error':
+      run.status = 'error';
+      run.error = msg.message;
+      break;
+    default:
+      return;
+  }
+  if (!app.runner.busy && !app.batch.end) app.batch.end = now;
+  invalidate(exp);
+  invalidate(overall);
+}
+
+function stopAll() {
+  for (const job of app.runner.stop()) {
+    const run = app.runs.get(job.id);
+    run.status = 'stopped';
+    invalidate(app.exps.get(run.experiment));
+  }
+  if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
+  invalidate(overall);
+}
+
+function togglePause() {
+  if (app.runner.paused) app.runner.resume();
+  else app.runner.pause();
+  renderNow(overall);
+}
+
+const settledStatus = (r) => r.finished || r.status === 'stopped' || r.status === 'error';
+const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
+
+// The control bar: overall progress, steps/s and time left, button states.
+const overall = {
+  render() {
+    const runs = app.batch.ids.map((id) => app.runs.get(id));
+    const busy = Boolean(app.runner && app.runner.busy);
+    let total = 0, done = 0, rate = 0;
+    for (const r of runs) {
+      total += r.steps;
+      done += settledStatus(r) ? r.steps : r.stepsDone;
+      if (r.status === 'running') rate += r.rate;
+    }
+    const bar = $('#overall-progress');
+    bar.value = total ? done / total : 0;
+    const finished = runs.filter(settledStatus).length;
+    let label = t('overallIdle');
+    if (busy && app.runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
+    else if (busy) {
+      const eta = rate > 0 ? fmtTime((1000 * (total - done)) / rate) : '…';
+      label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
+    } else if (runs.length) {
+      label = t('overallDone', { done: runs.filter((r) => r.finished).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
+    }
+    $('#overall-label').textContent = label;
+    $('#controls').dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
+    refreshButtons();
+  },
+};
+
+function refreshButtons() {
+  const ready = Boolean(app.wolab) && configValid();
+  const busy = Boolean(app.runner && app.runner.busy);
+  for (const exp of app.exps.values()) {
+    const b = $('.run', exp.section);
+    const running = exp.runs.some((r) => r.status === 'queued' || r.status === 'running');
+    b.disabled = !ready || running;
+    b.textContent = t(running ? 'runBusy' : 'run');
+  }
+  $('#run-all').disabled = !ready || [...app.exps.values()].every((e) => e.runs.some((r) => r.status === 'queued' || r.status === 'running'));
+  const pause = $('#pause');
+  pause.disabled = !busy;
+  pause.textContent = t(app.runner && app.runner.paused ? 'resume' : 'pause');
+  pause.setAttribute('aria-pressed', String(Boolean(app.runner && app.runner.paused)));
+  $('#stop').disabled = !busy;
+}
+
+// ---------- export of models, import of results ----------
+
+async function saveModel(run) {
+  const bytes = await app.runner.checkpoint(run.id);
+  if (!bytes) {
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error');
+    return;
+  }
+  download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');
+}
+
+// A results file (e.g. from `wolab run --out`) replaces one experiment's runs, after the wasm
+// parseResults has accepted it; anything it refuses changes nothing on the page.
+async function importFile(file) {
+  const refuse = (message) => notice(t('importRefused', { file: file.name, message }), 'error');
+  let normalised, results;
+  try {
+    normalised = app.wolab.parseResults(await file.text());
+    results = JSON.parse(normalised);
+  } catch (e) {
+    refuse(errorText(e));
+    return;
+  }
+  const exp = app.exps.get(results.experiment);
+  if (!exp) {
+    refuse(t('importNotShown', { experiment: results.experiment }));
+    return;
+  }
+  if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) {
+    refuse(t('importBusy'));
+    return;
+  }
+  reset(exp, {
+    config: results.config, source: 'import', file: file.name, createdBy: results.created_by,
+    resultsText: normalised, summary: results.summary,
+  });
+  for (const record of results.runs) {
+    const id = app.nextId++;
+    const steps = record.curve.step.length ? record.curve.step[record.curve.step.length - 1] : 0;
+    const run = {
+      id, experiment: exp.name, variant: record.variant, seed: record.seed, steps: results.config.train.steps,
+      stepsDone: steps, status: record.status, rate: 0, lastAt: 0, finished: true, error: '', record, ov: [],
+    };
+    exp.runs.push(run);
+    app.runs.set(id, run);
+  }
+  renderNow(exp);
+  refreshButtons();
+  notice(t('imported', { file: file.name, experiment: exp.name, runs: results.runs.length }));
+  exp.section.scrollIntoView({ block: 'start' });
+}
+
+// ---------- sharing ----------
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function copyLink() {
+  const ok = await copyText(location.href);
+  notice(ok ? t('linkCopied') : `${t('copyFailed')} ${location.href}`, ok ? 'info' : 'error');
+}
+
+async function copyEmbed(exp) {
+  const url = new URL(location.pathname + writeQuery(app.texts, { lang: app.langChosen, embed: exp.name }), location.href);
+  const title = `W_o Lab: ${t(`${exp.name}_title`)}`.replace(/"/g, '&quot;');
+  const snippet = `<iframe src="${url.href.replace(/"/g, '%22')}" title="${title}" width="100%" height="900" style="border:0" loading="lazy"></iframe>`;
+  const dialog = $('#embed-dialog');
+  $('.exp-head', exp.section).after(dialog);
+  dialog.hidden = false;
+  const area = $('#embed-code');
+  area.value = snippet;
+  area.select();
+  const ok = await copyText(snippet);
+  notice(ok ? t('embedCopied') : t('copyFailed'), ok ? 'info' : 'error');
+}
+
+// ---------- language ----------
+
+function renderAll() {
+  applyStatic();
+  $('#lang').value = lang();
+  showErrors();
+  for (const exp of app.exps.values()) renderNow(exp);
+  renderNow(overall);
+  if (app.wolab) showEngine();
+}
+
+function showEngine() {
+  $('#engine').textContent = t('engineReady', {
+    version: app.wolab.version(), build: t(app.script === 'wolab.js' ? 'buildSimd' : 'buildPlain'), workers: app.runner.size,
+  });
+}
+
+// ---------- start ----------
+
+async function boot() {
+  const query = readQuery(location.search);
+  app.langChosen = query.lang;
+  app.embed = query.embed;
+  setLang(query.lang || detectLang(navigator.languages));
+  if (app.embed) {
+    document.body.classList.add('embed');
+    for (const s of document.querySelectorAll('.experiment')) s.hidden = s.dataset.exp !== app.embed;
+  }
+  for (const section of document.querySelectorAll('.experiment')) {
+    app.exps.set(section.dataset.exp, makeExperiment(section));
+  }
+  app.settings = { ...SPEC_DEFAULTS, ...query.settings };
+  fillForm();
+  renderAll();
+
+  form().addEventListener('input', onSettingsEdited);
+  form().addEventListener('change', onSettingsEdited);
+  form().addEventListener('submit', (e) => e.preventDefault());
+  $('#preset').addEventListener('change', (e) => applyPreset(e.target.value));
+  $('#lang').addEventListener('change', (e) => {
+    app.langChosen = e.target.value;
+    setLang(app.langChosen);
+    renderAll();
+    writeUrl();
+  });
+  $('#copy-link').addEventListener('click', copyLink);
+  $('#run-all').addEventListener('click', () => runExperiments(EXPERIMENTS));
+  $('#pause').addEventListener('click', togglePause);
+  $('#stop').addEventListener('click', stopAll);
+  $('#import-file').addEventListener('change', (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (file && app.wolab) importFile(file);
+  });
+
+  try {
+    const { module, script } = await loadWolab();
+    app.wolab = module;
+    app.script = script;
+    app.presets = JSON.parse(module.presets());
+    for (const e of JSON.parse(module.experiments())) app.variants[e.name] = e.variants;
+    for (const exp of app.exps.values()) exp.variants = app.variants[exp.name] || [];
+    if (app.presets.quick) app.base = settingsFromConfig(app.presets.quick);
+  } catch (e) {
+    $('#engine').textContent = t('engineFailed', { message: errorText(e) });
+    $('#engine').classList.add('error');
+    showErrors();
+    return;
+  }
+  app.runner = new Runner(app.script, poolSize(), onWorker);
+  settingsFromLink(query);
+  showEngine();
+  document.body.dataset.ready = 'true';
+  renderNow(overall);
+}
+
+boot();

@@ -1,0 +1,155 @@
+// A matrix as a diverging blue–white–red heatmap on a canvas: symmetric scale (±max|value|),
+// colour bar, lines between head blocks (heads split W_o's columns), and a tooltip with row,
+// column, head and value on hover or keyboard (arrow keys move a cursor cell).
+const MAX_PX = 320;
+const NEG = [33, 102, 172];   // blue at -max
+const POS = [178, 24, 43];    // red at +max
+
+export function divergingColor(t) {  // t in [-1, 1]
+  const c = t < 0 ? NEG : POS;
+  const a = Math.min(1, Math.abs(t));
+  return [0, 1, 2].map((i) => Math.round(255 + (c[i] - 255) * a));
+}
+
+const fmt = (v) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(4) : v.toExponential(2));
+
+export class Heatmap {
+  // describe(row, col, head, value) -> tooltip text (localised by the caller).
+  constructor(container, describe) {
+    this.describe = describe;
+    this.matrix = null;
+    this.cursor = null;  // [row, col] while navigating with the keyboard
+
+    const wrap = document.createElement('div');
+    wrap.className = 'heatmap';
+    this.canvas = document.createElement('canvas');
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('role', 'img');
+    this.tip = document.createElement('div');
+    this.tip.className = 'heatmap-tip';
+    this.tip.setAttribute('aria-live', 'polite');
+    this.tip.hidden = true;
+    const bar = document.createElement('div');
+    bar.className = 'colorbar';
+    this.barCanvas = document.createElement('canvas');
+    this.barCanvas.width = 200;
+    this.barCanvas.height = 10;
+    this.barCanvas.setAttribute('aria-hidden', 'true');
+    const labels = document.createElement('div');
+    labels.className = 'colorbar-labels';
+    this.barLabels = [0, 1, 2].map(() => labels.appendChild(document.createElement('span')));
+    bar.append(this.barCanvas, labels);
+    wrap.append(this.canvas, this.tip, bar);
+    container.appendChild(wrap);
+    this.drawColorBar();
+
+    this.canvas.addEventListener('mousemove', (e) => this.hover(e));
+    this.canvas.addEventListener('mouseleave', () => { this.tip.hidden = true; });
+    this.canvas.addEventListener('keydown', (e) => this.key(e));
+    this.canvas.addEventListener('blur', () => { this.cursor = null; this.tip.hidden = true; this.paint(); });
+  }
+
+  drawColorBar() {
+    const ctx = this.barCanvas.getContext('2d');
+    const img = ctx.createImageData(200, 1);
+    for (let x = 0; x < 200; x++) {
+      const [r, g, b] = divergingColor((x / 199) * 2 - 1);
+      img.data.set([r, g, b, 255], x * 4);
+    }
+    for (let y = 0; y < 10; y++) ctx.putImageData(img, 0, y);
+  }
+
+  // data: (rows, cols) row-major; heads: how many equal column blocks; label: the canvas's name.
+  draw(data, rows, cols, heads, label) {
+    let scale = 0;
+    for (let i = 0; i < data.length; i++) scale = Math.max(scale, Math.abs(data[i]));
+    this.matrix = { data, rows, cols, heads, scale };
+    const cell = Math.max(1, Math.floor(MAX_PX / cols));
+    this.cell = cell;
+    if (this.canvas.width !== cols * cell) this.canvas.width = cols * cell;
+    if (this.canvas.height !== rows * cell) this.canvas.height = rows * cell;
+    Object.assign(this.canvas.dataset, { rows, cols, heads, cell, scale });
+    this.canvas.setAttribute('aria-label', label);
+    this.barLabels[0].textContent = fmt(-scale);
+    this.barLabels[1].textContent = '0';
+    this.barLabels[2].textContent = fmt(scale);
+    this.paint();
+  }
+
+  paint() {
+    if (!this.matrix) return;
+    const { data, rows, cols, heads, scale } = this.matrix;
+    const cell = this.cell;
+    const pixels = new ImageData(cols, rows);  // one pixel per cell, scaled up below
+    for (let i = 0; i < rows * cols; i++) {
+      const [r, g, b] = divergingColor(scale > 0 ? data[i] / scale : 0);
+      pixels.data[i * 4] = r;
+      pixels.data[i * 4 + 1] = g;
+      pixels.data[i * 4 + 2] = b;
+      pixels.data[i * 4 + 3] = 255;
+    }
+    const ctx = this.canvas.getContext('2d');
+    if (cell === 1) {
+      ctx.putImageData(pixels, 0, 0);
+    } else {
+      const small = new OffscreenCanvas(cols, rows);
+      small.getContext('2d').putImageData(pixels, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(small, 0, 0, cols * cell, rows * cell);
+    }
+    ctx.fillStyle = '#222';
+    const dk = cols / heads;
+    const w = cell >= 4 ? 2 : 1;
+    for (let h = 1; h < heads; h++) ctx.fillRect(h * dk * cell - w / 2, 0, w, rows * cell);
+    if (this.cursor) {
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(this.cursor[1] * cell + 1, this.cursor[0] * cell + 1, Math.max(cell - 2, 2), Math.max(cell - 2, 2));
+    }
+  }
+
+  // The matrix cell under a point in CSS pixels of the canvas, or null.
+  cellAt(x, y) {
+    if (!this.matrix) return null;
+    const rect = this.canvas.getBoundingClientRect();
+    const col = Math.floor((x / rect.width) * this.matrix.cols);
+    const row = Math.floor((y / rect.height) * this.matrix.rows);
+    if (row < 0 || col < 0 || row >= this.matrix.rows || col >= this.matrix.cols) return null;
+    return [row, col];
+  }
+
+  showTip(row, col, x, y) {
+    const { data, cols, heads } = this.matrix;
+    const head = Math.floor(col / (cols / heads));
+    this.tip.textContent = this.describe(row, col, head, fmt(data[row * cols + col]));
+    this.tip.hidden = false;
+    this.tip.style.left = `${Math.round(x + 12)}px`;
+    this.tip.style.top = `${Math.round(y + 12)}px`;
+  }
+
+  hover(e) {
+    const rect = this.canvas.getBoundingClientRect();
+    const hit = this.cellAt(e.clientX - rect.left, e.clientY - rect.top);
+    if (!hit) {
+      this.tip.hidden = true;
+      return;
+    }
+    this.showTip(hit[0], hit[1], e.clientX - rect.left, e.clientY - rect.top);
+  }
+
+  key(e) {
+    if (!this.matrix) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (!moves[e.key]) return;
+    e.preventDefault();
+    const { rows, cols } = this.matrix;
+    const [r, c] = this.cursor || [0, 0];
+    const [dr, dc] = this.cursor ? moves[e.key] : [0, 0];
+    this.cursor = [Math.min(rows - 1, Math.max(0, r + dr)), Math.min(cols - 1, Math.max(0, c + dc))];
+    this.paint();
+    const rect = this.canvas.getBoundingClientRect();
+    const x = ((this.cursor[1] + 1) / cols) * rect.width;
+    const y = ((this.cursor[0] + 1) / rows) * rect.height;
+    this.showTip(this.cursor[0], this.cursor[1], x, y);
+  }
+}

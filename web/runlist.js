@@ -1,0 +1,83 @@
+// The table of one experiment's runs: variant, seed, a progress bar, steps/s, status, and the
+// trained model's download. Rows are built once per set of runs and then only updated.
+import { t } from './i18n.js';
+
+export function statusText(run) {
+  switch (run.status) {
+    case 'queued': return t('statusQueued');
+    case 'running': return t('statusRunning');
+    case 'done': return t('statusDone');
+    case 'stopped': return t('statusStopped', { step: run.stepsDone });
+    case 'error': return t('statusError', { message: run.error });
+    default: return run.status;  // the trainer's own words, e.g. "diverged at step 17"
+  }
+}
+
+export class RunList {
+  // onModel(run): download the run's trained model.
+  constructor(container, onModel) {
+    this.onModel = onModel;
+    this.ids = '';
+    this.wrap = document.createElement('div');
+    this.wrap.className = 'table-wrap runs';
+    this.table = document.createElement('table');
+    this.table.className = 'runs-table';
+    this.caption = this.table.createCaption();
+    this.head = this.table.createTHead().insertRow();
+    this.body = this.table.createTBody();
+    this.wrap.appendChild(this.table);
+    container.appendChild(this.wrap);
+    this.rows = [];
+  }
+
+  render(runs, source) {
+    this.wrap.hidden = runs.length === 0;
+    this.caption.textContent = t(source === 'import' ? 'runsImported' : 'runsCaption');
+    const heads = ['colVariant', 'colSeed', 'colProgress', 'colRate', 'colStatus', 'colModel'];
+    this.head.replaceChildren(...heads.map((k) => {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = t(k);
+      return th;
+    }));
+    const ids = runs.map((r) => r.id).join(',');
+    if (ids !== this.ids) this.build(runs);
+    runs.forEach((run, i) => this.update(this.rows[i], run, source));
+  }
+
+  build(runs) {
+    this.ids = runs.map((r) => r.id).join(',');
+    this.rows = runs.map((run) => {
+      const tr = this.body.insertRow();
+      tr.dataset.run = run.id;
+      const cells = [0, 1, 2, 3, 4, 5].map(() => tr.insertCell());
+      cells[0].textContent = run.variant;
+      cells[1].textContent = String(run.seed);
+      const progress = document.createElement('progress');
+      progress.max = run.steps;
+      const steps = document.createElement('span');
+      steps.className = 'steps';
+      cells[2].append(progress, steps);
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'small';
+      button.addEventListener('click', () => this.onModel(run));
+      cells[5].appendChild(button);
+      return { tr, cells, progress, steps, button };
+    });
+    this.body.replaceChildren(...this.rows.map((r) => r.tr));
+  }
+
+  update(row, run, source) {
+    row.progress.value = run.stepsDone;
+    row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
+    row.steps.textContent = `${run.stepsDone}/${run.steps}`;
+    row.cells[3].textContent = run.status === 'running' && run.rate ? run.rate.toFixed(0) : '';
+    row.cells[4].textContent = statusText(run);
+    row.tr.dataset.status = run.status.startsWith('diverged') ? 'diverged' : run.status;
+    row.button.textContent = t('modelButton');
+    row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));
+    row.button.hidden = source === 'import';
+    row.button.disabled = !run.finished;
+  }
+}

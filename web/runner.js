@@ -1,0 +1,129 @@
+// A pool of Web Workers, one run per worker at a time, sized from navigator.hardwareConcurrency.
+// Owns play/pause/stop; knows nothing of charts. Every worker message goes to `listener`, plus
+// { type: 'error', id, message } when a worker fails or crashes (the pool then replaces it).
+
+export function poolSize() {
+  return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2));
+}
+
+export class Runner {
+  constructor(script, size, listener) {
+    this.script = script;  // 'wolab.js' or 'wolab-nosimd.js', as the page chose
+    this.size = size;
+    this.listener = listener;
+    this.slots = [];       // { worker, job } ; job is null when idle
+    this.queue = [];       // jobs not yet given to a worker
+    this.paused = false;
+    this.ranOn = new Map();      // run id -> slot that ran it (holds its checkpoint)
+    this.requests = new Map();   // checkpoint request number -> { resolve, slot }
+    this.nextRequest = 1;
+  }
+
+  get busy() {
+    return this.queue.length > 0 || this.slots.some((s) => s.job);
+  }
+
+  enqueue(jobs) {
+    this.queue.push(...jobs);
+    this.pump();
+  }
+
+  pump() {
+    if (this.paused) return;
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => !s.job);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift();
+      slot.job = job;
+      this.ranOn.set(job.id, slot);
+      slot.worker.postMessage({ type: 'run', job });
+    }
+  }
+
+  spawn() {
+    const worker = new Worker('worker.js');
+    const slot = { worker, job: null };
+    worker.onmessage = (e) => this.receive(slot, e.data);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.replace(slot, e.message || 'the worker crashed');
+    };
+    worker.postMessage({ type: 'init', script: this.script });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  // A worker that failed may have a broken wasm instance (an abort): drop it and its checkpoints.
+  replace(slot, message) {
+    slot.worker.terminate();
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    for (const [id, s] of this.ranOn) if (s === slot) this.ranOn.delete(id);
+    for (const [n, r] of this.requests) {
+      if (r.slot === slot) {
+        this.requests.delete(n);
+        r.resolve(null);
+      }
+    }
+    const job = slot.job;
+    slot.job = null;
+    if (job) this.listener({ type: 'error', id: job.id, message });
+    this.pump();
+  }
+
+  receive(slot, msg) {
+    switch (msg.type) {
+      case 'finished':
+      case 'stopped':
+        slot.job = null;
+        this.listener(msg);
+        this.pump();
+        break;
+      case 'error':
+        this.replace(slot, msg.message);
+        break;
+      case 'checkpoint': {
+        const r = this.requests.get(msg.request);
+        this.requests.delete(msg.request);
+        if (r) r.resolve(msg.bytes);
+        break;
+      }
+      default:
+        this.listener(msg);
+    }
+  }
+
+  pause() {
+    this.paused = true;
+    for (const s of this.slots) s.worker.postMessage({ type: 'pause' });
+  }
+
+  resume() {
+    this.paused = false;
+    for (const s of this.slots) s.worker.postMessage({ type: 'resume' });
+    this.pump();
+  }
+
+  // Drops the queue (returned, so the page can mark those runs) and stops the running runs, which
+  // answer with 'stopped'. Leaves the pool unpaused for the next runs.
+  stop() {
+    const dropped = this.queue.splice(0);
+    for (const s of this.slots) {
+      if (s.job) s.worker.postMessage({ type: 'stop' });
+      if (this.paused) s.worker.postMessage({ type: 'resume' });
+    }
+    this.paused = false;
+    return dropped;
+  }
+
+  // The safetensors bytes of a finished run, or null when its worker no longer holds them.
+  checkpoint(id) {
+    const slot = this.ranOn.get(id);
+    if (!slot || !this.slots.includes(slot)) return Promise.resolve(null);
+    const request = this.nextRequest++;
+    return new Promise((resolve) => {
+      this.requests.set(request, { resolve, slot });
+      slot.worker.postMessage({ type: 'checkpoint', request, id });
+    });
+  }
+}

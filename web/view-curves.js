@@ -1,0 +1,101 @@
+// Experiments 1 and 2: training loss and held-out token accuracy per variant (mean line and
+// min–max band over seeds), the summary table (mean ± std) and the sentence that reads it.
+import { t } from './i18n.js';
+import { seedBands, thinBands } from './aggregate.js';
+import { chartBox, labelBox, lineChart, setAxisTitles, setBandSeries, VARIANT_COLORS } from './charts.js';
+import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
+
+const MAX_POINTS = 400;
+
+export function variantGroups(exp, pick) {
+  const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
+  return variants.map((v) => ({
+    group: v, label: v, color: VARIANT_COLORS[v] || '#444',
+    bands: thinBands(seedBands(exp.runs.filter((r) => r.variant === v).map(pick)), MAX_POINTS),
+  }));
+}
+
+export function isSettled(exp) {
+  return exp.runs.every((r) => r.status !== 'queued' && r.status !== 'running');
+}
+
+export class CurvesView {
+  constructor(container, exp) {
+    this.exp = exp;
+    const grid = document.createElement('div');
+    grid.className = 'chart-grid';
+    this.loss = chartBox(grid, (c) => lineChart(c, { logY: true }), () => `wolab-${exp.name}-loss.png`);
+    this.acc = chartBox(grid, (c) => lineChart(c, { yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`);
+    this.loss.canvas.dataset.chart = 'loss';
+    this.acc.canvas.dataset.chart = 'accuracy';
+    this.sentence = document.createElement('p');
+    this.sentence.className = 'sentence';
+    this.sentence.setAttribute('aria-live', 'polite');
+    const wrap = document.createElement('div');
+    wrap.className = 'table-wrap';
+    this.table = document.createElement('table');
+    this.table.className = 'summary-table';
+    wrap.appendChild(this.table);
+    container.append(grid, this.sentence, wrap);
+  }
+
+  render() {
+    const exp = this.exp;
+    labelBox(this.loss, t('chartLoss'));
+    labelBox(this.acc, t('chartAcc'));
+    setAxisTitles(this.loss.chart, t('axisStep'), t('axisLoss'));
+    setAxisTitles(this.acc.chart, t('axisStep'), t('axisAccPct'));
+    setBandSeries(this.loss.chart, variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
+    setBandSeries(this.acc.chart, variantGroups(exp, (r) => ({
+      x: r.record.eval.step, y: r.record.eval.token_acc.map((a) => 100 * a),
+    })));
+    this.loss.chart.update('none');
+    this.acc.chart.update('none');
+    this.renderTable();
+    this.renderSentence();
+  }
+
+  renderSentence() {
+    const exp = this.exp;
+    const finished = exp.runs.filter((r) => r.finished).length;
+    if (!exp.runs.length) this.sentence.textContent = t('noRunsYet');
+    else if (!isSettled(exp)) this.sentence.textContent = t('sentenceWaiting', { done: finished, total: exp.runs.length });
+    else this.sentence.textContent = compareSentence(exp.summary, exp.config.train.steps, t) || t('sentenceNone');
+  }
+
+  renderTable() {
+    const summary = this.exp.summary || [];
+    this.table.hidden = summary.length === 0;
+    if (!summary.length) return;
+    this.table.replaceChildren();
+    const caption = this.table.createCaption();
+    caption.textContent = t('summaryCaption');
+    const head = this.table.createTHead().insertRow();
+    for (const k of ['colVariant', 'colSeeds', 'colTokenAcc', 'colExact', 'colGreedy', 'colSteps01', 'colFinalLoss', 'colParams', 'colDiverged']) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = t(k);
+      head.appendChild(th);
+    }
+    const body = this.table.createTBody();
+    for (const s of summary) {
+      const tr = body.insertRow();
+      tr.dataset.variant = s.variant;
+      const reach = s.steps_to_loss_0_1;
+      const cells = [
+        s.variant, String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
+        `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
+        `${s.loss.mean.toPrecision(3)} ± ${s.loss.std.toPrecision(2)}`,
+        String(s.parameters), String(s.diverged),
+      ];
+      cells.forEach((text, i) => {
+        const cell = i === 0 ? document.createElement('th') : tr.insertCell();
+        if (i === 0) {
+          cell.scope = 'row';
+          tr.appendChild(cell);
+        }
+        cell.textContent = text;
+      });
+    }
+  }
+}

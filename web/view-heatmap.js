@@ -1,0 +1,168 @@
+// Experiment 3: each layer's W_o as a heatmap with a slider over the saved snapshots (it follows
+// the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms,
+// and per-head OV-circuit singular values.
+import { t } from './i18n.js';
+import { headBlockNorms, subtract } from './aggregate.js';
+import { barChart, chartBox, labelBox, lineChart, PALETTE, setAxisTitles, setBandSeries, setBars } from './charts.js';
+import { download, npyBytes } from './export.js';
+import { Heatmap } from './heatmap.js';
+
+function labelled(container, className, input, textKey) {
+  const label = document.createElement('label');
+  label.className = className;
+  const span = document.createElement('span');
+  span.dataset.key = textKey;
+  label.append(span, input);
+  container.appendChild(label);
+  return span;
+}
+
+export class HeatmapView {
+  constructor(container, exp) {
+    this.exp = exp;
+    this.panels = [];
+    this.following = true;  // the slider tracks the newest snapshot
+
+    const controls = document.createElement('div');
+    controls.className = 'heatmap-controls';
+    this.runSelect = document.createElement('select');
+    this.runSelect.className = 'run-select';
+    this.runSpan = labelled(controls, 'inline', this.runSelect, 'heatRun');
+    this.slider = document.createElement('input');
+    this.slider.type = 'range';
+    this.slider.min = '0';
+    this.slider.className = 'snapshot-slider';
+    this.sliderSpan = labelled(controls, 'inline slider-label', this.slider, 'heatSnapshot');
+    this.diff = document.createElement('input');
+    this.diff.type = 'checkbox';
+    this.diff.className = 'diff-toggle';
+    this.diffSpan = labelled(controls, 'inline', this.diff, 'heatDiff');
+    this.empty = document.createElement('p');
+    this.empty.className = 'hint';
+    this.layers = document.createElement('div');
+    this.layers.className = 'layer-grid';
+    container.append(controls, this.empty, this.layers);
+
+    this.runSelect.addEventListener('change', () => { this.following = true; this.render(); });
+    this.slider.addEventListener('input', () => {
+      this.following = Number(this.slider.value) === Number(this.slider.max);
+      this.render();
+    });
+    this.diff.addEventListener('change', () => this.render());
+  }
+
+  selectedRun() {
+    const runs = this.exp.runs;
+    return runs.find((r) => String(r.id) === this.runSelect.value) || runs[0] || null;
+  }
+
+  panel(layer) {
+    while (this.panels.length <= layer) {
+      const i = this.panels.length;
+      const el = document.createElement('div');
+      el.className = 'layer-panel';
+      const h = document.createElement('h3');
+      const map = new Heatmap(el, (row, col, head, value) => t('cellTip', { row, col, head, value }));
+      map.canvas.dataset.layer = String(i);
+      const npy = document.createElement('button');
+      npy.type = 'button';
+      npy.className = 'small npy';
+      npy.addEventListener('click', () => this.saveNpy(i));
+      el.prepend(h);
+      el.appendChild(npy);
+      const norms = chartBox(el, barChart, () => `wolab-wo-block-norms-layer${i}.png`);
+      norms.canvas.dataset.chart = `norms-${i}`;
+      const ov = chartBox(el, (c) => lineChart(c, { logY: false }), () => `wolab-ov-singular-values-layer${i}.png`);
+      ov.canvas.dataset.chart = `ov-${i}`;
+      const ovNote = document.createElement('p');
+      ovNote.className = 'hint';
+      el.appendChild(ovNote);
+      this.layers.appendChild(el);
+      this.panels.push({ el, h, map, npy, norms, ov, ovNote, shown: null });
+    }
+    return this.panels[layer];
+  }
+
+  render() {
+    for (const span of [this.runSpan, this.sliderSpan, this.diffSpan]) span.textContent = t(span.dataset.key);
+    const runs = this.exp.runs;
+    // Run choices: one per seed (this experiment has the single variant 'learned').
+    const options = runs.map((r) => `${r.id}`).join(',');
+    if (this.runSelect.dataset.options !== options) {
+      const keep = this.runSelect.value;
+      this.runSelect.replaceChildren(...runs.map((r) => new Option('', String(r.id))));
+      this.runSelect.dataset.options = options;
+      if (runs.some((r) => String(r.id) === keep)) this.runSelect.value = keep;
+    }
+    runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: r.variant, seed: r.seed }); });
+
+    const run = this.selectedRun();
+    const snaps = run ? run.record.wo : [];
+    const steps = [...new Set(snaps.map((s) => s.step))].sort((a, b) => a - b);
+    this.empty.textContent = steps.length ? '' : t(runs.length ? 'heatWaiting' : 'noRunsYet');
+    this.empty.hidden = steps.length > 0;
+    this.slider.max = String(Math.max(0, steps.length - 1));
+    this.slider.disabled = steps.length < 2;
+    if (this.following) this.slider.value = this.slider.max;
+    const step = steps[Number(this.slider.value)];
+    this.sliderSpan.textContent = step === undefined ? t('heatSnapshot') : t('heatSnapshotAt', { step });
+    this.slider.setAttribute('aria-valuetext', step === undefined ? '' : t('heatSnapshotAt', { step }));
+
+    const layers = steps.length ? Math.max(...snaps.map((s) => s.layer)) + 1 : 0;
+    this.panels.forEach((p, i) => { p.el.hidden = i >= layers; });
+    for (let layer = 0; layer < layers; layer++) this.renderLayer(run, layer, step, snaps);
+  }
+
+  renderLayer(run, layer, step, snaps) {
+    const p = this.panel(layer);
+    const snap = snaps.find((s) => s.layer === layer && s.step === step);
+    const init = snaps.find((s) => s.layer === layer && s.step === 0);
+    if (!snap) return;
+    const heads = this.exp.config.model.heads;
+    const diff = this.diff.checked && init;
+    const data = diff ? subtract(snap.data, init.data) : snap.data;
+    p.shown = { data, rows: snap.rows, cols: snap.cols, step, layer, diff: Boolean(diff), seed: run.seed };
+    const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
+    p.h.textContent = t('heatLayer', { layer });
+    p.map.draw(data, snap.rows, snap.cols, heads, name);
+    p.npy.textContent = t('npyButton');
+    p.npy.setAttribute('aria-label', t('npyLabel', { name }));
+
+    const norms = headBlockNorms(data, snap.rows, snap.cols, heads);
+    labelBox(p.norms, t(diff ? 'normsTitleDiff' : 'normsTitle', { step }));
+    setAxisTitles(p.norms.chart, t('axisHead'), t('axisNorm'));
+    setBars(p.norms.chart, norms.map((_, h) => t('headN', { head: h })), [
+      { label: t('normsSeries'), data: norms, color: PALETTE[0] },
+    ]);
+    p.norms.chart.update('none');
+
+    // OV singular values come from the live trainer (they need W_v, which results files lack);
+    // show the latest probe at or before the selected step.
+    const ov = (run.ov || []).filter((o) => o.layer === layer && o.step <= step);
+    const ovStep = ov.length ? Math.max(...ov.map((o) => o.step)) : null;
+    labelBox(p.ov, t('ovTitle', { step: ovStep ?? step }));
+    setAxisTitles(p.ov.chart, t('axisSvIndex'), t('axisSv'));
+    const groups = [];
+    for (let head = 0; head < heads; head++) {
+      const hit = ov.find((o) => o.step === ovStep && o.head === head);
+      if (!hit) continue;
+      const x = Array.from(hit.values, (_, i) => i + 1);
+      const y = Array.from(hit.values);
+      groups.push({ group: `h${head}`, label: t('headN', { head }), color: PALETTE[head % PALETTE.length],
+        band: false, bands: { x, mean: y, min: y, max: y } });
+    }
+    setBandSeries(p.ov.chart, groups);
+    p.ov.chart.update('none');
+    p.ov.figure.hidden = groups.length === 0;
+    p.ovNote.textContent = groups.length ? '' : t(this.exp.source === 'import' ? 'ovImported' : 'ovWaiting');
+    p.ovNote.hidden = groups.length > 0;
+  }
+
+  saveNpy(layer) {
+    const s = this.panels[layer].shown;
+    if (!s) return;
+    const kind = s.diff ? 'wo-minus-init' : 'wo';
+    download(`wolab-${kind}-layer${s.layer}-step${s.step}-seed${s.seed}.npy`, npyBytes(s.data, s.rows, s.cols),
+      'application/octet-stream');
+  }
+}

@@ -1,0 +1,110 @@
+// Experiment 4: per layer, the std and mean of the concatenated head outputs, of W_o(concat) and of
+// the residual sum over training, the gradient norm reaching each head's slice of the concat, and
+// the early-vs-late table of the article's printout. Lines are means over seeds; colour is the
+// site (or head), dashes mark the variant.
+import { t } from './i18n.js';
+import { earlyLate, seedBands, SITES } from './aggregate.js';
+import { chartBox, labelBox, lineChart, PALETTE, setAxisTitles, setBandSeries } from './charts.js';
+
+const SITE_COLORS = { concat: '#0072B2', wo_out: '#D55E00', residual: '#009E73' };
+const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
+
+export class StatsView {
+  constructor(container, exp) {
+    this.exp = exp;
+    this.panels = [];
+    this.empty = document.createElement('p');
+    this.empty.className = 'hint';
+    this.layers = document.createElement('div');
+    this.layers.className = 'layer-grid stats-grid';
+    const wrap = document.createElement('div');
+    wrap.className = 'table-wrap';
+    this.table = document.createElement('table');
+    this.table.className = 'early-late-table';
+    wrap.appendChild(this.table);
+    container.append(this.empty, this.layers, wrap);
+  }
+
+  panel(layer) {
+    while (this.panels.length <= layer) {
+      const i = this.panels.length;
+      const el = document.createElement('div');
+      el.className = 'layer-panel';
+      const h = document.createElement('h3');
+      el.appendChild(h);
+      const make = (c) => lineChart(c);
+      const std = chartBox(el, make, () => `wolab-activation-std-layer${i}.png`);
+      const mean = chartBox(el, make, () => `wolab-activation-mean-layer${i}.png`);
+      const grad = chartBox(el, (c) => lineChart(c, { logY: true }), () => `wolab-head-grad-norm-layer${i}.png`);
+      std.canvas.dataset.chart = `std-${i}`;
+      mean.canvas.dataset.chart = `mean-${i}`;
+      grad.canvas.dataset.chart = `grad-${i}`;
+      this.layers.appendChild(el);
+      this.panels.push({ el, h, std, mean, grad });
+    }
+    return this.panels[layer];
+  }
+
+  render() {
+    const exp = this.exp;
+    const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
+    const all = exp.runs.flatMap((r) => r.record.stats);
+    const layers = all.length ? Math.max(...all.map((s) => s.layer)) + 1 : 0;
+    this.empty.textContent = t(exp.runs.length ? 'statsWaiting' : 'noRunsYet');
+    this.empty.hidden = layers > 0;
+    this.panels.forEach((p, i) => { p.el.hidden = i >= layers; });
+
+    for (let layer = 0; layer < layers; layer++) {
+      const p = this.panel(layer);
+      p.h.textContent = t('heatLayer', { layer });
+      // series(variant, value) -> bands over seeds of value(stat entry) along the probe steps.
+      const series = (variant, value) => seedBands(exp.runs.filter((r) => r.variant === variant).map((r) => {
+        const mine = r.record.stats.filter((s) => s.layer === layer);
+        return { x: mine.map((s) => s.step), y: mine.map(value) };
+      }));
+      for (const [box, field, key] of [[p.std, 'std', 'statsStd'], [p.mean, 'mean', 'statsMean']]) {
+        labelBox(box, t(key, { layer }));
+        setAxisTitles(box.chart, t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
+        setBandSeries(box.chart, variants.flatMap((v, vi) => SITES.map((site) => ({
+          group: `${v}:${site}`, label: t('siteOf', { site: t(`site_${site}`), variant: v }),
+          color: SITE_COLORS[site], dash: DASHES[vi % DASHES.length], band: false,
+          bands: series(v, (s) => s[site][field]),
+        }))));
+        box.chart.update('none');
+      }
+      const heads = exp.config.model.heads;
+      labelBox(p.grad, t('statsGrad', { layer }));
+      setAxisTitles(p.grad.chart, t('axisStep'), t('axisGradNorm'));
+      setBandSeries(p.grad.chart, variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
+        group: `${v}:h${h}`, label: t('headOf', { head: h, variant: v }),
+        color: PALETTE[h % PALETTE.length], dash: DASHES[vi % DASHES.length], band: false,
+        bands: series(v, (s) => s.head_grad_norm[h]),
+      }))));
+      p.grad.chart.update('none');
+    }
+    this.renderTable();
+  }
+
+  renderTable() {
+    const rows = earlyLate(this.exp.runs.map((r) => ({ variant: r.variant, stats: r.record.stats })));
+    this.table.hidden = rows.length === 0;
+    this.table.replaceChildren();
+    if (!rows.length) return;
+    this.table.createCaption().textContent = t('earlyLateCaption', { early: rows[0].early, late: rows[0].late });
+    const head = this.table.createTHead().insertRow();
+    for (const k of ['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd']) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = t(k);
+      head.appendChild(th);
+    }
+    const body = this.table.createTBody();
+    const num = (x) => (Number.isFinite(x) ? x.toFixed(4) : '—');
+    for (const r of rows) {
+      const tr = body.insertRow();
+      for (const text of [r.variant, String(r.layer), t(`site_${r.site}`), num(r.earlyMean), num(r.earlyStd), num(r.lateMean), num(r.lateStd)]) {
+        tr.insertCell().textContent = text;
+      }
+    }
+  }
+}
