@@ -24,6 +24,7 @@ export class CurvesView {
     this.exp = exp;
     const grid = document.createElement('div');
     grid.className = 'chart-grid';
+    this.grid = grid;
     this.loss = chartBox(grid, (c) => lineChart(c, { logY: true }), () => `wolab-${exp.name}-loss.png`);
     this.acc = chartBox(grid, (c) => lineChart(c, { yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`);
     this.loss.canvas.dataset.chart = 'loss';
@@ -41,6 +42,7 @@ export class CurvesView {
 
   render() {
     const exp = this.exp;
+    this.grid.hidden = exp.runs.length === 0;
     labelBox(this.loss, t('chartLoss'));
     labelBox(this.acc, t('chartAcc'));
     setAxisTitles(this.loss.chart, t('axisStep'), t('axisLoss'));

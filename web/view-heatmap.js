@@ -25,6 +25,7 @@ export class HeatmapView {
 
     const controls = document.createElement('div');
     controls.className = 'heatmap-controls';
+    this.controls = controls;
     this.runSelect = document.createElement('select');
     this.runSelect.className = 'run-select';
     this.runSpan = labelled(controls, 'inline', this.runSelect, 'heatRun');
@@ -86,6 +87,7 @@ export class HeatmapView {
   render() {
     for (const span of [this.runSpan, this.sliderSpan, this.diffSpan]) span.textContent = t(span.dataset.key);
     const runs = this.exp.runs;
+    this.controls.hidden = runs.length === 0;
     // Run choices: one per seed (this experiment has the single variant 'learned').
     const options = runs.map((r) => `${r.id}`).join(',');
     if (this.runSelect.dataset.options !== options) {

@@ -1,0 +1,207 @@
+// Each of the four experiments, trained in the page's workers with a tiny config: the charts
+// hold the expected series and points, the tables hold numbers, the heatmap shows d × d cells,
+// and the downloads (results JSON, W_o .npy, model .safetensors) are what they claim to be.
+import fs from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { chartData, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY } from './helpers.js';
+
+const STEPS = Array.from({ length: TINY.steps }, (_, i) => i + 1);
+const PROBES = [10, 20, 30, 40];
+
+const means = (datasets) => datasets.filter((d) => d.role === 'mean');
+
+test('remove W_o: loss and accuracy bands per variant, summary table, one honest sentence', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const section = await runAndWait(page, 'remove_wo');
+
+  const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  expect(loss.map((d) => `${d.group}:${d.role}`)).toEqual([
+    'learned:min', 'learned:max', 'learned:mean', 'identity:min', 'identity:max', 'identity:mean',
+  ]);
+  for (const d of loss) {
+    expect(d.x).toEqual(STEPS);
+    for (const y of d.y) expect(y).toBeGreaterThan(0);
+  }
+  // The band holds the mean: min <= mean <= max at every step.
+  for (let g = 0; g < 2; g++) {
+    const [lo, hi, mid] = loss.slice(3 * g, 3 * g + 3);
+    mid.y.forEach((m, i) => {
+      expect(lo.y[i]).toBeLessThanOrEqual(m + 1e-6);
+      expect(hi.y[i]).toBeGreaterThanOrEqual(m - 1e-6);
+    });
+  }
+  const acc = await chartData(page, '#exp-remove_wo canvas[data-chart="accuracy"]');
+  expect(means(acc).map((d) => d.label)).toEqual(['learned', 'identity']);
+  for (const d of acc) {
+    expect(d.x).toEqual(PROBES);
+    for (const y of d.y) expect(y >= 0 && y <= 100).toBe(true);
+  }
+
+  const cells = await tableCells(section.locator('table.summary-table'));
+  expect(cells.map((r) => r[0])).toEqual(['Variant', 'learned', 'identity']);
+  for (const row of cells.slice(1)) {
+    expect(row[1]).toBe('2');
+    for (const c of row.slice(2)) expect(c).toMatch(NUMBER);
+  }
+  // identity has no W_o: 2 layers × (8·8 weights + 8 biases) fewer parameters.
+  expect(Number(cells[1][7]) - Number(cells[2][7])).toBe(2 * (8 * 8 + 8));
+
+  const sentence = await section.locator('.sentence').textContent();
+  expect(sentence).toMatch(/^Over 2 seeds, /);
+  expect(sentence).toContain('identity');
+  expect(sentence).toMatch(/spread across seeds/);
+
+  await expect(section.locator('.runs-table tbody tr')).toHaveCount(4);
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
+  await screenshot(page, 'remove_wo', section);
+  expect(problems).toEqual([]);
+});
+
+test('freeze W_o: four variants drawn and summarised', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const section = await runAndWait(page, 'freeze_wo');
+  const loss = await chartData(page, '#exp-freeze_wo canvas[data-chart="loss"]');
+  expect(means(loss).map((d) => d.label)).toEqual(['learned', 'identity', 'frozen_random', 'learned_identity_init']);
+  expect(loss).toHaveLength(12);
+  for (const d of loss) expect(d.x).toEqual(STEPS);
+  const cells = await tableCells(section.locator('table.summary-table'));
+  expect(cells.slice(1).map((r) => r[0])).toEqual(['learned', 'identity', 'frozen_random', 'learned_identity_init']);
+  for (const row of cells.slice(1)) for (const c of row.slice(1)) expect(c).toMatch(NUMBER);
+  // frozen_random's W_o is never trained, so it counts as many trainable parameters as
+  // identity; learned_identity_init as many as learned.
+  expect(cells[3][7]).toBe(cells[2][7]);
+  expect(cells[4][7]).toBe(cells[1][7]);
+  await expect(section.locator('.sentence')).toContainText('frozen_random');
+  await screenshot(page, 'freeze_wo', section);
+  expect(problems).toEqual([]);
+});
+
+test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norms, OV, .npy', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const section = await runAndWait(page, 'wo_heatmap');
+  const canvas = section.locator('.heatmap canvas[data-layer="0"]');
+  await expect(section.locator('.heatmap canvas[data-layer]')).toHaveCount(2);
+  await expect(canvas).toHaveAttribute('data-rows', '8');
+  await expect(canvas).toHaveAttribute('data-cols', '8');
+
+  // Sample every cell: each is one flat colour, and the map is not blank.
+  const sample = () => canvas.evaluate((c) => {
+    const n = Number(c.dataset.rows), cell = Number(c.dataset.cell);
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const at = (x, y) => Array.from(px.slice((y * c.width + x) * 4, (y * c.width + x) * 4 + 4)).join(',');
+    const colours = [];
+    let uniform = true;
+    for (let r = 0; r < n; r++) {
+      for (let col = 0; col < n; col++) {
+        const cx = col * cell + Math.floor(cell / 2), cy = r * cell + Math.floor(cell / 2);
+        colours.push(at(cx, cy));
+        uniform = uniform && at(cx, cy) === at(cx - 3, cy + 3) && at(cx, cy) === at(cx + 3, cy - 3);
+      }
+    }
+    return { cells: colours.length, distinct: new Set(colours).size, uniform, colours };
+  });
+  const trained = await sample();
+  expect(trained.cells).toBe(64);
+  expect(trained.uniform).toBe(true);
+  expect(trained.distinct).toBeGreaterThan(16);
+
+  // Snapshots at step 0 and every probe step; at step 0, W_o − W_o(init) is all white.
+  const slider = section.locator('input.snapshot-slider');
+  await expect(slider).toHaveAttribute('max', String(PROBES.length));
+  await slider.fill('0');
+  await expect(section.locator('.slider-label span')).toHaveText('Snapshot: step 0');
+  await section.locator('input.diff-toggle').check();
+  const atInit = await sample();
+  expect(new Set(atInit.colours)).toEqual(new Set(['255,255,255,255']));
+  await slider.fill(String(PROBES.length));
+  expect((await sample()).distinct).toBeGreaterThan(16);
+  await section.locator('input.diff-toggle').uncheck();
+
+  // Hover and keyboard both show row, column, head and value.
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * (5.5 / 8), box.y + box.height * (2.5 / 8));
+  await expect(section.locator('.heatmap-tip').first()).toHaveText(/^row 2 · column 5 · head 1 · -?\d/);
+  await canvas.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(section.locator('.heatmap-tip').first()).toHaveText(/^row 0 · column 1 · head 0 · /);
+
+  const norms = await chartData(page, '#exp-wo_heatmap canvas[data-chart="norms-0"]');
+  expect(norms).toHaveLength(1);
+  expect(norms[0].y).toHaveLength(2);
+  for (const v of norms[0].y) expect(v).toBeGreaterThan(0);
+  const ov = await chartData(page, '#exp-wo_heatmap canvas[data-chart="ov-0"]');
+  expect(ov.map((d) => d.label)).toEqual(['head 0', 'head 1']);
+  for (const d of ov) {
+    expect(d.y).toHaveLength(4);  // d_k = 8 / 2 singular values, largest first
+    for (let i = 1; i < 4; i++) expect(d.y[i]).toBeLessThanOrEqual(d.y[i - 1]);
+  }
+
+  const [npy] = await Promise.all([page.waitForEvent('download'), section.locator('button.npy').first().click()]);
+  const bytes = fs.readFileSync(await npy.path());
+  expect(bytes.subarray(0, 6).toString('latin1')).toBe('\x93NUMPY');
+  const headerLength = bytes.readUInt16LE(8);
+  expect((10 + headerLength) % 64).toBe(0);
+  expect(bytes.subarray(10, 10 + headerLength).toString('latin1')).toContain("'shape': (8, 8)");
+  expect(bytes.length).toBe(10 + headerLength + 64 * 4);
+  await screenshot(page, 'wo_heatmap', section);
+  expect(problems).toEqual([]);
+});
+
+test('activation stats: mean/std per site and layer, per-head gradient norms, early-vs-late table', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const section = await runAndWait(page, 'activation_stats');
+  for (const layer of [0, 1]) {
+    const std = await chartData(page, `#exp-activation_stats canvas[data-chart="std-${layer}"]`);
+    expect(std.map((d) => d.group)).toEqual([
+      'learned:concat', 'learned:wo_out', 'learned:residual', 'identity:concat', 'identity:wo_out', 'identity:residual',
+    ]);
+    for (const d of std) {
+      expect(d.x).toEqual(PROBES);
+      for (const y of d.y) expect(y).toBeGreaterThan(0);
+    }
+    // Without W_o, W_o(concat) is the concat itself.
+    expect(std[4].y).toEqual(std[3].y);
+    const grad = await chartData(page, `#exp-activation_stats canvas[data-chart="grad-${layer}"]`);
+    expect(grad.map((d) => d.group)).toEqual(['learned:h0', 'learned:h1', 'identity:h0', 'identity:h1']);
+    for (const d of grad) expect(d.x).toEqual(PROBES);
+  }
+  const cells = await tableCells(section.locator('table.early-late-table'));
+  expect(cells).toHaveLength(1 + 2 * 2 * 3);
+  for (const row of cells.slice(1)) for (const c of row.slice(3)) expect(c).toMatch(NUMBER);
+  await screenshot(page, 'activation_stats', section);
+  expect(problems).toEqual([]);
+});
+
+test('exports: results JSON re-imports as the same drawing; a run downloads as safetensors', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const section = await runAndWait(page, 'remove_wo');
+  const before = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  const table = await tableCells(section.locator('table.summary-table'));
+
+  const [json] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Results JSON' }).click()]);
+  const results = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  expect(results.format).toBe('wolab-results');
+  expect(results.experiment).toBe('remove_wo');
+  expect(results.runs).toHaveLength(4);
+  expect(results.summary.map((s) => s.variant)).toEqual(['learned', 'identity']);
+
+  const [csv] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Curves CSV' }).click()]);
+  const lines = fs.readFileSync(await csv.path(), 'utf8').trim().split('\n');
+  expect(lines[0]).toBe('experiment,variant,seed,kind,step,loss,token_acc,exact');
+  expect(lines).toHaveLength(1 + 4 * (TINY.steps + PROBES.length));
+
+  const [model] = await Promise.all([page.waitForEvent('download'), section.locator('.runs-table tbody tr').first().locator('button').click()]);
+  const st = fs.readFileSync(await model.path());
+  const headerLength = Number(st.readBigUInt64LE(0));
+  const header = JSON.parse(st.subarray(8, 8 + headerLength).toString('utf8'));
+  expect(header['layers.0.attn.W_o.weight'].shape).toEqual([8, 8]);
+  expect(header['layers.1.attn.W_o.weight'].dtype).toBe('F32');
+
+  await page.locator('#import-file').setInputFiles(await json.path());
+  await expect(section.locator('.config-line')).toContainText('Imported from');
+  await expect(section).toHaveAttribute('data-state', 'settled');
+  expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
+  expect(await tableCells(section.locator('table.summary-table'))).toEqual(table);
+  expect(problems).toEqual([]);
+});

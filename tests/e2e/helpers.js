@@ -1,0 +1,72 @@
+// Shared steps of the page tests: open the page and collect its errors, read chart data the
+// way a test should (Chart.getChart on the canvas), wait for an experiment, save screenshots.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from '@playwright/test';
+
+// A model small enough that every experiment trains in about a second; d_model 8 so that the
+// heatmap has 8 × 8 cells. probe_every 10 gives probes (and W_o snapshots) at 10, 20, 30, 40.
+export const TINY = {
+  task: 'copy', d_model: 8, heads: 2, layers: 2, d_ff: 16, ln: 'post', length: 4, alphabet: 5,
+  batch: 8, lr: 0.01, steps: 40, seeds: 2, seed: 0, probe_every: 10,
+};
+
+export function query(settings, extra = {}) {
+  return '?' + new URLSearchParams({ ...settings, ...extra }).toString();
+}
+
+// Opens the page and waits until the wasm engine is ready. Returns the list that collects
+// console errors, uncaught page errors and requests to other origins, for a final check.
+export async function openPage(page, search = '') {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    const origin = new URL(page.url() === 'about:blank' ? r.url() : page.url()).origin;
+    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`off-origin: ${r.url()}`);
+  });
+  await page.goto('/' + search);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  return problems;
+}
+
+export async function runAndWait(page, experiment, timeout = 30_000) {
+  const section = page.locator(`#exp-${experiment}`);
+  await section.locator('button.run').click();
+  await expect(section).toHaveAttribute('data-state', 'settled', { timeout });
+  // The last render is throttled to a few per second: wait until it has drawn the final state.
+  await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
+  return section;
+}
+
+// Every dataset of the chart drawn on `selector`'s canvas: label, role (mean/min/max), points.
+export function chartData(page, selector) {
+  return page.evaluate((sel) => {
+    const chart = Chart.getChart(document.querySelector(sel));
+    if (!chart) return null;
+    return chart.data.datasets.map((d) => ({
+      label: d.label, role: d.role, group: d.group,
+      x: d.data.map((p) => (typeof p === 'object' ? p.x : null)),
+      y: d.data.map((p) => (typeof p === 'object' ? p.y : p)),
+    }));
+  }, selector);
+}
+
+export async function screenshot(page, name, locator = null) {
+  const dir = path.join('test-results', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  if (locator) await locator.screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// The text of each cell of a table, row by row (header row first).
+export function tableCells(locator) {
+  return locator.evaluate((table) => [...table.rows].map((r) => [...r.cells].map((c) => c.textContent)));
+}
+
+export const NUMBER = /-?\d+(\.\d+)?/;

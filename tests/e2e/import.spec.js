@@ -1,0 +1,101 @@
+// Results files written by the native CLI are drawn like a live run; anything else is refused
+// with a message and leaves the page as it was.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { chartData, openPage, screenshot, tableCells, TINY } from './helpers.js';
+
+const CLI = path.resolve('build/wolab');
+const FIXTURES = path.resolve('tests/e2e/fixtures');
+
+// A fresh results file from `wolab run` when the native build is there; else the committed
+// one that the same command wrote (tests/e2e/fixtures/README.md).
+function cliResults(experiment) {
+  if (!fs.existsSync(CLI)) return path.join(FIXTURES, `${experiment}.cli.json`);
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-e2e-')), `${experiment}.json`);
+  execFileSync(CLI, ['run', '--experiment', experiment, '--d-model', '8', '--heads', '2', '--layers', '2',
+    '--d-ff', '16', '--length', '4', '--alphabet', '5', '--batch', '8', '--lr', '0.01', '--steps', '40',
+    '--seeds', '2', '--probe-every', '10', '--out', out], { stdio: 'pipe' });
+  return out;
+}
+
+test('a CLI results file renders like a live run: curves, table and sentence from its numbers', async ({ page }) => {
+  const problems = await openPage(page);
+  const file = cliResults('remove_wo');
+  const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+  await page.locator('#import-file').setInputFiles(file);
+  const section = page.locator('#exp-remove_wo');
+  await expect(section.locator('.config-line')).toContainText(`Imported from ${path.basename(file)} (wolab `);
+  await expect(section).toHaveAttribute('data-state', 'settled');
+
+  // The mean line is the mean over the file's seeds, step by step.
+  const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  for (const variant of ['learned', 'identity']) {
+    const runs = results.runs.filter((r) => r.variant === variant);
+    const mean = loss.find((d) => d.group === variant && d.role === 'mean');
+    expect(mean.x).toEqual(runs[0].curve.step);
+    mean.y.forEach((y, i) => {
+      const expected = runs.reduce((a, r) => a + r.curve.loss[i], 0) / runs.length;
+      expect(y).toBeCloseTo(expected, 6);
+    });
+  }
+  const cells = await tableCells(section.locator('table.summary-table'));
+  expect(cells.slice(1).map((r) => r[0])).toEqual(results.summary.map((s) => s.variant));
+  cells.slice(1).forEach((row, i) => {
+    const s = results.summary[i];
+    expect(row[2]).toBe(`${(100 * s.token_acc.mean).toFixed(1)} ± ${(100 * s.token_acc.std).toFixed(1)}%`);
+    expect(row[7]).toBe(String(s.parameters));
+  });
+  await expect(section.locator('.sentence')).toHaveText(/^Over 2 seeds, /);
+  await expect(section.locator('.runs-table caption')).toHaveText('Runs (imported)');
+  await expect(section.locator('.runs-table tbody tr')).toHaveCount(results.runs.length);
+  expect(problems).toEqual([]);
+});
+
+test('a CLI heatmap file shows its W_o snapshots', async ({ page }) => {
+  const problems = await openPage(page);
+  const file = cliResults('wo_heatmap');
+  const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+  await page.locator('#import-file').setInputFiles(file);
+  const section = page.locator('#exp-wo_heatmap');
+  await expect(section.locator('.heatmap canvas[data-layer="0"]')).toHaveAttribute('data-rows', String(TINY.d_model));
+  const steps = [...new Set(results.runs[0].wo.map((w) => w.step))];
+  await expect(section.locator('input.snapshot-slider')).toHaveAttribute('max', String(steps.length - 1));
+  // The colour scale is the largest |value| of the last snapshot of layer 0, as in the file.
+  const last = results.runs[0].wo.filter((w) => w.layer === 0).pop();
+  const scale = Math.max(...last.data.map(Math.abs));
+  const shown = Number(await section.locator('.heatmap canvas[data-layer="0"]').getAttribute('data-scale'));
+  expect(shown).toBeCloseTo(scale, 5);
+  await expect(section.locator('.layer-panel .hint').first()).toContainText('W_v');
+  await screenshot(page, 'import_wo_heatmap', section);
+  expect(problems).toEqual([]);
+});
+
+test('malformed or foreign JSON is refused with a message and changes nothing', async ({ page }) => {
+  const problems = await openPage(page);
+  const good = cliResults('remove_wo');
+  await page.locator('#import-file').setInputFiles(good);
+  const section = page.locator('#exp-remove_wo');
+  await expect(section).toHaveAttribute('data-state', 'settled');
+  const before = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  const line = await section.locator('.config-line').textContent();
+
+  const text = fs.readFileSync(good, 'utf8');
+  const broken = JSON.parse(text);
+  broken.runs[0].curve.loss.pop();  // curve.step and curve.loss no longer the same length
+  const cases = [
+    ['truncated.json', text.slice(0, text.length / 2)],
+    ['foreign.json', JSON.stringify({ format: 'something-else', version: 1, data: [1, 2, 3] })],
+    ['future.json', JSON.stringify({ ...JSON.parse(text), version: 99 })],
+    ['inconsistent.json', JSON.stringify(broken)],
+  ];
+  for (const [name, body] of cases) {
+    await page.locator('#import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+    await expect(page.locator('#notices p.error').last()).toContainText(`${name} was not imported: `);
+  }
+  expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
+  await expect(section.locator('.config-line')).toHaveText(line);
+  expect(problems).toEqual([]);
+});
