@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# WebAssembly build into build-wasm/ (Embind modules wolab.js/.wasm with SIMD and
+# wolab-nosimd.js/.wasm without, and the GoogleTest suite for node), then assembles dist/:
+# web/ + the modules + vendor/chart.umd.js. Extra arguments go to the CMake configure step.
+# Exit status: 0 done; 1 the wasm build failed; 2 built, but dist/ could not be assembled.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's emcc runs its JS tools with the machine's node, which lacks Debian's acorn.
+export NODE_PATH=/usr/share/nodejs
+# ctest runs the wasm tests through this emulator. Emscripten's default adds
+# --experimental-wasm-threads, which node 20 rejects; Emscripten 3.1.6 output loads its
+# .wasm with fetch() under node 20 unless fetch is off.
+emulator="$(command -v node);--no-experimental-fetch"
+emcmake cmake -B build-wasm -S . -DCMAKE_CROSSCOMPILING_EMULATOR="$emulator" "$@" || exit 1
+cmake --build build-wasm -j2 || exit 1
+
+cannot_assemble() {
+  echo "build-wasm: dist/ not assembled: $1" >&2
+  exit 2
+}
+[[ -f bindings/embind.cpp ]] ||
+  cannot_assemble "bindings/embind.cpp does not exist yet, so there is no wolab.js/wolab.wasm"
+[[ -f web/index.html ]] || cannot_assemble "web/index.html does not exist yet"
+chart=node_modules/chart.js/dist/chart.umd.js
+[[ -f $chart ]] || cannot_assemble "$chart is missing; run bash scripts/setup.sh (npm ci)"
+
+# Assembled beside dist/ and moved into place, so a running server never sees half of it.
+rm -rf dist.tmp
+mkdir -p dist.tmp/vendor
+cp -R web/. dist.tmp/ &&
+  cp build-wasm/wolab.js build-wasm/wolab.wasm \
+     build-wasm/wolab-nosimd.js build-wasm/wolab-nosimd.wasm dist.tmp/ &&
+  cp "$chart" dist.tmp/vendor/chart.umd.js || cannot_assemble "copying into dist.tmp/ failed"
+rm -rf dist && mv dist.tmp dist || cannot_assemble "moving dist.tmp/ to dist/ failed"
+echo "build-wasm: dist/ assembled ($(du -sh dist | cut -f1))"

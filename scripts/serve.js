@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Static file server for dist/ (the built page), with no dependencies beyond node itself.
+//   node scripts/serve.js            port $PORT, else the first free port from 8080;
+//                                    host $HOST, else 127.0.0.1 (loopback only)
+//   const { start } = require('./scripts/serve.js');
+//   const { url, close } = await start({ root, port, host });
+// The page fetches wolab.wasm itself, so .wasm must be served as application/wasm for
+// WebAssembly.instantiateStreaming to accept it.
+'use strict';
+
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+
+const DIST = path.resolve(__dirname, '..', 'dist');
+const FIRST_PORT = 8080;
+const PORTS_TRIED = 100;
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// The file under `root` that `urlPath` names, or null when the path is malformed or would
+// leave root (../, encoded %2e%2e, absolute paths, NUL bytes).
+function resolveInside(root, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0].split('#')[0]);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return null;
+  const file = path.join(root, decoded);
+  if (file !== root && !file.startsWith(root + path.sep)) return null;
+  return file;
+}
+
+function send(res, status, text) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(text + '\n');
+}
+
+function handle(root, req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
+  let file = resolveInside(root, req.url);
+  if (file === null) return send(res, 403, 'forbidden');
+  fs.stat(file, (err, st) => {
+    if (!err && st.isDirectory()) {
+      file = path.join(file, 'index.html');
+      return fs.stat(file, (err2, st2) => serveFile(req, res, file, err2 ? null : st2));
+    }
+    serveFile(req, res, file, err ? null : st);
+  });
+}
+
+function serveFile(req, res, file, st) {
+  if (!st || !st.isFile()) return send(res, 404, 'not found');
+  res.writeHead(200, {
+    'Content-Type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
+    'Content-Length': st.size,
+    // A rebuilt dist/ must show up on reload, not a cached wasm from the last build.
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') return res.end();
+  fs.createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    const onError = (err) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+// Serves `root`. An explicit port is used as given (an error if busy); without one, the
+// first free port from 8080. Resolves to { url, port, close() }.
+async function start({ root = DIST, port, host = '127.0.0.1' } = {}) {
+  root = path.resolve(root);
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`${root}/index.html not found: build the page first (npm run build)`);
+  }
+  const server = http.createServer((req, res) => handle(root, req, res));
+  const candidates = port !== undefined
+    ? [port]
+    : Array.from({ length: PORTS_TRIED }, (_, i) => FIRST_PORT + i);
+  for (const p of candidates) {
+    try {
+      await listen(server, p, host);
+      const bound = server.address().port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      return {
+        url: `http://${shownHost}:${bound}/`,
+        port: bound,
+        close: () => new Promise((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+      };
+    } catch (err) {
+      if (err.code !== 'EADDRINUSE' || port !== undefined) throw err;
+    }
+  }
+  throw new Error(`no free port in ${FIRST_PORT}..${FIRST_PORT + PORTS_TRIED - 1}; set PORT`);
+}
+
+module.exports = { start, resolveInside, MIME };
+
+if (require.main === module) {
+  const port = process.env.PORT ? Number(process.env.PORT) : undefined;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
+    console.error(`PORT: "${process.env.PORT}" is not a port number; use 0..65535`);
+    process.exit(1);
+  }
+  start({ port, host: process.env.HOST || '127.0.0.1' }).then(
+    ({ url, close }) => {
+      console.log(`W_o Lab: ${url}`);
+      const stop = () => close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    },
+    (err) => {
+      console.error(`serve: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
+#   setup -> native build + GoogleTest (ctest) -> wasm build + the same GoogleTest suite under
+#   node (ctest) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium.
+# Each suite runs even when an earlier one failed. A suite that cannot run (its build failed,
+# its runner crashed or printed no counts) counts as one failed test. The last line is
+# "N passed, N failed", the sum over all suites; the exit status is non-zero if N failed > 0.
+# Build dirs are reused, so a second run only rebuilds what changed.
+set -uo pipefail   # no -e: one failing suite must not stop the others
+cd "$(dirname "$0")/.."
+
+logs=test-results/logs
+mkdir -p "$logs"
+passed=0
+failed=0
+notes=()
+
+count() {  # suite, passed, failed
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+  notes+=("$1: $2 passed, $3 failed")
+}
+cannot_run() {  # suite, reason
+  failed=$((failed + 1))
+  notes+=("$1: could not run ($2), counted as 1 failed")
+}
+banner() { printf '\n===== %s\n' "$1"; }
+has_files() {  # dir, find -name pattern
+  [[ -d $1 ]] && [[ -n $(find "$1" -name "$2" -print -quit) ]]
+}
+
+# ctest prints "N% tests passed, F tests failed out of T" (or "No tests were found!!!").
+run_ctest() {  # suite, build dir
+  local log="$logs/$1.log"
+  banner "$1: ctest --test-dir $2"
+  ctest --test-dir "$2" --output-on-failure -j2 --timeout 900 2>&1 | tee "$log"
+  local line
+  line=$(grep -Eo '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+  if [[ -n $line ]]; then
+    local f t
+    read -r f _ _ _ _ t <<<"$line"
+    count "$1" $((t - f)) "$f"
+  elif grep -q 'No tests were found' "$log" && ! has_files tests/native '*.cpp'; then
+    notes+=("$1: no tests yet")
+  else
+    cannot_run "$1" "no ctest summary; see $log"
+  fi
+}
+
+banner "setup"
+bash scripts/setup.sh || cannot_run setup "scripts/setup.sh failed"
+
+banner "native build"
+if bash scripts/build-native.sh 2>&1 | tee "$logs/build-native.log"; then
+  run_ctest native build
+else
+  cannot_run native "native build failed; see $logs/build-native.log"
+fi
+
+banner "wasm build"
+bash scripts/build-wasm.sh 2>&1 | tee "$logs/build-wasm.log"
+wasm_status=${PIPESTATUS[0]}
+if ((wasm_status == 0 || wasm_status == 2)); then
+  run_ctest wasm build-wasm
+else
+  cannot_run wasm "wasm build failed; see $logs/build-wasm.log"
+fi
+
+# node's test runner (tap reporter) closes with "# pass N" and "# fail N"; cancelled tests
+# (a file that crashed or timed out) count as failed. --no-experimental-fetch reaches every
+# test file's process and lets Emscripten 3.1.6 modules load their .wasm under node 20.
+if has_files tests/wasm '*.js' || has_files tests/wasm '*.mjs'; then
+  banner "node --test tests/wasm/"
+  if ((wasm_status == 0 || wasm_status == 2)); then
+    log="$logs/node.log"
+    node --no-experimental-fetch --test --test-reporter=tap tests/wasm/ 2>&1 | tee "$log"
+    p=$(sed -n 's/^# pass \([0-9]\+\)$/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^# fail \([0-9]\+\)$/\1/p' "$log" | tail -1)
+    c=$(sed -n 's/^# cancelled \([0-9]\+\)$/\1/p' "$log" | tail -1)
+    if [[ -n $p && -n $f ]]; then
+      count node "$p" $((f + ${c:-0}))
+    else
+      cannot_run node "no '# pass'/'# fail' lines; see $log"
+    fi
+  else
+    cannot_run node "wasm build failed"
+  fi
+fi
+
+# Playwright writes its counts to a JSON report (stats.expected/flaky/unexpected).
+if has_files tests/e2e '*.spec.js'; then
+  banner "playwright tests/e2e"
+  if ((wasm_status == 0)); then
+    report=test-results/e2e-report.json
+    rm -f "$report"
+    npx --no-install playwright test 2>&1 | tee "$logs/e2e.log"
+    read -r p f < <(node -e '
+      try {
+        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        const s = r.stats;
+        // Errors outside tests (web server, config, a spec file that does not load)
+        // count as one failure: the suite did not run as written.
+        const outside = (r.errors || []).length > 0 ? 1 : 0;
+        console.log(s.expected + s.flaky, s.unexpected + outside);
+      } catch { console.log("x x"); }' "$report")
+    if [[ $p =~ ^[0-9]+$ ]]; then
+      count e2e "$p" "$f"
+    else
+      cannot_run e2e "no readable $report; see $logs/e2e.log"
+    fi
+  else
+    cannot_run e2e "dist/ was not built; see $logs/build-wasm.log"
+  fi
+elif ((wasm_status == 2)); then
+  cannot_run dist "dist/ could not be assembled; see $logs/build-wasm.log"
+fi
+
+banner "summary"
+for n in "${notes[@]}"; do echo "  $n"; done
+echo "$passed passed, $failed failed"
+((failed == 0))
