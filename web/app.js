@@ -44,7 +44,7 @@ function notice(text, kind = 'info') {
   p.className = kind;
   p.textContent = text;
   box.appendChild(p);
-  while (box.children.length > 4) box.firstElementChild.remove();
+  while (box.children.length > 8) box.firstElementChild.remove();
 }
 
 const errorText = (e) => (e && e.message ? e.message : String(e));
@@ -200,6 +200,8 @@ function makeExperiment(section) {
     renderFrame(exp);
     exp.view.render();
   };
+  exp.redraw = () => invalidate(exp, exp.render);
+  exp.renderNow = () => renderNow(exp, exp.render);
   $('.run', section).addEventListener('click', () => runExperiments([name]));
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
   return exp;
@@ -243,7 +245,8 @@ function resultsText(exp) {
 }
 
 // The summary (mean ± std per variant) of the finished runs, from the same C++ code as the CLI.
-// W_o snapshots play no part in it, so they are left out of the (possibly large) JSON.
+// It reads each run's variant, status, parameters and final metrics only, so the curves,
+// probes and snapshots are left out of the JSON: that makes the call ~100x cheaper.
 function summarize(exp) {
   const done = finishedRuns(exp);
   if (!done.length) {
@@ -251,7 +254,9 @@ function summarize(exp) {
     return;
   }
   try {
-    const runs = JSON.stringify(done.map((r) => ({ ...r.record, wo: [] })));
+    const runs = JSON.stringify(done.map((r) => ({
+      ...r.record, curve: { step: [], loss: [] }, eval: { step: [], loss: [], token_acc: [], exact: [] }, stats: [], wo: [],
+    })));
     exp.summary = JSON.parse(app.wolab.makeResults(exp.name, JSON.stringify(exp.config), runs)).summary;
   } catch (e) {
     notice(errorText(e), 'error');
@@ -297,10 +302,10 @@ function runExperiments(names) {
         });
       }
     }
-    renderNow(exp);
+    exp.renderNow();
   }
   app.runner.enqueue(jobs);
-  renderNow(overall);
+  overall.renderNow();
 }
 
 function addProbe(run, probe) {
@@ -343,7 +348,6 @@ function onWorker(msg) {
       run.status = msg.status;
       run.finished = true;
       run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;
-      summarize(exp);
       break;
     case 'stopped':
       run.status = 'stopped';
@@ -357,24 +361,34 @@ function onWorker(msg) {
       return;
   }
   if (!app.runner.busy && !app.batch.end) app.batch.end = now;
-  invalidate(exp);
-  invalidate(overall);
+  settle(exp);
+  exp.redraw();
+  overall.redraw();
+}
+
+// Once every run of a live experiment has ended, its summary (one call into wasm per experiment,
+// not one per finished run: it is the costliest thing the main thread does with results).
+function settle(exp) {
+  if (exp.source === 'live' && !exp.summary && isSettled(exp)) summarize(exp);
 }
 
 function stopAll() {
   for (const job of app.runner.stop()) {
     const run = app.runs.get(job.id);
     run.status = 'stopped';
-    invalidate(app.exps.get(run.experiment));
   }
   if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
-  invalidate(overall);
+  for (const exp of app.exps.values()) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
 }
 
 function togglePause() {
   if (app.runner.paused) app.runner.resume();
   else app.runner.pause();
-  renderNow(overall);
+  overall.renderNow();
 }
 
 const settledStatus = (r) => r.finished || r.status === 'stopped' || r.status === 'error';
@@ -406,6 +420,8 @@ const overall = {
     $('#controls').dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
     refreshButtons();
   },
+  redraw: () => invalidate(overall, overall.render),
+  renderNow: () => renderNow(overall, overall.render),
 };
 
 function refreshButtons() {
@@ -471,7 +487,7 @@ async function importFile(file) {
     exp.runs.push(run);
     app.runs.set(id, run);
   }
-  renderNow(exp);
+  exp.renderNow();
   refreshButtons();
   notice(t('imported', { file: file.name, experiment: exp.name, runs: results.runs.length }));
   exp.section.scrollIntoView({ block: 'start' });
@@ -495,8 +511,9 @@ async function copyLink() {
 
 async function copyEmbed(exp) {
   const url = new URL(location.pathname + writeQuery(app.texts, { lang: app.langChosen, embed: exp.name }), location.href);
-  const title = `W_o Lab: ${t(`${exp.name}_title`)}`.replace(/"/g, '&quot;');
-  const snippet = `<iframe src="${url.href.replace(/"/g, '%22')}" title="${title}" width="100%" height="900" style="border:0" loading="lazy"></iframe>`;
+  const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const title = attr(`W_o Lab: ${t(`${exp.name}_title`)}`);
+  const snippet = `<iframe src="${attr(url.href)}" title="${title}" width="100%" height="900" style="border:0" loading="lazy"></iframe>`;
   const dialog = $('#embed-dialog');
   $('.exp-head', exp.section).after(dialog);
   dialog.hidden = false;
@@ -513,8 +530,8 @@ function renderAll() {
   applyStatic();
   $('#lang').value = lang();
   showErrors();
-  for (const exp of app.exps.values()) renderNow(exp);
-  renderNow(overall);
+  for (const exp of app.exps.values()) exp.renderNow();
+  overall.renderNow();
   if (app.wolab) showEngine();
 }
 
@@ -580,7 +597,7 @@ async function boot() {
   settingsFromLink(query);
   showEngine();
   document.body.dataset.ready = 'true';
-  renderNow(overall);
+  overall.renderNow();
 }
 
 boot();

@@ -1,7 +1,9 @@
-// Chart.js (vendor/chart.umd.js, a classic script) set up for this page: line charts with a mean
-// line and a min–max band per group, and bar charts. Charts never animate and are updated with
-// update('none') by the views, at most a few times a second (frames.js).
+// Chart.js (vendor/chart.umd.js, a classic script) set up for this page. A ChartBox is a titled
+// figure with a PNG button; views give it series, and it creates and redraws its Chart in a
+// later frame once it is near the viewport (frames.js), since creating and drawing charts are
+// the costliest main-thread work while training. Charts never animate.
 import { downloadDataUrl } from './export.js';
+import { invalidate } from './frames.js';
 import { t } from './i18n.js';
 
 const Chart = globalThis.Chart;
@@ -33,7 +35,7 @@ export const VARIANT_COLORS = {
 };
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
 
-export function alpha(hex, a) {
+function alpha(hex, a) {
   const n = parseInt(hex.slice(1), 16);
   return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
@@ -42,17 +44,16 @@ export function alpha(hex, a) {
 function toggleGroup(e, item, legend) {
   const chart = legend.chart;
   const group = chart.data.datasets[item.datasetIndex].group;
-  const hidden = chart.isDatasetVisible(item.datasetIndex);
+  const show = !chart.isDatasetVisible(item.datasetIndex);
   chart.data.datasets.forEach((d, i) => {
-    if (d.group === group) chart.setDatasetVisibility(i, !hidden);
+    if (d.group === group) chart.setDatasetVisibility(i, show);
   });
   chart.update('none');
 }
 
-export function lineChart(canvas, { logY = false, yMin, yMax } = {}) {
-  return new Chart(canvas, {
+export function lineOptions({ logY = false, yMin, yMax } = {}) {
+  return {
     type: 'line',
-    data: { datasets: [] },
     options: {
       parsing: false,
       normalized: true,
@@ -65,96 +66,112 @@ export function lineChart(canvas, { logY = false, yMin, yMax } = {}) {
       },
       plugins: {
         legend: {
-          labels: { boxWidth: 12, filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' },
+          labels: { boxWidth: 14, boxHeight: 2, filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' },
           onClick: toggleGroup,
         },
         tooltip: { filter: (item) => item.dataset.role === 'mean' },
       },
     },
-  });
+  };
 }
 
-export function barChart(canvas) {
-  return new Chart(canvas, {
+export function barOptions() {
+  return {
     type: 'bar',
-    data: { labels: [], datasets: [] },
     options: {
       scales: { x: { title: { display: true, text: '' } }, y: { beginAtZero: true, title: { display: true, text: '' } } },
       plugins: { legend: { labels: { boxWidth: 12 } } },
     },
-  });
-}
-
-export function setAxisTitles(chart, x, y) {
-  chart.options.scales.x.title.text = x;
-  chart.options.scales.y.title.text = y;
+  };
 }
 
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
-// groups: [{ group, label, color, dash, bands: { x, mean, min, max }, band: bool }]. Each group
-// becomes datasets role 'min', 'max' (filled to 'min') and 'mean', so tests and the legend can
-// tell them apart.
-export function setBandSeries(chart, groups) {
-  const datasets = [];
-  for (const g of groups) {
-    const common = { group: g.group, borderDash: g.dash || [], pointRadius: 0 };
-    if (g.band !== false) {
-      datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
-        borderWidth: 0, borderColor: 'transparent', fill: false });
-      datasets.push({ ...common, role: 'max', label: `${g.label} max`, data: points(g.bands.x, g.bands.max),
-        borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
-    }
-    datasets.push({ ...common, role: 'mean', label: g.label, data: points(g.bands.x, g.bands.mean),
-      borderColor: g.color, backgroundColor: g.color, fill: false });
+export class ChartBox {
+  // options: lineOptions() or barOptions(); fileName() names the PNG; name marks the canvas
+  // (data-chart) so that tests can find it.
+  constructor(container, options, fileName, name) {
+    this.options = options;
+    this.chart = null;
+    this.data = { labels: [], datasets: [] };
+    this.axes = ['', ''];
+    this.figure = document.createElement('figure');
+    this.figure.className = 'chart-box';
+    const caption = document.createElement('figcaption');
+    this.title = document.createElement('span');
+    this.png = document.createElement('button');
+    this.png.type = 'button';
+    this.png.className = 'small';
+    this.png.disabled = true;
+    caption.append(this.title, this.png);
+    const holder = document.createElement('div');
+    holder.className = 'chart-holder';
+    this.canvas = document.createElement('canvas');
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.dataset.chart = name;
+    holder.appendChild(this.canvas);
+    this.figure.append(caption, holder);
+    container.appendChild(this.figure);
+    this.png.addEventListener('click', () => {
+      if (this.chart) downloadDataUrl(fileName(), this.chart.toBase64Image('image/png', 1));
+    });
   }
-  keepVisibility(chart, datasets);
-  chart.data.datasets = datasets;
-}
 
-export function setBars(chart, labels, series) {
-  chart.data.labels = labels;
-  const datasets = series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.color }));
-  keepVisibility(chart, datasets);
-  chart.data.datasets = datasets;
-}
+  // Title, canvas label and PNG button in the current language.
+  label(title, xAxis, yAxis) {
+    this.title.textContent = title;
+    this.canvas.setAttribute('aria-label', title);
+    this.png.textContent = t('png');
+    this.png.setAttribute('aria-label', t('pngLabel', { chart: title }));
+    this.axes = [xAxis, yAxis];
+  }
 
-// A group hidden through the legend stays hidden when the data is replaced.
-function keepVisibility(chart, datasets) {
-  const hidden = new Set();
-  chart.data.datasets.forEach((d, i) => {
-    if (!chart.isDatasetVisible(i)) hidden.add(d.group ?? d.label);
-  });
-  for (const d of datasets) d.hidden = hidden.has(d.group ?? d.label);
-}
+  // groups: [{ group, label, color, dash, band, bands: { x, mean, min, max } }]. Each group
+  // becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that tests
+  // and the legend can tell them apart; band: false draws the mean line alone.
+  bands(groups) {
+    const datasets = [];
+    for (const g of groups) {
+      const common = { group: g.group, borderDash: g.dash || [], pointRadius: 0 };
+      if (g.band !== false) {
+        datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
+          borderWidth: 0, borderColor: 'transparent', fill: false });
+        datasets.push({ ...common, role: 'max', label: `${g.label} max`, data: points(g.bands.x, g.bands.max),
+          borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
+      }
+      datasets.push({ ...common, role: 'mean', label: g.label, data: points(g.bands.x, g.bands.mean),
+        borderColor: g.color, backgroundColor: g.color, fill: false });
+    }
+    this.data = { labels: [], datasets };
+    this.draw();
+  }
 
-// A titled figure holding one chart and its PNG download button. make(canvas) creates the chart;
-// fileName() names the PNG. The caller sets title.textContent and the button's label.
-export function chartBox(container, make, fileName) {
-  const figure = document.createElement('figure');
-  figure.className = 'chart-box';
-  const caption = document.createElement('figcaption');
-  const title = document.createElement('span');
-  const png = document.createElement('button');
-  png.type = 'button';
-  png.className = 'small';
-  caption.append(title, png);
-  const holder = document.createElement('div');
-  holder.className = 'chart-holder';
-  const canvas = document.createElement('canvas');
-  canvas.setAttribute('role', 'img');
-  holder.appendChild(canvas);
-  figure.append(caption, holder);
-  container.appendChild(figure);
-  const chart = make(canvas);
-  png.addEventListener('click', () => downloadDataUrl(fileName(), chart.toBase64Image('image/png', 1)));
-  return { figure, title, png, canvas, chart };
-}
+  // series: [{ label, data: number[], color }] over the category labels.
+  bars(labels, series) {
+    const datasets = series.map((s) => ({ group: s.label, label: s.label, data: s.data, backgroundColor: s.color }));
+    this.data = { labels, datasets };
+    this.draw();
+  }
 
-// Names a chart box in the current language: caption, canvas label, PNG button.
-export function labelBox(box, title) {
-  box.title.textContent = title;
-  box.canvas.setAttribute('aria-label', title);
-  box.png.textContent = t('png');
-  box.png.setAttribute('aria-label', t('pngLabel', { chart: title }));
+  draw() {
+    invalidate(this, () => this.render(), this.figure);
+  }
+
+  render() {
+    if (!this.chart) {
+      this.chart = new Chart(this.canvas, { ...this.options, data: { labels: [], datasets: [] } });
+      this.png.disabled = false;
+    }
+    const chart = this.chart;
+    // A group hidden through the legend stays hidden when its data is replaced.
+    const hidden = new Set();
+    chart.data.datasets.forEach((d, i) => {
+      if (!chart.isDatasetVisible(i)) hidden.add(d.group);
+    });
+    for (const d of this.data.datasets) d.hidden = hidden.has(d.group);
+    chart.data = this.data;
+    chart.options.scales.x.title.text = this.axes[0];
+    chart.options.scales.y.title.text = this.axes[1];
+    chart.update('none');
+  }
 }

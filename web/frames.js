@@ -1,17 +1,43 @@
-// Batches view renders into animation frames: worker messages only mark a view dirty; each view
-// renders at most every MIN_INTERVAL ms, and one frame spends at most BUDGET ms on renders, so no
-// main-thread task grows long however fast the workers report.
-const MIN_INTERVAL = 200;
-const BUDGET = 12;
+// Batches rendering into animation frames so that no main-thread task grows long however fast
+// the workers report. Worker messages only mark units dirty; a unit renders at most every
+// MIN_INTERVAL ms; one frame spends at most about BUDGET ms; and a unit tied to an element
+// (a chart redraw) waits until that element is near the viewport, since drawing what nobody
+// sees is the most expensive thing the page could do while training.
+const MIN_INTERVAL = 250;
+const BUDGET = 10;
 
-const dirty = new Set();
-const lastRender = new Map();
+const dirty = new Map();      // key -> { render, el }
+const lastRender = new Map();  // key -> time
+const visible = new Set();
+const observed = new WeakSet();
+const observer = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    if (e.isIntersecting) visible.add(e.target);
+    else visible.delete(e.target);
+  }
+  request();
+}, { rootMargin: '300px 0px' });
+
 let frame = 0;
 let timer = 0;
 
-export function invalidate(view) {
-  dirty.add(view);
+// Marks a unit dirty: `render` runs in a later frame. With `el`, only while el is near the
+// viewport (it stays dirty until then).
+export function invalidate(key, render, el = null) {
+  if (el && !observed.has(el)) {
+    observed.add(el);
+    observer.observe(el);
+  }
+  dirty.set(key, { render, el });
+  if (el) el.dataset.stale = 'true';  // for tests: the drawing behind el is not up to date yet
   request();
+}
+
+// Renders a unit now, outside the throttle (a language switch, an import: the user asked).
+export function renderNow(key, render) {
+  dirty.delete(key);
+  lastRender.set(key, performance.now());
+  render();
 }
 
 function request() {
@@ -23,9 +49,10 @@ function flush() {
   frame = 0;
   const start = performance.now();
   let wait = Infinity;
-  for (const view of [...dirty]) {
+  for (const [key, unit] of [...dirty]) {
+    if (unit.el && !visible.has(unit.el)) continue;  // the observer asks again when it shows
     const now = performance.now();
-    const due = (lastRender.get(view) || -Infinity) + MIN_INTERVAL;
+    const due = (lastRender.get(key) ?? -Infinity) + MIN_INTERVAL;
     if (now < due) {
       wait = Math.min(wait, due - now);
       continue;
@@ -34,18 +61,11 @@ function flush() {
       wait = 0;
       break;
     }
-    dirty.delete(view);
-    lastRender.set(view, now);
-    view.render();
+    dirty.delete(key);
+    lastRender.set(key, now);
+    unit.render();
+    if (unit.el) delete unit.el.dataset.stale;
   }
-  if (!dirty.size) return;
   if (wait === 0) request();
-  else timer = setTimeout(() => { timer = 0; request(); }, wait);
-}
-
-// Renders a view now (after a language switch, an import), outside the throttle.
-export function renderNow(view) {
-  dirty.delete(view);
-  lastRender.set(view, performance.now());
-  view.render();
+  else if (wait < Infinity) timer = setTimeout(() => { timer = 0; request(); }, wait);
 }

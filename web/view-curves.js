@@ -2,10 +2,10 @@
 // min–max band over seeds), the summary table (mean ± std) and the sentence that reads it.
 import { t } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
-import { chartBox, labelBox, lineChart, setAxisTitles, setBandSeries, VARIANT_COLORS } from './charts.js';
+import { ChartBox, lineOptions, VARIANT_COLORS } from './charts.js';
 import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
 
-const MAX_POINTS = 400;
+const MAX_POINTS = 250;
 
 export function variantGroups(exp, pick) {
   const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
@@ -25,10 +25,8 @@ export class CurvesView {
     const grid = document.createElement('div');
     grid.className = 'chart-grid';
     this.grid = grid;
-    this.loss = chartBox(grid, (c) => lineChart(c, { logY: true }), () => `wolab-${exp.name}-loss.png`);
-    this.acc = chartBox(grid, (c) => lineChart(c, { yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`);
-    this.loss.canvas.dataset.chart = 'loss';
-    this.acc.canvas.dataset.chart = 'accuracy';
+    this.loss = new ChartBox(grid, lineOptions({ logY: true }), () => `wolab-${exp.name}-loss.png`, 'loss');
+    this.acc = new ChartBox(grid, lineOptions({ yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`, 'accuracy');
     this.sentence = document.createElement('p');
     this.sentence.className = 'sentence';
     this.sentence.setAttribute('aria-live', 'polite');
@@ -43,16 +41,12 @@ export class CurvesView {
   render() {
     const exp = this.exp;
     this.grid.hidden = exp.runs.length === 0;
-    labelBox(this.loss, t('chartLoss'));
-    labelBox(this.acc, t('chartAcc'));
-    setAxisTitles(this.loss.chart, t('axisStep'), t('axisLoss'));
-    setAxisTitles(this.acc.chart, t('axisStep'), t('axisAccPct'));
-    setBandSeries(this.loss.chart, variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
-    setBandSeries(this.acc.chart, variantGroups(exp, (r) => ({
+    this.loss.label(t('chartLoss'), t('axisStep'), t('axisLoss'));
+    this.acc.label(t('chartAcc'), t('axisStep'), t('axisAccPct'));
+    this.loss.bands(variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
+    this.acc.bands(variantGroups(exp, (r) => ({
       x: r.record.eval.step, y: r.record.eval.token_acc.map((a) => 100 * a),
     })));
-    this.loss.chart.update('none');
-    this.acc.chart.update('none');
     this.renderTable();
     this.renderSentence();
   }

@@ -3,7 +3,7 @@
 // and per-head OV-circuit singular values.
 import { t } from './i18n.js';
 import { headBlockNorms, subtract } from './aggregate.js';
-import { barChart, chartBox, labelBox, lineChart, PALETTE, setAxisTitles, setBandSeries, setBars } from './charts.js';
+import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
 import { Heatmap } from './heatmap.js';
 
@@ -71,10 +71,8 @@ export class HeatmapView {
       npy.addEventListener('click', () => this.saveNpy(i));
       el.prepend(h);
       el.appendChild(npy);
-      const norms = chartBox(el, barChart, () => `wolab-wo-block-norms-layer${i}.png`);
-      norms.canvas.dataset.chart = `norms-${i}`;
-      const ov = chartBox(el, (c) => lineChart(c, { logY: false }), () => `wolab-ov-singular-values-layer${i}.png`);
-      ov.canvas.dataset.chart = `ov-${i}`;
+      const norms = new ChartBox(el, barOptions(), () => `wolab-wo-block-norms-layer${i}.png`, `norms-${i}`);
+      const ov = new ChartBox(el, lineOptions(), () => `wolab-ov-singular-values-layer${i}.png`, `ov-${i}`);
       const ovNote = document.createElement('p');
       ovNote.className = 'hint';
       el.appendChild(ovNote);
@@ -131,19 +129,16 @@ export class HeatmapView {
     p.npy.setAttribute('aria-label', t('npyLabel', { name }));
 
     const norms = headBlockNorms(data, snap.rows, snap.cols, heads);
-    labelBox(p.norms, t(diff ? 'normsTitleDiff' : 'normsTitle', { step }));
-    setAxisTitles(p.norms.chart, t('axisHead'), t('axisNorm'));
-    setBars(p.norms.chart, norms.map((_, h) => t('headN', { head: h })), [
+    p.norms.label(t(diff ? 'normsTitleDiff' : 'normsTitle', { step }), t('axisHead'), t('axisNorm'));
+    p.norms.bars(norms.map((_, h) => t('headN', { head: h })), [
       { label: t('normsSeries'), data: norms, color: PALETTE[0] },
     ]);
-    p.norms.chart.update('none');
 
     // OV singular values come from the live trainer (they need W_v, which results files lack);
     // show the latest probe at or before the selected step.
     const ov = (run.ov || []).filter((o) => o.layer === layer && o.step <= step);
     const ovStep = ov.length ? Math.max(...ov.map((o) => o.step)) : null;
-    labelBox(p.ov, t('ovTitle', { step: ovStep ?? step }));
-    setAxisTitles(p.ov.chart, t('axisSvIndex'), t('axisSv'));
+    p.ov.label(t('ovTitle', { step: ovStep ?? step }), t('axisSvIndex'), t('axisSv'));
     const groups = [];
     for (let head = 0; head < heads; head++) {
       const hit = ov.find((o) => o.step === ovStep && o.head === head);
@@ -153,8 +148,7 @@ export class HeatmapView {
       groups.push({ group: `h${head}`, label: t('headN', { head }), color: PALETTE[head % PALETTE.length],
         band: false, bands: { x, mean: y, min: y, max: y } });
     }
-    setBandSeries(p.ov.chart, groups);
-    p.ov.chart.update('none');
+    p.ov.bands(groups);
     p.ov.figure.hidden = groups.length === 0;
     p.ovNote.textContent = groups.length ? '' : t(this.exp.source === 'import' ? 'ovImported' : 'ovWaiting');
     p.ovNote.hidden = groups.length > 0;

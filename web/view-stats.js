@@ -4,7 +4,7 @@
 // site (or head), dashes mark the variant.
 import { t } from './i18n.js';
 import { earlyLate, seedBands, SITES } from './aggregate.js';
-import { chartBox, labelBox, lineChart, PALETTE, setAxisTitles, setBandSeries } from './charts.js';
+import { ChartBox, lineOptions, PALETTE } from './charts.js';
 
 const SITE_COLORS = { concat: '#0072B2', wo_out: '#D55E00', residual: '#009E73' };
 const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
@@ -32,13 +32,9 @@ export class StatsView {
       el.className = 'layer-panel';
       const h = document.createElement('h3');
       el.appendChild(h);
-      const make = (c) => lineChart(c);
-      const std = chartBox(el, make, () => `wolab-activation-std-layer${i}.png`);
-      const mean = chartBox(el, make, () => `wolab-activation-mean-layer${i}.png`);
-      const grad = chartBox(el, (c) => lineChart(c, { logY: true }), () => `wolab-head-grad-norm-layer${i}.png`);
-      std.canvas.dataset.chart = `std-${i}`;
-      mean.canvas.dataset.chart = `mean-${i}`;
-      grad.canvas.dataset.chart = `grad-${i}`;
+      const std = new ChartBox(el, lineOptions(), () => `wolab-activation-std-layer${i}.png`, `std-${i}`);
+      const mean = new ChartBox(el, lineOptions(), () => `wolab-activation-mean-layer${i}.png`, `mean-${i}`);
+      const grad = new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${i}.png`, `grad-${i}`);
       this.layers.appendChild(el);
       this.panels.push({ el, h, std, mean, grad });
     }
@@ -63,24 +59,20 @@ export class StatsView {
         return { x: mine.map((s) => s.step), y: mine.map(value) };
       }));
       for (const [box, field, key] of [[p.std, 'std', 'statsStd'], [p.mean, 'mean', 'statsMean']]) {
-        labelBox(box, t(key, { layer }));
-        setAxisTitles(box.chart, t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
-        setBandSeries(box.chart, variants.flatMap((v, vi) => SITES.map((site) => ({
+        box.label(t(key, { layer }), t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
+        box.bands(variants.flatMap((v, vi) => SITES.map((site) => ({
           group: `${v}:${site}`, label: t('siteOf', { site: t(`site_${site}`), variant: v }),
           color: SITE_COLORS[site], dash: DASHES[vi % DASHES.length], band: false,
           bands: series(v, (s) => s[site][field]),
         }))));
-        box.chart.update('none');
       }
       const heads = exp.config.model.heads;
-      labelBox(p.grad, t('statsGrad', { layer }));
-      setAxisTitles(p.grad.chart, t('axisStep'), t('axisGradNorm'));
-      setBandSeries(p.grad.chart, variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
+      p.grad.label(t('statsGrad', { layer }), t('axisStep'), t('axisGradNorm'));
+      p.grad.bands(variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
         group: `${v}:h${h}`, label: t('headOf', { head: h, variant: v }),
         color: PALETTE[h % PALETTE.length], dash: DASHES[vi % DASHES.length], band: false,
         bands: series(v, (s) => s.head_grad_norm[h]),
       }))));
-      p.grad.chart.update('none');
     }
     this.renderTable();
   }

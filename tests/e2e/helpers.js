@@ -43,7 +43,11 @@ export async function runAndWait(page, experiment, timeout = 30_000) {
 }
 
 // Every dataset of the chart drawn on `selector`'s canvas: label, role (mean/min/max), points.
-export function chartData(page, selector) {
+// The page draws a chart only near the viewport and marks its figure data-stale until then.
+export async function chartData(page, selector) {
+  const canvas = page.locator(selector);
+  await canvas.scrollIntoViewIfNeeded();
+  await expect(canvas.locator('xpath=ancestor::figure[1]')).not.toHaveAttribute('data-stale', 'true');
   return page.evaluate((sel) => {
     const chart = Chart.getChart(document.querySelector(sel));
     if (!chart) return null;

@@ -1,0 +1,219 @@
+// The page around the experiments: loading, URL state, validation, language, embed mode,
+// layout at phone width, play/pause/stop, a crashing worker, and main-thread responsiveness.
+import { test, expect } from '@playwright/test';
+import { openPage, query, runAndWait, screenshot, TINY } from './helpers.js';
+
+const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
+
+test('loads with no console errors, nothing off-origin, the Quick preset selected', async ({ page }) => {
+  const problems = await openPage(page);
+  await expect(page.locator('#engine')).toHaveText(/^Engine: \d+\.\d+\.\d+, wasm SIMD build, \d+ workers\.$/);
+  await expect(page.locator('#preset')).toHaveValue('quick');
+  await expect(page.locator('#s-d_model')).toHaveValue('32');  // from the wasm presets()
+  await expect(page.locator('#run-all')).toBeEnabled();
+  for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeEnabled();
+  // Every setting is in the URL from the start.
+  const url = new URL(page.url());
+  for (const key of Object.keys(TINY)) expect(url.searchParams.has(key)).toBe(true);
+  await screenshot(page, 'page_1280x800');
+  expect(problems).toEqual([]);
+});
+
+test('settings round-trip through the URL', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  await page.locator('#s-d_model').fill('16');
+  await page.locator('#s-task').selectOption('reverse');
+  await page.locator('#s-lr').fill('3e-3');
+  await expect(page.locator('#preset')).toHaveValue('custom');
+  const url = page.url();
+  expect(new URL(url).searchParams.get('d_model')).toBe('16');
+  expect(new URL(url).searchParams.get('task')).toBe('reverse');
+
+  await page.goto(url);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#s-d_model')).toHaveValue('16');
+  await expect(page.locator('#s-task')).toHaveValue('reverse');
+  await expect(page.locator('#s-lr')).toHaveValue('0.003');  // the same number, written plainly
+  await expect(page.locator('#s-steps')).toHaveValue(String(TINY.steps));
+  await expect(page.locator('#notices p.error')).toHaveCount(0);
+
+  // Choosing a preset sets every field and is itself visible in the URL's values.
+  await page.locator('#preset').selectOption('article');
+  await expect(page.locator('#s-d_model')).toHaveValue('256');
+  expect(new URL(page.url()).searchParams.get('d_model')).toBe('256');
+  expect(problems).toEqual([]);
+});
+
+test('bad values in a link fall back to the preset with a message, never a crash', async ({ page }) => {
+  const problems = await openPage(page, '?d_model=abc&heads=3&task=translate&seeds=2&lang=xx&embed=nope');
+  const notices = page.locator('#notices p.error');
+  await expect(notices.filter({ hasText: '“abc” for d_model' })).toHaveCount(1);
+  await expect(notices.filter({ hasText: '“translate” for task' })).toHaveCount(1);
+  await expect(notices.filter({ hasText: 'value 3 for heads was refused (model.heads:' })).toHaveCount(1);
+  await expect(page.locator('#s-d_model')).toHaveValue('32');
+  await expect(page.locator('#s-heads')).toHaveValue('4');
+  await expect(page.locator('#s-task')).toHaveValue('copy');
+  await expect(page.locator('#s-seeds')).toHaveValue('2');  // the good value is kept
+  await expect(page.locator('#run-all')).toBeEnabled();
+  await expect(page.locator('#exp-remove_wo')).toBeVisible();  // a bad embed value shows the whole page
+  expect(problems).toEqual([]);
+});
+
+test('an invalid setting shows the validator message inline and disables Run until fixed', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  await page.locator('#s-heads').fill('3');
+  const message = page.locator('#err-heads');
+  await expect(message).toHaveText(/^model\.heads: .*d_model 8.*heads 3/);
+  await expect(page.locator('#s-heads')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#s-heads')).toHaveAttribute('aria-describedby', 'err-heads');
+  for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeDisabled();
+  await expect(page.locator('#run-all')).toBeDisabled();
+  await expect(page.locator('#config-errors')).toContainText('Fix the settings');
+  await screenshot(page, 'invalid_setting', page.locator('#settings'));
+
+  await page.locator('#s-lr').fill('fast');
+  await expect(page.locator('#err-lr')).toHaveText('enter a number, e.g. 0.001 or 1e-3');
+  await page.locator('#s-lr').fill('2');
+  await expect(page.locator('#err-lr')).toHaveText(/^train\.lr: /);
+
+  await page.locator('#s-heads').fill('4');
+  await page.locator('#s-lr').fill('0.01');
+  await expect(message).toHaveCount(0);
+  await expect(page.locator('#err-lr')).toHaveCount(0);
+  for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeEnabled();
+  expect(problems).toEqual([]);
+});
+
+test('language: ?lang=zh shows Chinese, the selector switches back and records it in the URL', async ({ page }) => {
+  const problems = await openPage(page, query(TINY, { lang: 'zh' }));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.locator('h1')).toHaveText('W_o 实验室');
+  await expect(page.locator('#exp-remove_wo button.run')).toHaveText('运行');
+  await runAndWait(page, 'remove_wo');
+  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^在 2 个种子上/);
+  await screenshot(page, 'remove_wo_zh', page.locator('#exp-remove_wo'));
+
+  await page.locator('#lang').selectOption('en');
+  await expect(page.locator('h1')).toHaveText('W_o Lab');
+  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^Over 2 seeds, /);
+  await expect(page.locator('#exp-remove_wo th').first()).toHaveText('Variant');
+  expect(new URL(page.url()).searchParams.get('lang')).toBe('en');
+  expect(problems).toEqual([]);
+});
+
+test('the browser language picks the default', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  await openPage(page);
+  await expect(page.locator('h1')).toHaveText('W_o 实验室');
+  await context.close();
+});
+
+test('embed mode: one experiment without page chrome, and the iframe snippet that opens it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const problems = await openPage(page, query(TINY));
+  await page.locator('#exp-wo_heatmap button.copy-embed').click();
+  const snippet = await page.locator('#embed-code').inputValue();
+  expect(snippet).toMatch(/^<iframe src="http:\/\/[^"]+\?[^"]*embed=wo_heatmap[^"]*" title="W_o Lab: 3 · Look inside W_o"/);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+  const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+
+  await page.goto(src);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('body')).toHaveClass(/embed/);
+  for (const hidden of ['header', '#settings', 'footer', '#run-all', '#exp-remove_wo', '#exp-freeze_wo', '#exp-activation_stats']) {
+    await expect(page.locator(hidden)).toBeHidden();
+  }
+  await expect(page.locator('#exp-wo_heatmap .open-full')).toBeVisible();
+  expect(await page.locator('#exp-wo_heatmap .open-full').getAttribute('href')).not.toContain('embed=');
+  await page.setViewportSize({ width: 800, height: 900 });
+  await runAndWait(page, 'wo_heatmap');
+  await expect(page.locator('#exp-wo_heatmap .heatmap canvas[data-layer="0"]')).toHaveAttribute('data-cols', '8');
+  await screenshot(page, 'embed_wo_heatmap');
+  expect(problems).toEqual([]);
+});
+
+test('at 390 px wide nothing overflows the page and every control is reachable', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const problems = await openPage(page, query(TINY));
+  await runAndWait(page, 'remove_wo');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  await expect(page.locator('#exp-remove_wo canvas[data-chart="loss"]')).toBeVisible();
+  // Tab reaches the first Run button from the top of the page.
+  await page.locator('#s-probe_every').focus();
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement.matches('#exp-remove_wo button.run'))) break;
+  }
+  expect(await page.evaluate(() => document.activeElement.matches('#exp-remove_wo button.run'))).toBe(true);
+  await screenshot(page, 'page_390');
+  expect(problems).toEqual([]);
+});
+
+test('pause holds every run, resume continues, stop ends them and marks their rows', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, steps: 20000, seeds: 1 }));
+  const section = page.locator('#exp-remove_wo');
+  await section.locator('button.run').click();
+  const done = () => section.locator('.runs-table tbody tr .steps').allTextContents()
+    .then((t) => t.map((s) => Number(s.split('/')[0])));
+  await expect.poll(async () => Math.min(...(await done()))).toBeGreaterThan(0);
+
+  await page.locator('#pause').click();
+  await expect(page.locator('#controls')).toHaveAttribute('data-state', 'paused');
+  await expect(page.locator('#pause')).toHaveText('Resume');
+  await page.waitForTimeout(400);  // messages already in flight land
+  const held = await done();
+  await page.waitForTimeout(800);
+  expect(await done()).toEqual(held);
+
+  await page.locator('#pause').click();
+  await expect.poll(async () => (await done())[0]).toBeGreaterThan(held[0]);
+  await page.locator('#stop').click();
+  await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
+  await expect(section.locator('.runs-table tbody tr[data-status="stopped"]')).toHaveCount(2);
+  await expect(section.locator('.runs-table tbody tr td').nth(4)).toHaveText(/^stopped at step \d+$/);
+  await expect(section.locator('button.run')).toBeEnabled();
+  expect(problems).toEqual([]);
+});
+
+test('a worker that crashes is reported in its run row and the page keeps working', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  // From now on the wasm script a new worker loads throws as it starts.
+  await page.route('**/wolab.js', (route) => route.fulfill({
+    contentType: 'text/javascript', body: 'throw new Error("simulated crash");',
+  }));
+  const section = page.locator('#exp-remove_wo');
+  await section.locator('button.run').click();
+  await expect(section).toHaveAttribute('data-state', 'settled');
+  const rows = section.locator('.runs-table tbody tr');
+  await expect(rows).toHaveCount(4);
+  await expect(section.locator('.runs-table tbody tr[data-status="error"]')).toHaveCount(4);
+  await expect(rows.first().locator('td').nth(4)).toHaveText(/^failed: .*simulated crash/);
+  await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
+
+  // The pool replaced its workers: once the script loads again, runs work.
+  await page.unroute('**/wolab.js');
+  await runAndWait(page, 'remove_wo');
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
+  expect(problems.filter((p) => !p.includes('simulated crash'))).toEqual([]);
+});
+
+test('no main-thread task over 100 ms while all four experiments train', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, d_model: 16, heads: 4, steps: 300, seeds: 2 }));
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask' });
+  });
+  await page.locator('#run-all').click();
+  for (const e of EXPERIMENTS) {
+    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  }
+  await page.waitForTimeout(300);
+  const long = await page.evaluate(() => window.longTasks);
+  expect(long.filter((ms) => ms > 100)).toEqual([]);
+  await expect(page.locator('#overall-label')).toHaveText(/^\d+ of \d+ runs finished in [\d.]+ s$/);
+  expect(problems).toEqual([]);
+});
