@@ -291,7 +291,7 @@ function runExperiments(names) {
         const seed = config.train.seed + i;
         const run = {
           id, experiment: name, variant, seed, steps: config.train.steps, stepsDone: 0, status: 'queued',
-          rate: 0, lastAt: 0, finished: false, error: '', record: emptyRecord(variant, seed), ov: [],
+          rate: 0, lastAt: 0, startedAt: 0, finished: false, error: '', record: emptyRecord(variant, seed), ov: [],
         };
         exp.runs.push(run);
         app.runs.set(id, run);
@@ -327,6 +327,7 @@ function onWorker(msg) {
     case 'started':
       run.status = 'running';
       run.lastAt = now;
+      run.startedAt = now;
       run.record.parameters = msg.parameters;
       if (msg.probe) addProbe(run, msg.probe);
       break;
@@ -348,6 +349,7 @@ function onWorker(msg) {
       run.status = msg.status;
       run.finished = true;
       run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;
+      run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
       break;
     case 'stopped':
       run.status = 'stopped';

@@ -72,7 +72,8 @@ export class RunList {
     row.progress.value = run.stepsDone;
     row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
     row.steps.textContent = `${run.stepsDone}/${run.steps}`;
-    row.cells[3].textContent = run.status === 'running' && run.rate ? run.rate.toFixed(0) : '';
+    // While running: the recent rate; once finished: the run's average (none for imports).
+    row.cells[3].textContent = (run.status === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
     row.cells[4].textContent = statusText(run);
     row.tr.dataset.status = run.status.startsWith('diverged') ? 'diverged' : run.status;
     row.button.textContent = t('modelButton');

@@ -2,8 +2,9 @@
 // each variant with `learned` and says plainly when the gap is within the spread across seeds.
 // It states what these runs measured, never what the article expects.
 
-export const fmtSteps = (m) => `${Math.round(m.mean)} ± ${Math.round(m.std)}`;
-export const fmtPercent = (m) => `${(100 * m.mean).toFixed(1)} ± ${(100 * m.std).toFixed(1)}%`;
+// Summary means are null where every run of a variant diverged.
+export const fmtSteps = (m) => (m.mean == null ? '—' : `${Math.round(m.mean)} ± ${Math.round(m.std)}`);
+export const fmtPercent = (m) => (m.mean == null ? '—' : `${(100 * m.mean).toFixed(1)} ± ${(100 * m.std).toFixed(1)}%`);
 
 // summary: the results schema's "summary" array; steps: the run length; t: the translator.
 export function compareSentence(summary, steps, t) {
@@ -19,24 +20,28 @@ export function compareSentence(summary, steps, t) {
   const clauses = others.map((s) => {
     const a = metric(s), b = metric(base);
     let verdict;
-    if (n < 2) verdict = t('verdictSingle');
+    if (a.mean == null || b.mean == null) verdict = t('verdictNoData');
+    else if (n < 2) verdict = t('verdictSingle');
     else if (Math.abs(a.mean - b.mean) <= a.std + b.std) verdict = t('verdictWithin');
     else if (bySteps) verdict = t(a.mean > b.mean ? 'verdictSlower' : 'verdictFaster');
     else verdict = t(a.mean < b.mean ? 'verdictLower' : 'verdictHigher');
+    const extra = notes(s, bySteps, t);
     return t(bySteps ? 'clauseSteps' : 'clauseAcc', {
-      variant: s.variant, value: fmt(a), verdict, extra: extras(s, bySteps, t),
+      variant: s.variant, value: fmt(a), verdict, extra: extra.length ? extra.join(t('noteJoin')) + t('noteSep') : '',
     });
   });
+  const baseNotes = notes(base, bySteps, t);
   return t(bySteps ? 'sentenceSteps' : 'sentenceAcc', {
-    n, steps, base: fmt(metric(base)), baseExtra: extras(base, bySteps, t),
+    n, steps, base: fmt(metric(base)),
+    baseExtra: baseNotes.length ? t('noteWrap', { notes: baseNotes.join(t('noteJoin')) }) : '',
     others: clauses.join(t('clauseJoin')),
   });
 }
 
 // What the mean hides: seeds that never reached loss < 0.1, and seeds that diverged.
-function extras(s, bySteps, t) {
-  const notes = [];
-  if (!bySteps) notes.push(t('noteReached', { k: s.steps_to_loss_0_1.reached, n: s.n }));
-  if (s.diverged > 0) notes.push(t('noteDiverged', { k: s.diverged }));
-  return notes.length ? t('noteWrap', { notes: notes.join(t('noteJoin')) }) : '';
+function notes(s, bySteps, t) {
+  const out = [];
+  if (!bySteps) out.push(t('noteReached', { k: s.steps_to_loss_0_1.reached, n: s.n }));
+  if (s.diverged > 0) out.push(t('noteDiverged', { k: s.diverged }));
+  return out;
 }

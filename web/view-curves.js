@@ -5,7 +5,7 @@ import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, VARIANT_COLORS } from './charts.js';
 import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
 
-const MAX_POINTS = 250;
+const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
 export function variantGroups(exp, pick) {
   const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
@@ -81,7 +81,7 @@ export class CurvesView {
       const cells = [
         s.variant, String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
         `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
-        `${s.loss.mean.toPrecision(3)} ± ${s.loss.std.toPrecision(2)}`,
+        s.loss.mean == null ? '—' : `${s.loss.mean.toPrecision(3)} ± ${s.loss.std.toPrecision(2)}`,
         String(s.parameters), String(s.diverged),
       ];
       cells.forEach((text, i) => {
