@@ -13,7 +13,7 @@ import { RunList } from './runlist.js';
 import { CurvesView, isSettled } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
-import { curvesCsv, download } from './export.js';
+import { curvesCsv, download, toJson } from './export.js';
 
 const VIEWS = { curves: CurvesView, heatmap: HeatmapView, stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -241,7 +241,7 @@ function renderFrame(exp) {
 
 function resultsText(exp) {
   if (exp.source === 'import') return exp.resultsText;
-  return app.wolab.makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(finishedRuns(exp).map((r) => r.record)));
+  return app.wolab.makeResults(exp.name, JSON.stringify(exp.config), toJson(finishedRuns(exp).map((r) => r.record)));
 }
 
 // The summary (mean ± std per variant) of the finished runs, from the same C++ code as the CLI.
@@ -345,7 +345,7 @@ function onWorker(msg) {
       break;
     }
     case 'finished':
-      run.record = JSON.parse(msg.record);
+      run.record = msg.record;
       run.status = msg.status;
       run.finished = true;
       run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;

@@ -61,7 +61,7 @@ export function lineOptions({ logY = false, yMin, yMax } = {}) {
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       elements: { point: { radius: 0, hitRadius: 4 }, line: { borderWidth: 1.5 } },
       scales: {
-        x: { type: 'linear', title: { display: true, text: '' } },
+        x: { type: 'linear', ticks: { precision: 0 }, title: { display: true, text: '' } },  // steps, indices
         y: { type: logY ? 'logarithmic' : 'linear', min: yMin, max: yMax, title: { display: true, text: '' } },
       },
       plugins: {

@@ -23,6 +23,11 @@ export function downloadDataUrl(name, dataUrl) {
   a.remove();
 }
 
+// JSON text of a value whose typed arrays (W_o snapshots from the workers) become plain arrays.
+export function toJson(value) {
+  return JSON.stringify(value, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+}
+
 // NumPy .npy v1.0 of a float32 matrix: magic, version, header length (u16 LE), then a Python
 // dict literal padded with spaces and ended by '\n' so that the data starts at a multiple of 64.
 export function npyBytes(data, rows, cols) {

@@ -140,13 +140,21 @@ function stepChunk() {
   }
 }
 
+// The run's record, parsed here rather than on the page: with W_o snapshots it can be tens of
+// MB of JSON (d_model 256), and the snapshots travel as Float32Arrays, which cost the page
+// almost nothing to receive.
 function finish(job, trainer) {
-  const record = trainer.record(job.variant);
+  const record = JSON.parse(trainer.record(job.variant));
+  const transfer = [];
+  for (const w of record.wo) {
+    w.data = Float32Array.from(w.data);
+    transfer.push(w.data.buffer);
+  }
   const status = trainer.status();
   keep(job.id, trainer.checkpoint().slice());
   trainer.delete();
   run = null;
-  self.postMessage({ type: 'finished', id: job.id, record, status });
+  self.postMessage({ type: 'finished', id: job.id, record, status }, transfer);
 }
 
 function keep(id, bytes) {

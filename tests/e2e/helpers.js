@@ -59,12 +59,26 @@ export async function chartData(page, selector) {
   }, selector);
 }
 
+// Saves test-results/screenshots/<name>.png: of the viewport, or of one element with every
+// chart in it drawn (the page draws charts only near the viewport, so the viewport is made as
+// tall as the element for the shot, and the sticky control bar is let go so it covers nothing).
 export async function screenshot(page, name, locator = null) {
   const dir = path.join('test-results', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
-  if (locator) await locator.screenshot({ path: file });
-  else await page.screenshot({ path: file, fullPage: true });
+  if (!locator) {
+    await page.screenshot({ path: file });
+    return file;
+  }
+  const viewport = page.viewportSize();
+  const box = await locator.boundingBox();
+  await page.setViewportSize({ width: viewport.width, height: Math.min(4000, Math.ceil(box.height) + 40) });
+  await page.locator('#controls').evaluate((el) => { el.style.position = 'static'; });
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await expect(locator.locator('[data-stale]').filter({ visible: true })).toHaveCount(0);
+  await locator.screenshot({ path: file });
+  await page.locator('#controls').evaluate((el) => { el.style.position = ''; });
+  await page.setViewportSize(viewport);
   return file;
 }
 
