@@ -575,10 +575,12 @@ async function boot() {
   $('#run-all').addEventListener('click', () => runExperiments(EXPERIMENTS));
   $('#pause').addEventListener('click', togglePause);
   $('#stop').addEventListener('click', stopAll);
-  $('#import-file').addEventListener('change', (e) => {
-    const file = e.target.files[0];
+  // Several files at once: `wolab run --experiment all` writes one per experiment.
+  $('#import-file').addEventListener('change', async (e) => {
+    const files = [...e.target.files];
     e.target.value = '';
-    if (file && app.wolab) importFile(file);
+    if (!app.wolab) return;
+    for (const file of files) await importFile(file);
   });
 
   try {

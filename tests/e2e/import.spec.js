@@ -73,6 +73,40 @@ test('a CLI heatmap file shows its W_o snapshots', async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
+// No setting the validator allows makes this model diverge, so a diverged run is made from a
+// real one the way the trainer records it: curves stop before the bad step, final metrics come
+// from the last finite eval, greedy_exact and steps_to_loss_0_1 are null.
+test('a diverged run shows "diverged at step N" in its row; the others are summarised without it', async ({ page }) => {
+  const problems = await openPage(page);
+  const results = JSON.parse(fs.readFileSync(cliResults('remove_wo'), 'utf8'));
+  const run = results.runs.find((r) => r.variant === 'identity');
+  const k = 25;
+  run.curve.step = run.curve.step.slice(0, k);
+  run.curve.loss = run.curve.loss.slice(0, k);
+  const evals = run.eval.step.filter((s) => s <= k).length;
+  for (const f of ['step', 'loss', 'token_acc', 'exact']) run.eval[f] = run.eval[f].slice(0, evals);
+  run.stats = run.stats.filter((s) => s.step <= k);
+  run.status = `diverged at step ${k + 1}`;
+  run.final = {
+    loss: run.eval.loss[evals - 1], token_acc: run.eval.token_acc[evals - 1], exact: run.eval.exact[evals - 1],
+    greedy_exact: null, steps_to_loss_0_1: null,
+  };
+  // "clip": 1.0 as the CLI writes it (JSON.stringify would write 1).
+  const text = JSON.stringify(results).replace('"clip":1,', '"clip":1.0,');
+  await page.locator('#import-file').setInputFiles({ name: 'diverged.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  const section = page.locator('#exp-remove_wo');
+  await expect(section.locator('.runs-table tbody tr[data-status="diverged"] td').nth(4)).toHaveText(`diverged at step ${k + 1}`);
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(3);
+  const cells = await tableCells(section.locator('table.summary-table'));
+  expect(cells[2][0]).toBe('identity');
+  expect(cells[2][8]).toBe('1');  // diverged
+  await expect(section.locator('.sentence')).toContainText('1 diverged');
+  const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  const identity = loss.find((d) => d.group === 'identity' && d.role === 'mean');
+  expect(identity.x).toHaveLength(TINY.steps);  // the other seed goes on to the end
+  expect(problems).toEqual([]);
+});
+
 test('malformed or foreign JSON is refused with a message and changes nothing', async ({ page }) => {
   const problems = await openPage(page);
   const good = cliResults('remove_wo');

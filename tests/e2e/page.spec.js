@@ -219,3 +219,20 @@ test('no main-thread task over 100 ms while all four experiments train', async (
   await expect(page.locator('#overall-label')).toHaveText(/^\d+ of \d+ runs finished in [\d.]+ s$/);
   expect(problems).toEqual([]);
 });
+
+test('a browser without WASM SIMD gets the build without it, and it trains', async ({ page }) => {
+  // Pretend the SIMD probe module does not validate, as in a browser without WASM SIMD.
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => !new Uint8Array(bytes).includes(0xfd) && validate(bytes);
+  });
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  const problems = await openPage(page, query(TINY));
+  await expect(page.locator('#engine')).toContainText('wasm build without SIMD');
+  await runAndWait(page, 'remove_wo');
+  await expect(page.locator('#exp-remove_wo .runs-table tbody tr[data-status="done"]')).toHaveCount(4);
+  expect(requested).toContain('/wolab-nosimd.wasm');
+  expect(requested).not.toContain('/wolab.wasm');
+  expect(problems).toEqual([]);
+});
