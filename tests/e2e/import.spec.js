@@ -10,16 +10,38 @@ import { chartData, openPage, screenshot, tableCells, TINY } from './helpers.js'
 const CLI = path.resolve('build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
 
-// A fresh results file from `wolab run` when the native build is there; else the committed
-// one that the same command wrote (tests/e2e/fixtures/README.md).
+const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
+let written = null;
+
+// Fresh results files from `wolab run --experiment all` (one per experiment) when the native
+// build is present, made once per test process; else the committed ones that the same
+// command wrote (tests/e2e/fixtures/README.md). Returns the file of `experiment`.
 function cliResults(experiment) {
-  if (!fs.existsSync(CLI)) return path.join(FIXTURES, `${experiment}.cli.json`);
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-e2e-')), `${experiment}.json`);
-  execFileSync(CLI, ['run', '--experiment', experiment, '--d-model', '8', '--heads', '2', '--layers', '2',
-    '--d-ff', '16', '--length', '4', '--alphabet', '5', '--batch', '8', '--lr', '0.01', '--steps', '40',
-    '--seeds', '2', '--probe-every', '10', '--out', out], { stdio: 'pipe' });
-  return out;
+  if (!written) {
+    let dir = FIXTURES;
+    if (fs.existsSync(CLI)) {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-e2e-'));
+      execFileSync(CLI, ['run', '--experiment', 'all', '--d-model', '8', '--heads', '2', '--layers', '2',
+        '--d-ff', '16', '--length', '4', '--alphabet', '5', '--batch', '8', '--lr', '0.01', '--steps', '40',
+        '--seeds', '2', '--probe-every', '10', '--out', path.join(dir, 'cli.json')], { stdio: 'pipe' });
+    }
+    written = Object.fromEntries(EXPERIMENTS.map((e) => [e, path.join(dir, `cli.${e}.json`)]));
+  }
+  return written[experiment];
 }
+
+test('the four files of `wolab run --experiment all` import at once, each into its experiment', async ({ page }) => {
+  const problems = await openPage(page);
+  await page.locator('#import-file').setInputFiles(EXPERIMENTS.map(cliResults));
+  for (const e of EXPERIMENTS) {
+    const section = page.locator(`#exp-${e}`);
+    await expect(section.locator('.config-line')).toContainText(`Imported from cli.${e}.json (wolab `);
+    await expect(section).toHaveAttribute('data-state', 'settled');
+  }
+  await expect(page.locator('#exp-freeze_wo .runs-table tbody tr')).toHaveCount(8);
+  await expect(page.locator('#exp-activation_stats table.early-late-table tbody tr')).toHaveCount(12);
+  expect(problems).toEqual([]);
+});
 
 test('a CLI results file renders like a live run: curves, table and sentence from its numbers', async ({ page }) => {
   const problems = await openPage(page);
