@@ -1,0 +1,144 @@
+// GFLOP/s of the three matmul variants on the training shapes (B·T = 32·17 = 544 rows).
+// In a wasm build it times both wolab's SIMD kernels and Eigen's autovectorized path (included
+// here directly), natively Eigen alone (which is what wolab uses there).
+// Each (shape, implementation) is first warmed up for a while, so that V8 has tiered the code up
+// from its baseline compiler, then timed in batches; best and median batch are reported.
+// Output: one tab-separated line per (shape, implementation), for scripts/bench_gemm.sh.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "gemm.h"
+#include "gemm_eigen.h"
+
+namespace {
+
+enum class Variant { nn, nt, tn };
+const char* const kVariantNames[] = {"nn", "nt", "tn"};
+
+struct Shape {
+  const char* what;  // which product of the training step this is
+  Variant v;
+  int M, K, N;
+};
+
+// d_model 64 / d_ff 256 (the default model) and d_model 256 / d_ff 1024; head is V = 12.
+const Shape kShapes[] = {
+    {"d64  qkv,W_o fwd", Variant::nt, 544, 64, 64},
+    {"d64  fc1 fwd", Variant::nt, 544, 64, 256},
+    {"d64  fc2 fwd", Variant::nt, 544, 256, 64},
+    {"d64  head fwd", Variant::nt, 544, 64, 12},
+    {"d64  qkv,W_o dx", Variant::nn, 544, 64, 64},
+    {"d64  fc1 dx", Variant::nn, 544, 256, 64},
+    {"d64  fc2 dx", Variant::nn, 544, 64, 256},
+    {"d64  qkv,W_o dW", Variant::tn, 64, 544, 64},
+    {"d64  fc1 dW", Variant::tn, 256, 544, 64},
+    {"d64  fc2 dW", Variant::tn, 64, 544, 256},
+    {"d256 qkv,W_o fwd", Variant::nt, 544, 256, 256},
+    {"d256 fc1 fwd", Variant::nt, 544, 256, 1024},
+    {"d256 fc2 fwd", Variant::nt, 544, 1024, 256},
+    {"d256 fc1 dx", Variant::nn, 544, 1024, 256},
+    {"d256 fc2 dx", Variant::nn, 544, 256, 1024},
+    {"d256 qkv,W_o dW", Variant::tn, 256, 544, 256},
+    {"d256 fc1 dW", Variant::tn, 1024, 544, 256},
+};
+
+using Gemm = void (*)(float*, const float*, const float*, int, int, int, bool);
+
+Gemm wolab_gemm(Variant v) {
+  switch (v) {
+    case Variant::nn:
+      return wolab::matmul_nn<float>;
+    case Variant::nt:
+      return wolab::matmul_nt<float>;
+    default:
+      return wolab::matmul_tn<float>;
+  }
+}
+
+Gemm eigen_gemm(Variant v) {
+  switch (v) {
+    case Variant::nn:
+      return wolab::eigen_gemm::matmul_nn<float>;
+    case Variant::nt:
+      return wolab::eigen_gemm::matmul_nt<float>;
+    default:
+      return wolab::eigen_gemm::matmul_tn<float>;
+  }
+}
+
+double seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Timing {
+  double best, median;  // GFLOP/s
+};
+
+// Warm up for `warmup` seconds, then time `batches` batches of calls of about 5 ms each.
+Timing time_gemm(Gemm gemm, const Shape& s, float* C, const float* A, const float* B) {
+  const double warmup = 0.25, batch = 0.005;
+  const int batches = 40;
+  const double flop = 2.0 * s.M * s.K * s.N;
+  int calls = 0;
+  for (double start = seconds(); seconds() - start < warmup; ++calls)
+    gemm(C, A, B, s.M, s.K, s.N, false);
+  const int per_batch = std::max(1, int(calls * batch / warmup));
+  std::vector<double> rates;
+  for (int b = 0; b < batches; ++b) {
+    const double t0 = seconds();
+    for (int i = 0; i < per_batch; ++i) gemm(C, A, B, s.M, s.K, s.N, false);
+    rates.push_back(flop * per_batch / (seconds() - t0) / 1e9);
+  }
+  std::sort(rates.begin(), rates.end());
+  return {rates.back(), rates[rates.size() / 2]};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* const only = argc > 1 ? argv[1] : "";  // run only shapes whose name contains this
+#ifdef __EMSCRIPTEN__
+#ifdef __wasm_simd128__
+  const bool compare = true;  // wolab's float path is the SIMD kernels: time it against Eigen
+  const char *const ours = "wasm_simd", *const eigen = "wasm_eigen";
+#else
+  const bool compare = false;
+  const char *const ours = "", *const eigen = "wasm_scalar_eigen";
+#endif
+#else
+  const bool compare = false;  // natively wolab's float path is Eigen itself
+  const char *const ours = "", *const eigen = "native_eigen";
+#endif
+  std::printf("# what\tvariant\tM\tK\tN\timplementation\tbest_gflops\tmedian_gflops\n");
+  for (const Shape& s : kShapes) {
+    if (!std::strstr(s.what, only)) continue;
+    std::vector<float> A(size_t(s.M) * s.K), B(size_t(s.K) * s.N), C(size_t(s.M) * s.N);
+    std::vector<float> reference(C.size());
+    for (size_t i = 0; i < A.size(); ++i) A[i] = std::sin(0.37f * float(i));
+    for (size_t i = 0; i < B.size(); ++i) B[i] = std::cos(0.91f * float(i));
+    auto report = [&](const char* impl, const Timing& t) {
+      std::printf("%s\t%s\t%d\t%d\t%d\t%s\t%.2f\t%.2f\n", s.what, kVariantNames[int(s.v)], s.M, s.K,
+                  s.N, impl, t.best, t.median);
+      std::fflush(stdout);
+    };
+    report(eigen, time_gemm(eigen_gemm(s.v), s, reference.data(), A.data(), B.data()));
+    if (!compare) continue;
+    const Timing t = time_gemm(wolab_gemm(s.v), s, C.data(), A.data(), B.data());
+    // A fast wrong answer is worth nothing: the timed kernels must agree with Eigen.
+    double err = 0, mag = 0;
+    for (size_t i = 0; i < C.size(); ++i) {
+      err = std::max(err, double(std::abs(C[i] - reference[i])));
+      mag = std::max(mag, double(std::abs(reference[i])));
+    }
+    if (err > 1e-5 * s.K * std::max(mag, 1.0)) {
+      std::fprintf(stderr, "%s: SIMD result differs from Eigen by %g\n", s.what, err);
+      return 1;
+    }
+    report(ours, t);
+  }
+  return 0;
+}

@@ -1,0 +1,118 @@
+// matmul_nn / matmul_nt / matmul_tn against a naive triple loop, for float and double, with and
+// without accumulation, on shapes that hit every edge of the SIMD kernels' tiling (4x8 tiles,
+// 256-deep K slices, 128-row and 256-column blocks). In the wasm build the float cases test the
+// wasm_simd128 kernels; natively they test the Eigen path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "gemm.h"
+
+namespace {
+
+enum class Variant { nn, nt, tn };
+
+struct Shape {
+  int M, K, N;
+};
+
+const Shape kShapes[] = {
+    {1, 1, 1},     {3, 5, 7},       {17, 33, 9},  {4, 8, 8},     {5, 9, 9},
+    {1, 300, 1},   {2, 1, 13},      {7, 0, 5},    {544, 64, 64}, {544, 256, 64},
+    {64, 544, 64}, {130, 257, 263}, {129, 3, 17}, {33, 513, 31}, {8, 16, 300},
+};
+
+// Deterministic values in [-1, 1) (the test must not depend on a library's RNG).
+template <class S>
+std::vector<S> random_values(size_t n, uint32_t seed) {
+  std::vector<S> v(n);
+  uint32_t s = seed * 2654435761u + 1;
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = S(int32_t(s >> 8) - (1 << 23)) / S(1 << 23);
+  }
+  return v;
+}
+
+template <class S>
+void run(Variant v, S* C, const S* A, const S* B, const Shape& s, bool acc) {
+  switch (v) {
+    case Variant::nn:
+      return wolab::matmul_nn(C, A, B, s.M, s.K, s.N, acc);
+    case Variant::nt:
+      return wolab::matmul_nt(C, A, B, s.M, s.K, s.N, acc);
+    case Variant::tn:
+      return wolab::matmul_tn(C, A, B, s.M, s.K, s.N, acc);
+  }
+}
+
+// Checks every element of C against a double-precision triple loop. The tolerance is the
+// classic bound for a K-term dot product, (K+2)·u·(Σ|a·b| + |c0|), so it scales with the
+// magnitude of the terms yet stays far below the size of one wrong or missing term.
+template <class S>
+void check(Variant v, const Shape& s, bool acc) {
+  const double u = std::numeric_limits<S>::epsilon() / 2;
+  // One extra leading element so the buffers are not 16-byte aligned, as slices of a larger
+  // activation buffer need not be.
+  std::vector<S> a = random_values<S>(1 + size_t(s.M) * s.K, 1);
+  std::vector<S> b = random_values<S>(1 + size_t(s.K) * s.N, 2);
+  std::vector<S> c0 =
+      acc ? random_values<S>(1 + size_t(s.M) * s.N, 3)
+          : std::vector<S>(1 + size_t(s.M) * s.N, std::numeric_limits<S>::quiet_NaN());
+  c0[0] = std::numeric_limits<S>::quiet_NaN();
+  std::vector<S> c = c0;
+  const S* A = a.data() + 1;
+  const S* B = b.data() + 1;
+  run(v, c.data() + 1, A, B, s, acc);
+  // Element (i,k) of the left factor and (k,j) of the right one, per variant's layout.
+  auto left = [&](int i, int k) { return v == Variant::tn ? A[k * s.M + i] : A[i * s.K + k]; };
+  auto right = [&](int k, int j) { return v == Variant::nt ? B[j * s.K + k] : B[k * s.N + j]; };
+  int bad = 0;
+  for (int i = 0; i < s.M; ++i)
+    for (int j = 0; j < s.N; ++j) {
+      const double start = acc ? double(c0[1 + i * s.N + j]) : 0.0;
+      double ref = start, mag = std::abs(start);
+      for (int k = 0; k < s.K; ++k) {
+        ref += double(left(i, k)) * double(right(k, j));
+        mag += std::abs(double(left(i, k)) * double(right(k, j)));
+      }
+      const double got = c[1 + i * s.N + j];
+      const double tol = (s.K + 2) * u * mag + std::numeric_limits<S>::min();
+      if (!(std::abs(got - ref) <= tol) && bad++ < 5)
+        ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", expected " << ref
+                      << " (tolerance " << tol << ")";
+    }
+  EXPECT_EQ(bad, 0) << "wrong elements";
+  EXPECT_TRUE(std::isnan(c[0])) << "wrote before C";
+}
+
+template <class S>
+void check_all(Variant v) {
+  for (const Shape& s : kShapes)
+    for (bool acc : {false, true}) {
+      SCOPED_TRACE(testing::Message()
+                   << s.M << "x" << s.K << "x" << s.N << (acc ? " accumulate" : " overwrite"));
+      check<S>(v, s, acc);
+    }
+}
+
+TEST(Gemm, NnFloat) { check_all<float>(Variant::nn); }
+TEST(Gemm, NtFloat) { check_all<float>(Variant::nt); }
+TEST(Gemm, TnFloat) { check_all<float>(Variant::tn); }
+TEST(Gemm, NnDouble) { check_all<double>(Variant::nn); }
+TEST(Gemm, NtDouble) { check_all<double>(Variant::nt); }
+TEST(Gemm, TnDouble) { check_all<double>(Variant::tn); }
+
+// The elements right after C must survive too: edge tiles write only their valid corner.
+TEST(Gemm, LeavesMemoryAfterCUntouched) {
+  const Shape s{5, 7, 11};
+  std::vector<float> a = random_values<float>(s.M * s.K, 4), b = random_values<float>(s.K * s.N, 5);
+  std::vector<float> c(s.M * s.N + 16, -7.0f);
+  wolab::matmul_nn(c.data(), a.data(), b.data(), s.M, s.K, s.N);
+  for (size_t i = s.M * s.N; i < c.size(); ++i) EXPECT_EQ(c[i], -7.0f) << "index " << i;
+}
+
+}  // namespace
