@@ -31,9 +31,9 @@ const app = {
   embed: null,
   runner: null,
   exps: new Map(),
-  runs: new Map(),
+  jobs: new Map(),                 // job id -> { runs, record, ov, ... }: one training run
   nextId: 1,
-  batch: { ids: [], start: 0, end: 0 },
+  batch: { jobs: [], start: 0, end: 0 },
 };
 
 // ---------- notices ----------
@@ -276,10 +276,13 @@ function reset(exp, fields) {
 
 // ---------- running ----------
 
+// Queues the runs of these experiments. A (variant, seed) that several of them compare with the
+// same settings is trained once and shared, as the CLI does for `--experiment all`: identical
+// configs train identically, so "Run all four" trains 12 runs of the Quick preset, not 27.
 function runExperiments(names) {
   if (!app.wolab || !configValid()) return;
-  if (!app.runner.busy) app.batch = { ids: [], start: performance.now(), end: 0 };
-  const jobs = [];
+  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
+  const byConfig = new Map();  // run config JSON -> job
   for (const name of names) {
     const exp = app.exps.get(name);
     if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) continue;
@@ -287,65 +290,82 @@ function runExperiments(names) {
     reset(exp, { config, source: 'live' });
     for (let i = 0; i < config.seeds; i++) {
       for (const variant of app.variants[name]) {
-        const id = app.nextId++;
         const seed = config.train.seed + i;
+        const key = JSON.stringify(runConfig(config, variant, i));
+        let job = byConfig.get(key);
+        if (!job) {
+          job = {
+            id: app.nextId++, variant, config: JSON.parse(key), needs: { stats: false, wo: false },
+            runs: [], record: emptyRecord(variant, seed), ov: [],
+          };
+          byConfig.set(key, job);
+        }
+        job.needs.stats ||= name === 'activation_stats';
+        job.needs.wo ||= name === 'wo_heatmap';
         const run = {
-          id, experiment: name, variant, seed, steps: config.train.steps, stepsDone: 0, status: 'queued',
-          rate: 0, lastAt: 0, startedAt: 0, finished: false, error: '', record: emptyRecord(variant, seed), ov: [],
+          id: app.nextId++, job: job.id, experiment: name, variant, seed, steps: config.train.steps,
+          stepsDone: 0, status: 'queued', rate: 0, lastAt: 0, startedAt: 0, finished: false, error: '',
+          record: job.record, ov: job.ov,  // shared with the job's other runs until it finishes
         };
+        job.runs.push(run);
         exp.runs.push(run);
-        app.runs.set(id, run);
-        app.batch.ids.push(id);
-        jobs.push({
-          id, variant, config: runConfig(config, variant, i),
-          needs: { stats: name === 'activation_stats', wo: name === 'wo_heatmap' },
-        });
       }
     }
     exp.renderNow();
   }
-  app.runner.enqueue(jobs);
+  const jobs = [...byConfig.values()];
+  for (const job of jobs) app.jobs.set(job.id, job);
+  app.batch.jobs.push(...jobs);
+  app.runner.enqueue(jobs.map(({ id, variant, config, needs }) => ({ id, variant, config, needs })));
   overall.renderNow();
 }
 
-function addProbe(run, probe) {
-  const r = run.record;
-  if (probe.eval) {
-    for (const k of ['step', 'loss', 'token_acc', 'exact']) r.eval[k].push(probe.eval[k]);
-  }
+function addProbe(job, probe) {
+  const r = job.record;
   if (probe.stats) probe.stats.layers.forEach((l, layer) => r.stats.push({ step: probe.stats.step, layer, ...l }));
   if (probe.wo) r.wo.push(...probe.wo);
-  if (probe.ov) run.ov.push(...probe.ov);
+  if (probe.ov) job.ov.push(...probe.ov);
 }
 
 function onWorker(msg) {
-  const run = app.runs.get(msg.id);
-  if (!run) return;
-  const exp = app.exps.get(run.experiment);
+  const job = app.jobs.get(msg.id);
+  if (!job) return;
   const now = performance.now();
+  if (msg.type === 'started') job.record.parameters = msg.parameters;
+  if (msg.type === 'progress') {
+    const c = job.record.curve;
+    msg.losses.forEach((loss, i) => {
+      c.step.push(msg.firstStep + i);
+      c.loss.push(loss);
+    });
+  }
+  if (msg.probe) addProbe(job, msg.probe);
+  for (const run of job.runs) updateRun(run, msg, now);
+  if (!app.runner.busy && !app.batch.end) app.batch.end = now;
+  for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
+}
+
+function updateRun(run, msg, now) {
   switch (msg.type) {
     case 'started':
       run.status = 'running';
       run.lastAt = now;
       run.startedAt = now;
-      run.record.parameters = msg.parameters;
-      if (msg.probe) addProbe(run, msg.probe);
       break;
     case 'progress': {
-      const c = run.record.curve;
-      msg.losses.forEach((loss, i) => {
-        c.step.push(msg.firstStep + i);
-        c.loss.push(loss);
-      });
       const rate = msg.losses.length / Math.max(1e-3, (now - run.lastAt) / 1000);
       run.rate = run.rate ? 0.7 * run.rate + 0.3 * rate : rate;
       run.lastAt = now;
       run.stepsDone = msg.stepsDone;
-      if (msg.probe) addProbe(run, msg.probe);
       break;
     }
     case 'finished':
-      run.record = msg.record;
+      // W_o snapshots belong to experiment 3's results only (results schema v1).
+      run.record = run.experiment === 'wo_heatmap' ? msg.record : { ...msg.record, wo: [] };
       run.status = msg.status;
       run.finished = true;
       run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;
@@ -360,12 +380,7 @@ function onWorker(msg) {
       run.error = msg.message;
       break;
     default:
-      return;
   }
-  if (!app.runner.busy && !app.batch.end) app.batch.end = now;
-  settle(exp);
-  exp.redraw();
-  overall.redraw();
 }
 
 // Once every run of a live experiment has ended, its summary (one call into wasm per experiment,
@@ -375,9 +390,8 @@ function settle(exp) {
 }
 
 function stopAll() {
-  for (const job of app.runner.stop()) {
-    const run = app.runs.get(job.id);
-    run.status = 'stopped';
+  for (const queued of app.runner.stop()) {
+    for (const run of app.jobs.get(queued.id).runs) run.status = 'stopped';
   }
   if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
   for (const exp of app.exps.values()) {
@@ -399,7 +413,7 @@ const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
 // The control bar: overall progress, steps/s and time left, button states.
 const overall = {
   render() {
-    const runs = app.batch.ids.map((id) => app.runs.get(id));
+    const runs = app.batch.jobs.map((job) => job.runs[0]);  // a job's runs share their state
     const busy = Boolean(app.runner && app.runner.busy);
     let total = 0, done = 0, rate = 0;
     for (const r of runs) {
@@ -446,7 +460,7 @@ function refreshButtons() {
 // ---------- export of models, import of results ----------
 
 async function saveModel(run) {
-  const bytes = await app.runner.checkpoint(run.id);
+  const bytes = await app.runner.checkpoint(run.job);
   if (!bytes) {
     notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error');
     return;
@@ -487,7 +501,6 @@ async function importFile(file) {
       stepsDone: steps, status: record.status, rate: 0, lastAt: 0, finished: true, error: '', record, ov: [],
     };
     exp.runs.push(run);
-    app.runs.set(id, run);
   }
   exp.renderNow();
   refreshButtons();

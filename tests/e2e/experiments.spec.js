@@ -205,3 +205,22 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
   expect(await tableCells(section.locator('table.summary-table'))).toEqual(table);
   expect(problems).toEqual([]);
 });
+
+test('Run all four trains each (variant, seed) once and shares it between the experiments', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  await page.locator('#run-all').click();
+  for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats']) {
+    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  }
+  // 4 variants × 2 seeds are trained, though the four tables list 4 + 8 + 2 + 4 runs.
+  await expect(page.locator('#overall-label')).toHaveText(/^8 of 8 runs finished in [\d.]+ s$/);
+  const remove = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
+  const freeze = await chartData(page, '#exp-freeze_wo canvas[data-chart="loss"]');
+  expect(freeze.slice(0, 6)).toEqual(remove);  // learned and identity: the same runs
+  // W_o snapshots stay in experiment 3's results only.
+  const section = page.locator('#exp-activation_stats');
+  const [json] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Results JSON' }).click()]);
+  const results = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  expect(results.runs.map((r) => r.wo.length)).toEqual([0, 0, 0, 0]);
+  expect(problems).toEqual([]);
+});
