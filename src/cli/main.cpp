@@ -1,0 +1,345 @@
+// wolab: trains the W_o experiments from the command line and writes results JSON (schema v1,
+// the page imports it), or reports the held-out metrics of a checkpoint.
+//
+// Exit status: 0 done (also when some runs diverged: they are reported, not failures);
+// 2 invalid input (flag, config, checkpoint), with one line on stderr naming the field and what
+// is allowed; 1 anything else. Outputs are written only at the end, each to a temporary file
+// renamed into place, so no exit leaves a partial file.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checkpoint.h"
+#include "config.h"
+#include "experiment.h"
+#include "results.h"
+#include "trainer.h"
+
+namespace {
+
+using json = nlohmann::json;
+using namespace wolab;
+
+// ---- help ----
+
+const char* const kUsage =
+    "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
+    "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
+    "       wolab --help | run --help | eval --help | --version\n";
+
+// Flags of `wolab run` that are not config settings.
+struct FileFlag {
+  const char* flag;
+  const char* help;
+};
+const FileFlag kRunFileFlags[] = {
+    {"--config", "config JSON with keys experiment, seeds, model, task, train; flags override it"},
+    {"--out", "results JSON to write (required); see below for --experiment all"},
+    {"--save-checkpoint", "safetensors of the last run (the last variant with the last seed)"},
+};
+
+void print_run_help() {
+  std::cout << kUsage << "\nwolab run: trains every variant of an experiment with each seed and writes the\n"
+               "results JSON the page imports; prints a summary table per variant.\n\n";
+  for (const FileFlag& f : kRunFileFlags)
+    std::printf("  %-24s%s\n", (std::string(f.flag) + " FILE").c_str(), f.help);
+  for (const SettingInfo& s : settings()) {
+    if (s.flag.empty()) continue;  // model.wo: each experiment sets it per variant
+    std::printf("  %-24s%s\n  %-24sdefault %s; %s\n", (s.flag + " " + s.metavar).c_str(), s.help.c_str(), "",
+                s.default_value.c_str(), s.allowed.c_str());
+  }
+  std::cout << "\nWith --experiment all, --out results.json writes one file per experiment:\n"
+               "results.remove_wo.json, results.freeze_wo.json, results.wo_heatmap.json and\n"
+               "results.activation_stats.json (each variant and seed is trained once and shared).\n"
+               "\nExit status 0 when done (runs that diverged are reported as such), 2 for invalid\n"
+               "input (one line on stderr), 1 for other errors. No partial output is left.\n";
+}
+
+void print_eval_help() {
+  std::cout << kUsage << "\nwolab eval --checkpoint FILE: loads a checkpoint written by `wolab run "
+               "--save-checkpoint`\n(or the page) and prints its config and held-out metrics.\n";
+}
+
+// ---- argument parsing ----
+
+// "--flag value" or "--flag=value" pairs, in order.
+std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.compare(0, 2, "--") != 0)
+      throw ConfigError(a + ": unexpected argument; flags start with --, see wolab --help");
+    auto eq = a.find('=');
+    if (eq != std::string::npos) {
+      out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    } else {
+      if (i + 1 == args.size() || args[i + 1].compare(0, 2, "--") == 0)
+        throw ConfigError(a + ": missing value; see wolab --help");
+      out.emplace_back(a, args[++i]);
+    }
+  }
+  return out;
+}
+
+// `path` with ".<experiment>" before its extension: results.json -> results.remove_wo.json.
+std::string output_path(const std::string& path, const std::string& experiment) {
+  size_t slash = path.find_last_of('/'), dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
+    return path + "." + experiment;
+  return path.substr(0, dot) + "." + experiment + path.substr(dot);
+}
+
+// Fails now, not after hours of training, when an output could not be written.
+void check_writable(const std::string& flag, const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw ConfigError(flag + ": " + path + " is a directory; give a file path");
+  std::string probe = path + ".partial";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) throw ConfigError(flag + ": cannot write " + path + " (" + std::strerror(errno) + "); give a writable path");
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+// ---- progress on stderr ----
+
+class Progress {
+ public:
+  Progress() : tty_(isatty(fileno(stderr))), start_(Clock::now()), last_draw_(start_) {}
+
+  void operator()(int run, int runs, const Trainer& t) {
+    const RunConfig& cfg = t.config();
+    const int steps = cfg.train.steps;
+    std::string who = "[" + std::to_string(run + 1) + "/" + std::to_string(runs) + "] " +
+                      to_string(cfg.model.wo) + " seed " + std::to_string(cfg.train.seed);
+    if (!tty_) {  // logs get one line per finished run
+      if (t.finished()) {
+        std::fprintf(stderr, "%s: %s, final loss %s (%.1f s)\n", who.c_str(), t.status().c_str(),
+                     last_loss(t).c_str(), seconds());
+      }
+      return;
+    }
+    auto now = Clock::now();
+    if (!t.finished() && now - last_draw_ < std::chrono::milliseconds(100)) return;
+    last_draw_ = now;
+    double done = (double(run) + double(t.steps_done()) / steps) / runs;
+    int filled = static_cast<int>(done * 24);
+    std::string bar = std::string(filled, '#') + std::string(24 - filled, '.');
+    std::string eta = done > 0.01 ? " eta " + format_seconds(seconds() * (1 - done) / done) : "";
+    std::fprintf(stderr, "\r\x1b[K[%s] %3.0f%% %s step %d/%d loss %s%s", bar.c_str(), done * 100, who.c_str(),
+                 t.steps_done(), steps, last_loss(t).c_str(), eta.c_str());
+    if (t.finished() && t.status() != "done") std::fprintf(stderr, "\r\x1b[K%s: %s\n", who.c_str(), t.status().c_str());
+    std::fflush(stderr);
+  }
+
+  void finish() {
+    if (tty_) std::fprintf(stderr, "\r\x1b[K");
+    std::fprintf(stderr, "trained in %s\n", format_seconds(seconds()).c_str());
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static std::string last_loss(const Trainer& t) {
+    if (t.losses().empty()) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", t.losses().back());
+    return buf;
+  }
+  static std::string format_seconds(double s) {
+    char buf[32];
+    if (s < 60)
+      std::snprintf(buf, sizeof buf, "%.1f s", s);
+    else
+      std::snprintf(buf, sizeof buf, "%dm%02ds", int(s) / 60, int(s) % 60);
+    return buf;
+  }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  bool tty_;
+  Clock::time_point start_, last_draw_;
+};
+
+// ---- summary table on stdout ----
+
+std::string mean_std(const json& s, const char* fmt) {
+  if (s["mean"].is_null()) return "-";
+  char a[32], b[32];
+  std::snprintf(a, sizeof a, fmt, s["mean"].get<double>());
+  std::snprintf(b, sizeof b, fmt, s["std"].get<double>());
+  return std::string(a) + " ± " + b;
+}
+
+void print_summary(const json& results) {
+  const json& c = results["config"];
+  std::printf("\n%s: %s, alphabet %d, length %d; d_model %d, heads %d, layers %d, d_ff %d, %s-LN; %d steps\n",
+              results["experiment"].get<std::string>().c_str(), c["task"]["name"].get<std::string>().c_str(),
+              c["task"]["alphabet"].get<int>(), c["task"]["length"].get<int>(), c["model"]["d_model"].get<int>(),
+              c["model"]["heads"].get<int>(), c["model"]["layers"].get<int>(), c["model"]["d_ff"].get<int>(),
+              c["model"]["ln"].get<std::string>().c_str(), c["train"]["steps"].get<int>());
+  // "±" is two bytes: pad those columns one wider.
+  std::printf("  %-28s %-18s %-18s %-26s %-20s %10s\n", "variant", "token acc", "exact match",
+              "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  for (const json& s : results["summary"]) {
+    const int n = s["n"].get<int>(), diverged = s["diverged"].get<int>();
+    std::string reached = mean_std(s["steps_to_loss_0_1"], "%.0f") + " (" +
+                          std::to_string(s["steps_to_loss_0_1"]["reached"].get<int>()) + "/" +
+                          std::to_string(n - diverged) + ")";
+    std::string variant = s["variant"].get<std::string>() + " (n=" + std::to_string(n) + ")";
+    std::printf("  %-28s %-19s %-19s %-27s %-21s %10lld\n", variant.c_str(), mean_std(s["token_acc"], "%.3f").c_str(),
+                mean_std(s["exact"], "%.3f").c_str(), reached.c_str(), mean_std(s["loss"], "%.4f").c_str(),
+                s["parameters"].get<long long>());
+  }
+  for (const json& r : results["runs"])
+    if (r["status"] != "done")
+      std::printf("  %s seed %llu: %s (left out of the means)\n", r["variant"].get<std::string>().c_str(),
+                  r["seed"].get<unsigned long long>(), r["status"].get<std::string>().c_str());
+}
+
+// ---- commands ----
+
+int run_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_run_help();
+      return 0;
+    }
+  std::string config_path, out, checkpoint;
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (const auto& [flag, value] : flag_pairs(args)) {
+    if (flag == "--config") config_path = value;
+    else if (flag == "--out") out = value;
+    else if (flag == "--save-checkpoint") checkpoint = value;
+    else overrides.emplace_back(flag, value);
+  }
+
+  ExperimentConfig cfg;
+  if (!config_path.empty()) {
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = read_file_bytes(config_path);
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string("--config: ") + e.what() + "; give a readable config JSON file");
+    }
+    std::vector<std::string> problems;
+    cfg = read_config_text(std::string(bytes.begin(), bytes.end()), problems);
+    if (!problems.empty()) throw ConfigError(problems.front());
+  }
+  for (const auto& [flag, value] : overrides) set_from_flag(cfg, flag, value);
+  auto problems = validate(cfg);
+  if (!problems.empty()) throw ConfigError(problems.front());
+
+  if (out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out results.json");
+  std::vector<std::string> outputs;
+  for (const ExperimentInfo& e : experiments())
+    if (cfg.experiment == "all") outputs.push_back(output_path(out, e.name));
+  if (outputs.empty()) outputs.push_back(out);
+  for (const std::string& path : outputs) check_writable("--out", path);
+  if (!checkpoint.empty()) check_writable("--save-checkpoint", checkpoint);
+
+  Progress progress;
+  std::vector<uint8_t> last_checkpoint;
+  std::vector<json> results = run_experiment(cfg, [&](int run, int runs, const Trainer& t) {
+    progress(run, runs, t);
+    if (!checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
+  });
+  progress.finish();
+
+  for (const json& r : results) print_summary(r);
+  std::printf("\n");
+  std::vector<std::string> written;
+  try {
+    for (size_t i = 0; i < results.size(); ++i) {
+      write_file_atomic(outputs[i], results[i].dump() + "\n");
+      written.push_back(outputs[i]);
+    }
+    if (!checkpoint.empty()) {
+      write_file_atomic(checkpoint, last_checkpoint);
+      written.push_back(checkpoint);
+    }
+  } catch (...) {
+    for (const std::string& path : written) std::remove(path.c_str());  // all or nothing
+    throw;
+  }
+  for (const std::string& path : written) std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
+int eval_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_eval_help();
+      return 0;
+    }
+  std::string path;
+  for (const auto& [flag, value] : flag_pairs(args)) {
+    if (flag != "--checkpoint") throw ConfigError(flag + ": unknown flag; see wolab eval --help");
+    path = value;
+  }
+  if (path.empty()) throw ConfigError("--checkpoint: missing; give a checkpoint file, e.g. --checkpoint run.safetensors");
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_file_bytes(path);
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string("--checkpoint: ") + e.what() + "; give a checkpoint file");
+  }
+  Trainer t = Trainer::from_checkpoint(bytes);
+  const RunConfig& c = t.config();
+  EvalResult e = t.evaluate();
+  float greedy = t.greedy_exact();
+  std::printf("%s: W_o %s, %s-LN, d_model %d, heads %d, layers %d, d_ff %d; %s, alphabet %d, length %d; "
+              "seed %llu, step %d of %d (%s), %lld parameters\n",
+              path.c_str(), to_string(c.model.wo), to_string(c.model.ln), c.model.d_model, c.model.heads,
+              c.model.layers, c.model.d_ff, to_string(c.task.kind), c.task.alphabet, c.task.length,
+              static_cast<unsigned long long>(c.train.seed), t.steps_done(), c.train.steps, t.status().c_str(),
+              static_cast<long long>(t.parameter_count()));
+  std::printf("held-out loss %.4f, token accuracy %.4f, exact match %.4f, greedy exact match %.4f\n", e.loss,
+              e.token_acc, e.exact, greedy);
+  return 0;
+}
+
+// One line, whatever the message holds.
+std::string one_line(std::string s) {
+  for (char& ch : s)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) {
+      std::cerr << kUsage;
+      return 2;
+    }
+    const std::string command = args.front();
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage << "\nwolab run --help lists every flag with its default and range.\n";
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << "wolab " << kVersion << "\n";
+      return 0;
+    }
+    if (command == "run") return run_command(rest);
+    if (command == "eval") return eval_command(rest);
+    throw ConfigError(command + ": unknown command; use run, eval, --help or --version");
+  } catch (const ConfigError& e) {
+    std::cerr << "wolab: " << one_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "wolab: error: " << one_line(e.what()) << "\n";
+    return 1;
+  }
+}

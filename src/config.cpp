@@ -1,0 +1,476 @@
+// Config parsing, validation and limits. One table (kSettings) names every setting once, with its
+// JSON path, CLI flag, allowed range and help text; JSON reading, JSON writing, CLI flags,
+// `--help` and validate() all walk it, so the rules and their messages cannot drift apart.
+#include "config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+namespace {
+
+// Names in enum order: to_string indexes them, *_from_string searches them.
+const std::vector<std::string> kWoNames = {"learned", "identity", "frozen_random",
+                                           "learned_identity_init"};
+const std::vector<std::string> kLnNames = {"post", "pre"};
+const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort"};
+// "all" is the CLI's shorthand for the four experiments, one after another.
+const std::vector<std::string> kExperimentNames = {"remove_wo", "freeze_wo", "wo_heatmap",
+                                                   "activation_stats", "all"};
+
+template <class E>
+std::optional<E> enum_from(const std::vector<std::string>& names, const std::string& s) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) return static_cast<E>(i);
+  return std::nullopt;
+}
+
+template <class E>
+const char* enum_name(const std::vector<std::string>& names, E e) {
+  size_t i = static_cast<size_t>(e);
+  return i < names.size() ? names[i].c_str() : "?";
+}
+
+}  // namespace
+
+// nlohmann's hooks for the enums (found by ADL); values are checked against the table first.
+static void from_json(const json& j, WoMode& m) { m = *wo_mode_from_string(j.get<std::string>()); }
+static void from_json(const json& j, LnPlace& p) { p = *ln_place_from_string(j.get<std::string>()); }
+static void from_json(const json& j, TaskKind& t) { t = *task_kind_from_string(j.get<std::string>()); }
+
+std::optional<WoMode> wo_mode_from_string(const std::string& s) { return enum_from<WoMode>(kWoNames, s); }
+std::optional<LnPlace> ln_place_from_string(const std::string& s) { return enum_from<LnPlace>(kLnNames, s); }
+std::optional<TaskKind> task_kind_from_string(const std::string& s) { return enum_from<TaskKind>(kTaskNames, s); }
+const char* to_string(WoMode m) { return enum_name(kWoNames, m); }
+const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
+const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
+
+void derive(RunConfig& run) {
+  run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
+  run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
+}
+
+double decimal_float(float x) {
+  if (!std::isfinite(x)) return x;
+  char buf[32];
+  for (int digits = 6; digits < 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(x));
+    double d = std::strtod(buf, nullptr);
+    if (static_cast<float>(d) == x) return d;
+  }
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x));  // 9 digits always round-trip
+  return std::strtod(buf, nullptr);
+}
+
+namespace {
+
+enum class Kind { integer, real, choice };
+
+constexpr double kMaxSeed = 9007199254740992.0;  // 2^53: the largest integer JS numbers hold exactly
+// "No upper limit" for a float field: the largest float, since a larger value would be stored
+// as infinity, which JSON cannot write back.
+constexpr double kUnbounded = std::numeric_limits<float>::max();
+
+json value_of(int v) { return v; }
+json value_of(uint64_t v) { return v; }
+json value_of(float v) { return decimal_float(v); }
+json value_of(const std::string& v) { return v; }
+template <class E, class = std::enable_if_t<std::is_enum<E>::value>>
+json value_of(E v) { return to_string(v); }
+
+// A setting: JSON path, CLI flag, allowed values, help, and access to its field.
+struct Setting {
+  const char* path;
+  const char* flag;
+  const char* metavar;
+  Kind kind;
+  double lo, hi;  // integer and real: allowed range [lo, hi] ((lo, hi] when lo_open)
+  bool lo_open;
+  const std::vector<std::string>* choices;  // choice: the allowed strings
+  const char* help;
+  json (*get)(const ExperimentConfig&);
+  void (*set)(ExperimentConfig&, const json&);  // the value has passed check()
+};
+
+#define FIELD(member)                                                   \
+  [](const ExperimentConfig& c) { return value_of(c.member); },         \
+  [](ExperimentConfig& c, const json& v) { v.get_to(c.member); }
+
+// Every setting with its limits. The ranges keep one run within kMaxRunBytes' reach and the
+// model meaningful (heads must divide d_model; see validate()).
+const Setting kSettings[] = {
+    {"experiment", "--experiment", "E", Kind::choice, 0, 0, false, &kExperimentNames,
+     "experiment to run (all: the four, one results file each)", FIELD(experiment)},
+    {"seeds", "--seeds", "N", Kind::integer, 1, 100, false, nullptr,
+     "runs per variant, with seeds seed..seed+N-1", FIELD(seeds)},
+    {"model.d_model", "--d-model", "N", Kind::integer, 1, 1024, false, nullptr,
+     "width of the residual stream", FIELD(base.model.d_model)},
+    {"model.heads", "--heads", "N", Kind::integer, 1, 64, false, nullptr,
+     "attention heads per layer (must divide d_model)", FIELD(base.model.heads)},
+    {"model.layers", "--layers", "N", Kind::integer, 1, 12, false, nullptr,
+     "Transformer blocks", FIELD(base.model.layers)},
+    {"model.d_ff", "--d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
+     "hidden width of the feed-forward layer", FIELD(base.model.d_ff)},
+    {"model.ln", "--ln", "P", Kind::choice, 0, 0, false, &kLnNames,
+     "LayerNorm after (post, as in the article) or before (pre) each sublayer", FIELD(base.model.ln)},
+    {"model.wo", "", "W", Kind::choice, 0, 0, false, &kWoNames,
+     "W_o of a single run (experiments set it per variant)", FIELD(base.model.wo)},
+    {"task.name", "--task", "T", Kind::choice, 0, 0, false, &kTaskNames,
+     "what the answer is: the input copied, reversed or sorted", FIELD(base.task.kind)},
+    {"task.alphabet", "--alphabet", "N", Kind::integer, 2, 64, false, nullptr,
+     "distinct symbols", FIELD(base.task.alphabet)},
+    {"task.length", "--length", "N", Kind::integer, 1, 64, false, nullptr,
+     "symbols per input sequence", FIELD(base.task.length)},
+    {"train.steps", "--steps", "N", Kind::integer, 1, 1000000, false, nullptr,
+     "training steps per run", FIELD(base.train.steps)},
+    {"train.batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr,
+     "sequences per step", FIELD(base.train.batch)},
+    {"train.lr", "--lr", "X", Kind::real, 0, 1, true, nullptr,
+     "Adam learning rate (constant)", FIELD(base.train.lr)},
+    {"train.clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
+     "global gradient-norm clip (0: off)", FIELD(base.train.clip)},
+    {"train.probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
+     "steps between held-out evals, activation stats and W_o snapshots", FIELD(base.train.probe_every)},
+    {"train.seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr,
+     "seed of the first run (weights and data)", FIELD(base.train.seed)},
+};
+
+#undef FIELD
+
+// Integers without a decimal point, other numbers in their shortest round-trip form.
+std::string format_number(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 1e17) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return json(v).dump();
+}
+
+// A user's string in quotes, escaped, so a message stays one line.
+std::string in_quotes(const std::string& s) {
+  return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep, const char* last_sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += (i + 1 == items.size()) ? last_sep : sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string allowed(const Setting& s) {
+  switch (s.kind) {
+    case Kind::integer:
+      return "an integer in " + format_number(s.lo) + ".." + format_number(s.hi);
+    case Kind::real:
+      if (s.hi == kUnbounded) return "a number >= " + format_number(s.lo);
+      return std::string("a number in ") + (s.lo_open ? "(" : "[") + format_number(s.lo) + ", " +
+             format_number(s.hi) + "]";
+    case Kind::choice:
+      return join(*s.choices, ", ", " or ");
+  }
+  return "";
+}
+
+const char* type_name(const json& v) {
+  if (v.is_string()) return "a string";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_null()) return "null";
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  return "a number";
+}
+
+// `v` as the setting stores it, or the problem with it (then `problem` is set, without the path).
+std::optional<json> check(const Setting& s, const json& v, std::string& problem) {
+  if (s.kind == Kind::choice) {
+    if (!v.is_string()) {
+      problem = std::string("expected a string, got ") + type_name(v);
+      return std::nullopt;
+    }
+    for (const auto& c : *s.choices)
+      if (c == v.get<std::string>()) return v;
+    problem = "unknown value " + in_quotes(v.get<std::string>());
+    return std::nullopt;
+  }
+  if (!v.is_number()) {
+    problem = std::string("expected a number, got ") + type_name(v);
+    return std::nullopt;
+  }
+  // JSON integers are compared exactly: 2^53 + 1 would round to the limit as a double.
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(s.hi)) {
+    problem = std::to_string(v.get<uint64_t>()) + " is out of range";
+    return std::nullopt;
+  }
+  double x = v.get<double>();
+  if (!std::isfinite(x)) {
+    problem = "must be finite";
+    return std::nullopt;
+  }
+  if (s.kind == Kind::real && std::fabs(x) <= kUnbounded) x = static_cast<float>(x);  // as stored
+  if (s.kind == Kind::integer && std::floor(x) != x) {
+    problem = format_number(x) + " is not an integer";
+    return std::nullopt;
+  }
+  bool below = s.lo_open ? x <= s.lo : x < s.lo;
+  if (below || x > s.hi) {
+    problem = format_number(x) + " is out of range";
+    return std::nullopt;
+  }
+  if (s.kind == Kind::real) return json(x);
+  if (x < 0) return json(static_cast<int64_t>(x));
+  return json(static_cast<uint64_t>(x));
+}
+
+std::string message(const std::string& where, const std::string& problem, const Setting& s) {
+  return where + ": " + problem + "; use " + allowed(s);
+}
+
+const Setting* find_by_path(const std::string& path) {
+  for (const auto& s : kSettings)
+    if (path == s.path) return &s;
+  return nullptr;
+}
+
+// The keys allowed directly under `prefix` ("" for the top level), in table order.
+std::vector<std::string> keys_under(const std::string& prefix) {
+  std::vector<std::string> keys;
+  std::string lead = prefix.empty() ? "" : prefix + ".";
+  for (const auto& s : kSettings) {
+    std::string path = s.path;
+    if (path.compare(0, lead.size(), lead) != 0) continue;
+    std::string key = path.substr(lead.size(), path.find('.', lead.size()) - lead.size());
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  return keys;
+}
+
+bool is_section(const std::string& path) {
+  std::string lead = path + ".";
+  for (const auto& s : kSettings)
+    if (std::string(s.path).compare(0, lead.size(), lead) == 0) return true;
+  return false;
+}
+
+void read_object(const json& obj, const std::string& prefix, ExperimentConfig& cfg,
+                 std::vector<std::string>& problems) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    std::string path = prefix.empty() ? key : prefix + "." + key;
+    const Setting* s = key.find('.') == std::string::npos ? find_by_path(path) : nullptr;
+    if (s) {
+      std::string problem;
+      if (auto v = check(*s, item.value(), problem))
+        s->set(cfg, *v);
+      else
+        problems.push_back(message(path, problem, *s));
+    } else if (key.find('.') == std::string::npos && is_section(path)) {
+      if (item.value().is_object())
+        read_object(item.value(), path, cfg, problems);
+      else
+        problems.push_back(path + ": expected an object, got " + type_name(item.value()) +
+                           "; use an object with keys " + join(keys_under(path), ", ", " and "));
+    } else {
+      problems.push_back(path + ": unknown key; use " + join(keys_under(prefix), ", ", " or "));
+    }
+  }
+}
+
+// Checks every setting of the table whose path starts with one of `prefixes`.
+void check_ranges(const ExperimentConfig& cfg, const std::vector<std::string>& prefixes,
+                  std::vector<std::string>& problems) {
+  for (const auto& s : kSettings) {
+    std::string path = s.path;
+    bool selected = false;
+    for (const auto& p : prefixes) selected = selected || path.compare(0, p.size(), p) == 0;
+    std::string problem;
+    if (selected && !check(s, s.get(cfg), problem)) problems.push_back(message(path, problem, s));
+  }
+}
+
+uint64_t wo_snapshot_floats(const RunConfig& c) {
+  uint64_t d = static_cast<uint64_t>(c.model.d_model);
+  uint64_t steps = static_cast<uint64_t>(c.train.steps), every = static_cast<uint64_t>(c.train.probe_every);
+  uint64_t snapshots = 1 + steps / every + (steps % every != 0);  // step 0, probe steps, last step
+  return static_cast<uint64_t>(c.model.layers) * d * d * snapshots;
+}
+
+void check_run(const RunConfig& run, bool wo_snapshots, std::vector<std::string>& problems) {
+  ExperimentConfig e;
+  e.base = run;
+  size_t before = problems.size();
+  check_ranges(e, {"model.", "task.", "train."}, problems);
+  if (problems.size() != before) return;  // the rules below assume every field in range
+  const ModelConfig& m = run.model;
+  if (m.d_model % m.heads != 0) {
+    problems.push_back("model.heads: d_model " + std::to_string(m.d_model) +
+                       " is not divisible by heads " + std::to_string(m.heads) +
+                       "; choose heads dividing d_model");
+    return;
+  }
+  uint64_t bytes = estimate_bytes(run, wo_snapshots);
+  if (bytes > kMaxRunBytes) {
+    std::string mib = std::to_string((bytes + (uint64_t(1) << 20) - 1) >> 20);
+    if (wo_snapshots && 4 * wo_snapshot_floats(run) > bytes / 2)
+      problems.push_back("train.probe_every: this run needs about " + mib +
+                         " MiB, mostly W_o snapshots, over the 512 MiB limit; use a larger "
+                         "probe_every, fewer steps, or smaller d_model or layers");
+    else
+      problems.push_back("model.d_model: this run needs about " + mib +
+                         " MiB, over the 512 MiB limit; use smaller d_model, d_ff, layers, batch "
+                         "or length");
+  }
+}
+
+}  // namespace
+
+ExperimentConfig read_config(const json& j, std::vector<std::string>& problems) {
+  ExperimentConfig cfg;
+  if (!j.is_object())
+    problems.push_back(std::string("config: expected a JSON object, got ") + type_name(j) +
+                       "; write a JSON object such as {\"model\": {\"d_model\": 64}}");
+  else
+    read_object(j, "", cfg, problems);
+  derive(cfg.base);
+  return cfg;
+}
+
+ExperimentConfig read_config_text(const std::string& text, std::vector<std::string>& problems) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
+    std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
+    auto pos = what.find("] ");
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    problems.push_back("config: not valid JSON (" + what +
+                       "); write a JSON object such as {\"model\": {\"d_model\": 64}}");
+    ExperimentConfig defaults;
+    derive(defaults.base);
+    return defaults;
+  }
+  return read_config(j, problems);
+}
+
+// Field by field, then (only when every field is fine) the cross-field rules.
+std::vector<std::string> config_problems(const std::string& text) {
+  std::vector<std::string> problems;
+  ExperimentConfig cfg = read_config_text(text, problems);
+  if (problems.empty()) problems = validate(cfg);
+  return problems;
+}
+
+ExperimentConfig parse_experiment_config(const std::string& text) {
+  std::vector<std::string> problems;
+  ExperimentConfig cfg = read_config_text(text, problems);
+  if (problems.empty()) problems = validate(cfg);
+  if (!problems.empty()) throw ConfigError(problems.front());
+  return cfg;
+}
+
+RunConfig parse_run_config(const std::string& text) { return parse_experiment_config(text).base; }
+
+json config_json(const ExperimentConfig& cfg) {
+  json j = json::object();
+  for (const auto& s : kSettings) {
+    std::string pointer = std::string("/") + s.path;
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    j[json::json_pointer(pointer)] = s.get(cfg);
+  }
+  return j;
+}
+
+json config_json(const RunConfig& cfg) {
+  ExperimentConfig e;
+  e.base = cfg;
+  json j = config_json(e);
+  return {{"model", j["model"]}, {"task", j["task"]}, {"train", j["train"]}};
+}
+
+std::vector<std::string> validate(const RunConfig& cfg) {
+  std::vector<std::string> problems;
+  check_run(cfg, /*wo_snapshots=*/false, problems);
+  return problems;
+}
+
+std::vector<std::string> validate(const ExperimentConfig& cfg) {
+  std::vector<std::string> problems;
+  check_ranges(cfg, {"experiment", "seeds"}, problems);
+  check_run(cfg.base, cfg.experiment == "wo_heatmap" || cfg.experiment == "all", problems);
+  return problems;
+}
+
+// Parameters (W_o counted in every mode: an upper bound) × 4 copies (weights, grads, Adam m
+// and v); per layer the activation cache the backward needs, ≈ B·T·(10·d + 2·d_ff + 2·H·T)
+// floats (inputs of each Linear and LayerNorm, attention probabilities and scores); logits and
+// their gradient B·T·V·2; and the W_o snapshots of step 0, every probe step and the last step
+// when they are kept. 4 bytes per float.
+uint64_t estimate_bytes(const RunConfig& c, bool wo_snapshots) {
+  uint64_t V = static_cast<uint64_t>(c.task.alphabet) + 2, T = 2 * static_cast<uint64_t>(c.task.length) + 1;
+  uint64_t d = static_cast<uint64_t>(c.model.d_model), H = static_cast<uint64_t>(c.model.heads);
+  uint64_t F = static_cast<uint64_t>(c.model.d_ff), N = static_cast<uint64_t>(c.model.layers);
+  uint64_t B = static_cast<uint64_t>(c.train.batch);
+  uint64_t per_layer = 4 * (d * d + d) + 2 * d + (F * d + F) + (d * F + d) + 2 * d;
+  uint64_t params = V * d + T * d + N * per_layer + (c.model.ln == LnPlace::pre ? 2 * d : 0) + V * d + V;
+  uint64_t activations = N * B * T * (10 * d + 2 * F + 2 * H * T) + B * T * V * 2;
+  return params * 4 * 4 + (activations + (wo_snapshots ? wo_snapshot_floats(c) : 0)) * 4;
+}
+
+// The presets, in one place: "article" is the article's model; "quick" trains in seconds.
+json presets() {
+  const char* quick = R"({"seeds": 3, "model": {"d_model": 32, "heads": 4, "d_ff": 128},
+                          "train": {"steps": 300}})";
+  const char* article = R"({"seeds": 5, "model": {"d_model": 256, "heads": 4, "d_ff": 1024},
+                            "train": {"steps": 400}})";
+  return {{"quick", config_json(parse_experiment_config(quick))},
+          {"article", config_json(parse_experiment_config(article))}};
+}
+
+std::vector<SettingInfo> settings() {
+  std::vector<SettingInfo> out;
+  ExperimentConfig defaults;
+  for (const auto& s : kSettings) {
+    json d = s.get(defaults);
+    out.push_back({s.path, s.flag, s.metavar,
+                   d.is_string() ? d.get<std::string>() : format_number(d.get<double>()),
+                   s.kind == Kind::choice ? join(*s.choices, "|", "|") : allowed(s), s.help});
+  }
+  return out;
+}
+
+void set_from_flag(ExperimentConfig& cfg, const std::string& flag, const std::string& text) {
+  const Setting* s = nullptr;
+  for (const auto& x : kSettings)
+    if (flag == x.flag && !flag.empty()) s = &x;
+  if (!s) throw ConfigError(flag + ": unknown flag; see wolab run --help");
+  json v = text;
+  if (s->kind != Kind::choice) {
+    // Digits, sign, point and exponent only: strtod alone would also take "inf", "nan", "0x1p3".
+    char* end = nullptr;
+    bool plain = !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string::npos;
+    double x = plain ? std::strtod(text.c_str(), &end) : 0;
+    if (!plain || *end != '\0') throw ConfigError(message(flag, in_quotes(text) + " is not a number", *s));
+    v = x;
+    if (text.find_first_not_of("0123456789") == std::string::npos && text.size() < 20)
+      v = std::stoull(text);  // exactly, as JSON would read it
+  }
+  std::string problem;
+  auto checked = check(*s, v, problem);
+  if (!checked) throw ConfigError(message(flag, problem, *s));
+  s->set(cfg, *checked);
+  derive(cfg.base);
+}
+
+}  // namespace wolab

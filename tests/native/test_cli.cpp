@@ -1,0 +1,201 @@
+// The wolab command as a user meets it: exit codes, one-line errors that leave no output
+// behind, results files the page can import, checkpoints `wolab eval` reads back.
+// Runs the built binary, whose path the build passes as WOLAB_CLI_PATH; skipped under
+// Emscripten, where node cannot start processes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "checkpoint.h"
+#include "config.h"
+#include "results.h"
+
+#if !defined(__EMSCRIPTEN__)
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+namespace wolab {
+namespace {
+
+using json = nlohmann::json;
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if defined(__EMSCRIPTEN__)
+    GTEST_SKIP() << "no child processes under node";
+#elif !defined(WOLAB_CLI_PATH)
+    GTEST_SKIP() << "WOLAB_CLI_PATH is not defined: the build must pass the path of the wolab binary";
+#endif
+#if !defined(__EMSCRIPTEN__)
+    // The pid keeps two suites running at once (native and another build) apart.
+    dir_ = ::testing::TempDir() + "wolab_cli_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
+#endif
+    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  static bool exists(const std::string& path) {
+#if defined(__EMSCRIPTEN__)
+    return false;
+#else
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+#endif
+  }
+
+  Outcome wolab(const std::string& args) {
+    Outcome o;
+#if defined(WOLAB_CLI_PATH) && !defined(__EMSCRIPTEN__)
+    const std::string out = dir_ + "stdout.txt", err = dir_ + "stderr.txt";
+    const std::string cmd = std::string("'") + WOLAB_CLI_PATH + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
+    int status = std::system(cmd.c_str());
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    o.out = slurp(out);
+    o.err = slurp(err);
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+#else
+    (void)args;
+#endif
+    return o;
+  }
+
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ + name) << text; }
+
+  std::string dir_;
+};
+
+TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
+  write("corrupt.json", "{\"model\": {\"d_model\": 64,");
+  write("typo.json", "{\"model\": {\"dmodel\": 64}}");
+  write("corrupt.safetensors", "not a checkpoint at all");
+  const std::string out = " --out '" + dir_ + "results.json'";
+  const std::pair<std::string, const char*> cases[] = {
+      {"run --d-model abc" + out, "--d-model: \"abc\" is not a number; use an integer in 1..1024"},
+      {"run --d-model 0" + out, "--d-model: 0 is out of range; use an integer in 1..1024"},
+      {"run --d-model=2000" + out, "--d-model: 2000 is out of range"},
+      {"run --heads 5" + out, "model.heads: d_model 64 is not divisible by heads 5; choose heads dividing d_model"},
+      {"run --frobnicate 1" + out, "--frobnicate: unknown flag"},
+      {"run --task sorted" + out, "--task: unknown value \"sorted\"; use copy, reverse or sort"},
+      {"run --experiment nope" + out, "--experiment: unknown value \"nope\""},
+      {"run --ln middle" + out, "--ln: unknown value \"middle\"; use post or pre"},
+      {"run --lr 0" + out, "--lr: 0 is out of range; use a number in (0, 1]"},
+      {"run --seeds 101" + out, "--seeds: 101 is out of range; use an integer in 1..100"},
+      {"run --d-model 1024 --d-ff 4096 --layers 12 --batch 1024" + out, "over the 512 MiB limit"},
+      {"run --steps" + out, "--steps: missing value"},
+      {"run --config '" + dir_ + "missing.json'" + out, "--config: cannot read"},
+      {"run --config '" + dir_ + "corrupt.json'" + out, "config: not valid JSON"},
+      {"run --config '" + dir_ + "typo.json'" + out, "model.dmodel: unknown key"},
+      {"run --steps 5", "--out: missing"},
+      {"run --steps 5 --out '" + dir_ + "'", "is a directory"},
+      {"run stray" + out, "stray: unexpected argument"},
+      {"eval --checkpoint '" + dir_ + "corrupt.safetensors'", "checkpoint: "},
+      {"eval --checkpoint '" + dir_ + "missing.safetensors'", "--checkpoint: cannot read"},
+      {"eval", "--checkpoint: missing"},
+      {"frobnicate", "frobnicate: unknown command"},
+  };
+  for (const auto& [args, expected] : cases) {
+    Outcome o = wolab(args);
+    EXPECT_EQ(o.code, 2) << args;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << args << "\n" << o.err;
+    EXPECT_EQ(o.err.rfind("wolab: ", 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(expected), std::string::npos) << args << "\ngot: " << o.err << "expected: " << expected;
+    EXPECT_EQ(o.out, "") << args;
+    EXPECT_FALSE(exists(dir_ + "results.json")) << args;
+    EXPECT_FALSE(exists(dir_ + "results.json.partial")) << args;
+  }
+}
+
+TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
+  const std::string results = dir_ + "results.json", ckpt = dir_ + "run.safetensors";
+  Outcome o = wolab("run --d-model 8 --heads 2 --steps 20 --seeds 2 --out '" + results + "' --save-checkpoint '" + ckpt + "'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  json r = parse_results(slurp(results));
+  EXPECT_EQ(r["experiment"], "remove_wo");
+  EXPECT_EQ(r["config"]["model"]["d_model"], 8);
+  ASSERT_EQ(r["runs"].size(), 4u);  // 2 variants × 2 seeds
+  EXPECT_EQ(r["runs"][0]["curve"]["step"].size(), 20u);
+  EXPECT_EQ(r["summary"].size(), 2u);
+  EXPECT_NE(o.out.find("learned (n=2)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("identity (n=2)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("steps to loss < 0.1"), std::string::npos) << o.out;
+  EXPECT_FALSE(exists(results + ".partial"));
+
+  // The checkpoint is the last run: identity with seed 1; eval reproduces its final metrics.
+  std::vector<uint8_t> bytes = read_file_bytes(ckpt);
+  EXPECT_EQ(read_safetensors(bytes.data(), bytes.size()).metadata.at("step"), "20");
+  Outcome e = wolab("eval --checkpoint '" + ckpt + "'");
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("W_o identity"), std::string::npos) << e.out;
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "token accuracy %.4f", r["runs"][3]["final"]["token_acc"].get<double>());
+  EXPECT_NE(e.out.find(expected), std::string::npos) << e.out;
+}
+
+TEST_F(Cli, FlagsOverrideTheConfigFile) {
+  write("run.json", R"({"seeds": 1, "model": {"d_model": 8, "heads": 5, "d_ff": 16}, "train": {"steps": 3}})");
+  const std::string results = dir_ + "results.json";
+  Outcome o = wolab("run --config '" + dir_ + "run.json' --heads 2 --task reverse --out '" + results + "'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  json r = parse_results(slurp(results));
+  EXPECT_EQ(r["config"]["model"]["heads"], 2);
+  EXPECT_EQ(r["config"]["model"]["d_ff"], 16);
+  EXPECT_EQ(r["config"]["task"]["name"], "reverse");
+  EXPECT_EQ(r["runs"].size(), 2u);
+}
+
+TEST_F(Cli, AllWritesOneFilePerExperiment) {
+  Outcome o = wolab("run --experiment all --d-model 8 --heads 2 --d-ff 16 --steps 5 --seeds 1 --out '" + dir_ + "all.json'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  for (const char* e : {"remove_wo", "freeze_wo", "wo_heatmap", "activation_stats"}) {
+    json r = parse_results(slurp(dir_ + "all." + e + ".json"));
+    EXPECT_EQ(r["experiment"], e);
+  }
+  EXPECT_FALSE(exists(dir_ + "all.json"));
+}
+
+TEST_F(Cli, HelpListsEveryFlagWithDefaultAndRange) {
+  Outcome v = wolab("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out, std::string("wolab ") + kVersion + "\n");
+  Outcome top = wolab("--help");
+  EXPECT_EQ(top.code, 0);
+  EXPECT_NE(top.out.find("wolab run"), std::string::npos);
+  Outcome h = wolab("run --help");
+  EXPECT_EQ(h.code, 0);
+  for (const SettingInfo& s : settings()) {
+    if (s.flag.empty()) continue;
+    EXPECT_NE(h.out.find(s.flag + " " + s.metavar), std::string::npos) << s.flag;
+    EXPECT_NE(h.out.find("default " + s.default_value + "; " + s.allowed), std::string::npos) << s.flag;
+  }
+  for (const char* flag : {"--config FILE", "--out FILE", "--save-checkpoint FILE"})
+    EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
+  Outcome none = wolab("");
+  EXPECT_EQ(none.code, 2);
+}
+
+}  // namespace
+}  // namespace wolab

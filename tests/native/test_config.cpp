@@ -1,0 +1,313 @@
+// Config JSON: defaults, round trip, every validation rule with its exact message, the memory
+// estimate and its limit, CLI flag parsing and the settings table behind --help.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "config.h"
+
+namespace wolab {
+namespace {
+
+using json = nlohmann::json;
+
+std::string first_problem(const std::string& text) {
+  auto problems = config_problems(text);
+  return problems.empty() ? "" : problems.front();
+}
+
+TEST(Config, EmptyObjectGivesTheSpecDefaults) {
+  ExperimentConfig c = parse_experiment_config("{}");
+  EXPECT_EQ(c.experiment, "remove_wo");
+  EXPECT_EQ(c.seeds, 5);
+  EXPECT_EQ(c.base.model.d_model, 64);
+  EXPECT_EQ(c.base.model.heads, 4);
+  EXPECT_EQ(c.base.model.layers, 2);
+  EXPECT_EQ(c.base.model.d_ff, 256);
+  EXPECT_EQ(c.base.model.ln, LnPlace::post);
+  EXPECT_EQ(c.base.model.wo, WoMode::learned);
+  EXPECT_EQ(c.base.task.kind, TaskKind::copy);
+  EXPECT_EQ(c.base.task.alphabet, 10);
+  EXPECT_EQ(c.base.task.length, 8);
+  EXPECT_EQ(c.base.train.steps, 400);
+  EXPECT_EQ(c.base.train.batch, 32);
+  EXPECT_FLOAT_EQ(c.base.train.lr, 1e-3f);
+  EXPECT_FLOAT_EQ(c.base.train.clip, 1.0f);
+  EXPECT_EQ(c.base.train.probe_every, 25);
+  EXPECT_EQ(c.base.train.seed, 0u);
+  EXPECT_EQ(c.base.model.vocab, 12);    // derived: alphabet + BOS + SEP
+  EXPECT_EQ(c.base.model.seq_len, 17);  // derived: 2·length + 1
+}
+
+TEST(Config, EveryFieldIsRead) {
+  ExperimentConfig c = parse_experiment_config(R"({
+    "experiment": "freeze_wo", "seeds": 3,
+    "model": {"d_model": 48, "heads": 6, "layers": 3, "d_ff": 100, "ln": "pre", "wo": "frozen_random"},
+    "task": {"name": "sort", "alphabet": 20, "length": 5},
+    "train": {"steps": 50, "batch": 7, "lr": 0.5, "clip": 0, "probe_every": 9, "seed": 9007199254740992}})");
+  EXPECT_EQ(c.experiment, "freeze_wo");
+  EXPECT_EQ(c.seeds, 3);
+  EXPECT_EQ(c.base.model.d_model, 48);
+  EXPECT_EQ(c.base.model.heads, 6);
+  EXPECT_EQ(c.base.model.layers, 3);
+  EXPECT_EQ(c.base.model.d_ff, 100);
+  EXPECT_EQ(c.base.model.ln, LnPlace::pre);
+  EXPECT_EQ(c.base.model.wo, WoMode::frozen_random);
+  EXPECT_EQ(c.base.task.kind, TaskKind::sort);
+  EXPECT_EQ(c.base.task.alphabet, 20);
+  EXPECT_EQ(c.base.task.length, 5);
+  EXPECT_EQ(c.base.train.steps, 50);
+  EXPECT_EQ(c.base.train.batch, 7);
+  EXPECT_FLOAT_EQ(c.base.train.lr, 0.5f);
+  EXPECT_FLOAT_EQ(c.base.train.clip, 0.0f);
+  EXPECT_EQ(c.base.train.probe_every, 9);
+  EXPECT_EQ(c.base.train.seed, 9007199254740992ull);
+  EXPECT_EQ(c.base.model.vocab, 22);
+  EXPECT_EQ(c.base.model.seq_len, 11);
+}
+
+TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
+  json j = config_json(parse_experiment_config(R"({"model": {"d_model": 32}, "train": {"lr": 0.003}})"));
+  EXPECT_EQ(j, json::parse(R"({"experiment": "remove_wo", "seeds": 5,
+    "model": {"d_model": 32, "heads": 4, "layers": 2, "d_ff": 256, "ln": "post", "wo": "learned"},
+    "task": {"name": "copy", "alphabet": 10, "length": 8},
+    "train": {"steps": 400, "batch": 32, "lr": 0.003, "clip": 1.0, "probe_every": 25, "seed": 0}})"));
+  EXPECT_EQ(j["train"]["lr"].dump(), "0.003");  // the decimal the user wrote, not the float's tail
+  EXPECT_EQ(config_json(parse_experiment_config(j.dump())), j);
+
+  RunConfig run = parse_run_config(j.dump());  // a run config reads the same document
+  EXPECT_EQ(run.model.d_model, 32);
+  json rj = config_json(run);
+  EXPECT_EQ(rj.size(), 3u);  // model, task, train
+  EXPECT_EQ(config_json(parse_run_config(rj.dump())), rj);
+}
+
+TEST(Config, PresetsAreValidAndComplete) {
+  json p = presets();
+  ASSERT_TRUE(p.contains("quick") && p.contains("article"));
+  EXPECT_EQ(p["article"]["model"]["d_model"], 256);
+  EXPECT_EQ(p["article"]["model"]["heads"], 4);
+  EXPECT_LT(p["quick"]["model"]["d_model"].get<int>(), 256);
+  for (const auto& item : p.items()) {
+    EXPECT_TRUE(config_problems(item.value().dump()).empty()) << item.key();
+    EXPECT_EQ(config_json(parse_experiment_config(item.value().dump())), item.value()) << item.key();
+  }
+}
+
+TEST(Config, EnumNamesRoundTrip) {
+  for (WoMode m : {WoMode::learned, WoMode::identity, WoMode::frozen_random, WoMode::learned_identity_init})
+    EXPECT_EQ(wo_mode_from_string(to_string(m)), m);
+  for (LnPlace p : {LnPlace::post, LnPlace::pre}) EXPECT_EQ(ln_place_from_string(to_string(p)), p);
+  for (TaskKind t : {TaskKind::copy, TaskKind::reverse, TaskKind::sort})
+    EXPECT_EQ(task_kind_from_string(to_string(t)), t);
+  EXPECT_FALSE(wo_mode_from_string("Learned"));
+  EXPECT_FALSE(ln_place_from_string(""));
+  EXPECT_FALSE(task_kind_from_string("sorted"));
+}
+
+TEST(Config, StructureErrorsNameTheField) {
+  EXPECT_EQ(first_problem(R"({"model": {"dmodel": 64}})"),
+            "model.dmodel: unknown key; use d_model, heads, layers, d_ff, ln or wo");
+  EXPECT_EQ(first_problem(R"({"modle": {}})"),
+            "modle: unknown key; use experiment, seeds, model, task or train");
+  EXPECT_EQ(first_problem(R"({"model.d_model": 64})"),
+            "model.d_model: unknown key; use experiment, seeds, model, task or train");
+  EXPECT_EQ(first_problem(R"({"model": 64})"),
+            "model: expected an object, got a number; use an object with keys d_model, heads, layers, d_ff, ln and wo");
+  EXPECT_EQ(first_problem(R"({"model": {"d_model": "64"}})"),
+            "model.d_model: expected a number, got a string; use an integer in 1..1024");
+  EXPECT_EQ(first_problem(R"({"model": {"d_model": true}})"),
+            "model.d_model: expected a number, got a boolean; use an integer in 1..1024");
+  EXPECT_EQ(first_problem(R"({"model": {"d_model": null}})"),
+            "model.d_model: expected a number, got null; use an integer in 1..1024");
+  EXPECT_EQ(first_problem(R"({"model": {"d_model": 64.5}})"),
+            "model.d_model: 64.5 is not an integer; use an integer in 1..1024");
+  EXPECT_EQ(first_problem(R"({"model": {"ln": 1}})"),
+            "model.ln: expected a string, got a number; use post or pre");
+  EXPECT_EQ(first_problem(R"({"model": {"wo": "none"}})"),
+            "model.wo: unknown value \"none\"; use learned, identity, frozen_random or learned_identity_init");
+  EXPECT_EQ(first_problem("[1, 2]"),
+            "config: expected a JSON object, got an array; write a JSON object such as {\"model\": {\"d_model\": 64}}");
+  EXPECT_EQ(first_problem("{\"model\": {").rfind("config: not valid JSON (", 0), 0u);
+  EXPECT_EQ(first_problem("").rfind("config: not valid JSON (", 0), 0u);
+  EXPECT_EQ(first_problem(R"({"train": {"lr": 1e999}})").rfind("config: not valid JSON (number overflow", 0), 0u);
+  EXPECT_EQ(first_problem("{\n\"a\":\n").find('\n'), std::string::npos);  // one line
+  // A whole-number float is an integer (Python writes 64.0).
+  EXPECT_EQ(parse_experiment_config(R"({"model": {"d_model": 64.0}})").base.model.d_model, 64);
+}
+
+TEST(Config, EveryRangeHasItsMessage) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"experiment": "all_of_them"})",
+       "experiment: unknown value \"all_of_them\"; use remove_wo, freeze_wo, wo_heatmap, activation_stats or all"},
+      {R"({"seeds": 0})", "seeds: 0 is out of range; use an integer in 1..100"},
+      {R"({"seeds": 101})", "seeds: 101 is out of range; use an integer in 1..100"},
+      {R"({"model": {"d_model": 0}})", "model.d_model: 0 is out of range; use an integer in 1..1024"},
+      {R"({"model": {"d_model": 1025}})", "model.d_model: 1025 is out of range; use an integer in 1..1024"},
+      {R"({"model": {"d_model": 1e20}})", "model.d_model: 1e+20 is out of range; use an integer in 1..1024"},
+      {R"({"model": {"heads": 0}})", "model.heads: 0 is out of range; use an integer in 1..64"},
+      {R"({"model": {"heads": 65}})", "model.heads: 65 is out of range; use an integer in 1..64"},
+      {R"({"model": {"layers": 13}})", "model.layers: 13 is out of range; use an integer in 1..12"},
+      {R"({"model": {"d_ff": 4097}})", "model.d_ff: 4097 is out of range; use an integer in 1..4096"},
+      {R"({"model": {"ln": "middle"}})", "model.ln: unknown value \"middle\"; use post or pre"},
+      {R"({"task": {"name": "sorted"}})", "task.name: unknown value \"sorted\"; use copy, reverse or sort"},
+      {R"({"task": {"alphabet": 1}})", "task.alphabet: 1 is out of range; use an integer in 2..64"},
+      {R"({"task": {"alphabet": 65}})", "task.alphabet: 65 is out of range; use an integer in 2..64"},
+      {R"({"task": {"length": 0}})", "task.length: 0 is out of range; use an integer in 1..64"},
+      {R"({"task": {"length": 65}})", "task.length: 65 is out of range; use an integer in 1..64"},
+      {R"({"train": {"batch": 1025}})", "train.batch: 1025 is out of range; use an integer in 1..1024"},
+      {R"({"train": {"steps": 0}})", "train.steps: 0 is out of range; use an integer in 1..1000000"},
+      {R"({"train": {"steps": 1000001}})", "train.steps: 1000001 is out of range; use an integer in 1..1000000"},
+      {R"({"train": {"lr": 0}})", "train.lr: 0 is out of range; use a number in (0, 1]"},
+      {R"({"train": {"lr": 1.5}})", "train.lr: 1.5 is out of range; use a number in (0, 1]"},
+      {R"({"train": {"clip": -0.5}})", "train.clip: -0.5 is out of range; use a number >= 0"},
+      {R"({"train": {"clip": 1e300}})", "train.clip: 1e+300 is out of range; use a number >= 0"},
+      {R"({"train": {"probe_every": 0}})", "train.probe_every: 0 is out of range; use an integer in 1..1000000"},
+      {R"({"train": {"seed": -1}})", "train.seed: -1 is out of range; use an integer in 0..9007199254740992"},
+      {R"({"train": {"seed": 9007199254740993}})",
+       "train.seed: 9007199254740993 is out of range; use an integer in 0..9007199254740992"},
+      {R"({"model": {"d_model": 64, "heads": 5}})",
+       "model.heads: d_model 64 is not divisible by heads 5; choose heads dividing d_model"},
+  };
+  for (const auto& [text, expected] : cases) {
+    EXPECT_EQ(first_problem(text), expected) << text;
+    try {
+      parse_experiment_config(text);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()), expected);
+    }
+  }
+  // The limits themselves are allowed.
+  EXPECT_TRUE(config_problems(R"({"seeds": 100, "model": {"d_model": 1, "heads": 1, "layers": 1, "d_ff": 1},
+      "task": {"alphabet": 2, "length": 1}, "train": {"lr": 1, "clip": 0, "seed": 9007199254740992}})").empty());
+}
+
+TEST(Config, ProblemsAreAllListed) {
+  auto problems = config_problems(R"({"seeds": 0, "model": {"d_model": 0, "layers": 99}})");
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_NE(std::find(problems.begin(), problems.end(), "model.d_model: 0 is out of range; use an integer in 1..1024"),
+            problems.end());
+  EXPECT_NE(std::find(problems.begin(), problems.end(), "seeds: 0 is out of range; use an integer in 1..100"),
+            problems.end());
+}
+
+TEST(Config, ValidateJudgesStructsBuiltInCode) {
+  RunConfig run;
+  EXPECT_TRUE(validate(run).empty());
+  run.model.layers = 0;
+  run.train.lr = -1;
+  auto problems = validate(run);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0], "model.layers: 0 is out of range; use an integer in 1..12");
+  EXPECT_EQ(problems[1], "train.lr: -1 is out of range; use a number in (0, 1]");
+  ExperimentConfig e;
+  e.seeds = 200;
+  e.experiment = "bogus";
+  problems = validate(e);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].rfind("experiment: unknown value \"bogus\"", 0), 0u);
+}
+
+TEST(Config, EstimateFollowsTheDocumentedFormula) {
+  RunConfig c;  // d 64, H 4, 2 layers, d_ff 256, V 12, T 17, B 32
+  const uint64_t d = 64, H = 4, F = 256, N = 2, V = 12, T = 17, B = 32;
+  const uint64_t params = V * d + T * d + N * (4 * (d * d + d) + 4 * d + 2 * F * d + F + d) + V * d + V;
+  const uint64_t activations = N * B * T * (10 * d + 2 * F + 2 * H * T) + B * T * V * 2;
+  EXPECT_EQ(estimate_bytes(c), params * 16 + activations * 4);
+  const uint64_t snapshots = N * d * d * (1 + 400 / 25);  // step 0 and 16 probe steps (400 is one)
+  EXPECT_EQ(estimate_bytes(c, true), params * 16 + (activations + snapshots) * 4);
+  c.train.steps = 410;  // the last step snapshots too when it is not a probe step
+  EXPECT_EQ(estimate_bytes(c, true) - estimate_bytes(c), N * d * d * (1 + 16 + 1) * 4);
+}
+
+TEST(Config, MemoryLimitIsEnforced) {
+  const char* big = R"({"model": {"d_model": 1024, "d_ff": 4096, "layers": 12}, "train": {"batch": 1024},
+                        "task": {"length": 64}})";
+  std::string p = first_problem(big);
+  EXPECT_EQ(p.rfind("model.d_model: this run needs about ", 0), 0u) << p;
+  EXPECT_NE(p.find(" MiB, over the 512 MiB limit; use smaller d_model, d_ff, layers, batch or length"),
+            std::string::npos);
+  EXPECT_GT(estimate_bytes(parse_run_config("{}")), 0u);
+  EXPECT_LT(estimate_bytes(parse_run_config("{}")), kMaxRunBytes);
+
+  // W_o snapshots count only where they are kept: experiment wo_heatmap (and all).
+  const char* many_probes = R"({"experiment": "%s", "model": {"d_model": 256},
+                               "train": {"steps": 100000, "probe_every": 1}})";
+  char text[256];
+  std::snprintf(text, sizeof text, many_probes, "remove_wo");
+  EXPECT_TRUE(config_problems(text).empty());
+  for (const char* e : {"wo_heatmap", "all"}) {
+    std::snprintf(text, sizeof text, many_probes, e);
+    EXPECT_EQ(first_problem(text).rfind("train.probe_every: this run needs about ", 0), 0u) << e;
+  }
+}
+
+TEST(Config, FlagsCheckTypeAndRange) {
+  ExperimentConfig c;
+  set_from_flag(c, "--d-model", "32");
+  set_from_flag(c, "--lr", "3e-4");
+  set_from_flag(c, "--task", "reverse");
+  set_from_flag(c, "--length", "5");
+  set_from_flag(c, "--seed", "7");
+  EXPECT_EQ(c.base.model.d_model, 32);
+  EXPECT_FLOAT_EQ(c.base.train.lr, 3e-4f);
+  EXPECT_EQ(c.base.task.kind, TaskKind::reverse);
+  EXPECT_EQ(c.base.model.seq_len, 11);  // derived again
+  EXPECT_EQ(c.base.train.seed, 7u);
+  const std::pair<std::pair<const char*, const char*>, const char*> bad[] = {
+      {{"--d-model", "abc"}, "--d-model: \"abc\" is not a number; use an integer in 1..1024"},
+      {{"--d-model", ""}, "--d-model: \"\" is not a number; use an integer in 1..1024"},
+      {{"--d-model", "12abc"}, "--d-model: \"12abc\" is not a number; use an integer in 1..1024"},
+      {{"--lr", "nan"}, "--lr: \"nan\" is not a number; use a number in (0, 1]"},
+      {{"--lr", "inf"}, "--lr: \"inf\" is not a number; use a number in (0, 1]"},
+      {{"--steps", "2.5"}, "--steps: 2.5 is not an integer; use an integer in 1..1000000"},
+      {{"--steps", "0"}, "--steps: 0 is out of range; use an integer in 1..1000000"},
+      {{"--seed", "9007199254740993"}, "--seed: 9007199254740993 is out of range; use an integer in 0..9007199254740992"},
+      {{"--ln", "mid"}, "--ln: unknown value \"mid\"; use post or pre"},
+      {{"--wo", "identity"}, "--wo: unknown flag; see wolab run --help"},
+      {{"--dmodel", "3"}, "--dmodel: unknown flag; see wolab run --help"},
+  };
+  for (const auto& [flag_value, expected] : bad) {
+    try {
+      set_from_flag(c, flag_value.first, flag_value.second);
+      ADD_FAILURE() << "accepted " << flag_value.first << " " << flag_value.second;
+    } catch (const ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()), expected);
+    }
+  }
+  EXPECT_EQ(c.base.model.d_model, 32);  // a refused value changes nothing
+}
+
+TEST(Config, SettingsTableCoversEveryField) {
+  auto table = settings();
+  json defaults = config_json(ExperimentConfig{});
+  int flags = 0;
+  for (const SettingInfo& s : table) {
+    std::string pointer = "/" + s.path;
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    ASSERT_TRUE(defaults.contains(json::json_pointer(pointer))) << s.path;
+    EXPECT_FALSE(s.allowed.empty()) << s.path;
+    EXPECT_FALSE(s.help.empty()) << s.path;
+    flags += !s.flag.empty();
+  }
+  EXPECT_EQ(table.size(), 17u);  // every key of the config JSON
+  EXPECT_EQ(flags, 16);          // all but model.wo, which experiments set per variant
+  EXPECT_EQ(table[2].flag, "--d-model");
+  EXPECT_EQ(table[2].default_value, "64");
+  EXPECT_EQ(table[2].allowed, "an integer in 1..1024");
+}
+
+TEST(Config, DecimalFloatIsShortestAndExact) {
+  EXPECT_EQ(decimal_float(0.001f), 0.001);
+  EXPECT_EQ(decimal_float(0.1f), 0.1);
+  EXPECT_EQ(decimal_float(1.0f), 1.0);
+  for (float x : {1e-9f, 3.14159274f, 123456.79f, 2.4321618f, -7.5e-30f})
+    EXPECT_EQ(static_cast<float>(decimal_float(x)), x);
+}
+
+}  // namespace
+}  // namespace wolab
