@@ -219,7 +219,8 @@ const finishedRuns = (exp) => exp.runs.filter((r) => r.finished);
 
 function describeConfig(config) {
   const s = settingsFromConfig(config);
-  return t('configLine', { ...s, ln: t(`ln_${s.ln}`) });
+  const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
+  return t('configLine', { ...s, ln: t(`ln_${s.ln}`), seedText });
 }
 
 function renderFrame(exp) {

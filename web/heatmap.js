@@ -11,6 +11,11 @@ export function divergingColor(t) {  // t in [-1, 1]
   return [0, 1, 2].map((i) => Math.round(255 + (c[i] - 255) * a));
 }
 
+// 511 steps from -max to +max, so painting a 256 × 256 matrix is a table lookup per cell.
+const LEVELS = 255;
+const LUT = new Uint8ClampedArray((2 * LEVELS + 1) * 3);
+for (let i = 0; i <= 2 * LEVELS; i++) LUT.set(divergingColor(i / LEVELS - 1), i * 3);
+
 const fmt = (v) => (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(4) : v.toExponential(2));
 
 export class Heatmap {
@@ -81,12 +86,14 @@ export class Heatmap {
     const { data, rows, cols, heads, scale } = this.matrix;
     const cell = this.cell;
     const pixels = new ImageData(cols, rows);  // one pixel per cell, scaled up below
+    const px = pixels.data;
+    const k = scale > 0 ? LEVELS / scale : 0;
     for (let i = 0; i < rows * cols; i++) {
-      const [r, g, b] = divergingColor(scale > 0 ? data[i] / scale : 0);
-      pixels.data[i * 4] = r;
-      pixels.data[i * 4 + 1] = g;
-      pixels.data[i * 4 + 2] = b;
-      pixels.data[i * 4 + 3] = 255;
+      const j = 3 * Math.round(LEVELS + data[i] * k);
+      px[i * 4] = LUT[j];
+      px[i * 4 + 1] = LUT[j + 1];
+      px[i * 4 + 2] = LUT[j + 2];
+      px[i * 4 + 3] = 255;
     }
     const ctx = this.canvas.getContext('2d');
     if (cell === 1) {

@@ -1,7 +1,7 @@
 // Experiment 3: each layer's W_o as a heatmap with a slider over the saved snapshots (it follows
 // the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms,
 // and per-head OV-circuit singular values.
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { headBlockNorms, subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
@@ -119,9 +119,12 @@ export class HeatmapView {
     const init = snaps.find((s) => s.layer === layer && s.step === 0);
     if (!snap) return;
     const heads = this.exp.config.model.heads;
-    const diff = this.diff.checked && init;
-    const data = diff ? subtract(snap.data, init.data) : snap.data;
-    p.shown = { data, rows: snap.rows, cols: snap.cols, step, layer, diff: Boolean(diff), seed: run.seed };
+    const diff = Boolean(this.diff.checked && init);
+    // Progress messages arrive far more often than snapshots: redraw only what changed.
+    const same = p.shown && p.shown.snap === snap && p.shown.diff === diff && p.shown.lang === lang();
+    if (same && p.shown.ovCount === run.ov.length) return;
+    const data = same ? p.shown.data : diff ? subtract(snap.data, init.data) : snap.data;
+    p.shown = { snap, data, rows: snap.rows, cols: snap.cols, step, layer, diff, seed: run.seed, lang: lang(), ovCount: run.ov.length };
     const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
     p.h.textContent = t('heatLayer', { layer });
     p.map.draw(data, snap.rows, snap.cols, heads, name);
