@@ -19,7 +19,8 @@ const VIEWS = { curves: CurvesView, heatmap: HeatmapView, stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const app = {
-  wolab: null,
+  wolab: null,                     // the Embind module on this thread
+  script: null,                    // its script, 'wolab.js' or 'wolab-nosimd.js', for the workers too
   presets: {},
   variants: {},                    // experiment -> its variants, from the wasm experiments()
   base: { ...SPEC_DEFAULTS },      // where bad values fall back to: the Quick preset once loaded
@@ -49,15 +50,6 @@ function notice(text, kind = 'info') {
 
 const errorText = (e) => (e && e.message ? e.message : String(e));
 
-// Embind hands a std::vector<std::string> back either as an array or as a registered vector.
-function toArray(list) {
-  if (Array.isArray(list)) return list;
-  const out = [];
-  for (let i = 0; i < list.size(); i++) out.push(list.get(i));
-  list.delete();
-  return out;
-}
-
 // ---------- settings form, validation, URL ----------
 
 const form = () => $('#settings-form');
@@ -82,11 +74,12 @@ function readForm() {
   }
 }
 
-// The wasm validator's messages for these settings: [{ key | null, text }].
+// The wasm validator's messages for these settings: [{ key | null, text }]. Judged as experiment
+// "all", the strictest: its memory estimate includes the W_o snapshots of experiment 3.
 function validatorMessages(settings) {
   if (!app.wolab) return [];
-  const config = JSON.stringify(experimentConfig(settings, 'remove_wo'));
-  return toArray(app.wolab.validateConfig(config)).map((text) => ({
+  const config = JSON.stringify(experimentConfig(settings, 'all'));
+  return app.wolab.validateConfig(config).map((text) => ({
     key: settingForField(text.split(':')[0].trim()), text,
   }));
 }
@@ -192,7 +185,13 @@ function makeExperiment(section) {
   exp.view = new VIEWS[body.dataset.view](viewBox, exp);
   const exports = document.createElement('div');
   exports.className = 'exports';
-  exp.exportJson = button('small', () => download(`wolab-${name}.json`, resultsText(exp), 'application/json'));
+  exp.exportJson = button('small', () => {
+    try {
+      download(`wolab-${name}.json`, resultsText(exp), 'application/json');
+    } catch (e) {
+      notice(errorText(e), 'error');
+    }
+  });
   exp.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
   exports.append(exp.exportJson, exp.exportCsv);
   body.append(exp.configLine, runsBox, viewBox, exports);
