@@ -5,7 +5,10 @@ import { t } from './i18n.js';
 export function statusText(run) {
   switch (run.status) {
     case 'queued': return t('statusQueued');
-    case 'running': return t('statusRunning');
+    case 'running':
+      return run.rate > 0
+        ? t('statusRunningEta', { s: Math.ceil((run.steps - run.stepsDone) / run.rate) })
+        : t('statusRunning');
     case 'done': return t('statusDone');
     case 'stopped': return t('statusStopped', { step: run.stepsDone });
     case 'error': return t('statusError', { message: run.error });

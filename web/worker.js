@@ -78,10 +78,7 @@ function start(wolab, job) {
   const trainer = new wolab.Trainer(JSON.stringify(job.config));  // throws the validator's message
   if (job.needs.wo) trainer.recordWoSnapshots(true);  // so that record() holds them too
   run = { job, trainer, chunk: 5 };
-  const info = {
-    type: 'started', id: job.id, parameters: trainer.parameterCount(),
-    totalSteps: job.config.train.steps,
-  };
+  const info = { type: 'started', id: job.id, parameters: trainer.parameterCount() };
   if (job.needs.wo) info.probe = probe(trainer, job, 0);
   self.postMessage(info);
   if (!paused) schedule();
@@ -130,7 +127,9 @@ function stepChunk() {
     const finished = trainer.finished();
     const msg = { type: 'progress', id: job.id, firstStep: before + 1, losses, stepsDone, ms };
     const diverged = trainer.status().startsWith('diverged');
-    if ((stepsDone === boundary || finished) && !diverged) msg.probe = probe(trainer, job, stepsDone);
+    if ((stepsDone === boundary || finished) && !diverged && (job.needs.stats || job.needs.wo)) {
+      msg.probe = probe(trainer, job, stepsDone);
+    }
     const transfer = [losses.buffer];
     self.postMessage(msg, transfer);
     if (finished) finish(job, trainer);
