@@ -428,12 +428,19 @@ uint64_t estimate_bytes(const RunConfig& c, bool wo_snapshots) {
   return params * 4 * 4 + (activations + (wo_snapshots ? wo_snapshot_floats(c) : 0)) * 4;
 }
 
-// The presets, in one place: "article" is the article's model; "quick" trains in seconds.
+// The presets, in one place. "quick" is small and narrow-headed (8 heads of width 2, one
+// layer) on purpose: sweeps with the CLI showed W_o's effect on final accuracy most clearly
+// there (README, "Choosing the presets"), and its whole suite trains in seconds. "article" is
+// the article's model size.
 json presets() {
-  const char* quick = R"({"seeds": 3, "model": {"d_model": 32, "heads": 4, "d_ff": 128},
-                          "train": {"steps": 300}})";
-  const char* article = R"({"seeds": 5, "model": {"d_model": 256, "heads": 4, "d_ff": 1024},
-                            "train": {"steps": 400}})";
+  const char* quick = R"({"seeds": 3,
+      "model": {"d_model": 16, "heads": 8, "layers": 1, "d_ff": 64},
+      "task": {"name": "reverse", "alphabet": 10, "length": 6},
+      "train": {"steps": 400, "probe_every": 20}})";
+  const char* article = R"({"seeds": 3,
+      "model": {"d_model": 256, "heads": 4, "layers": 2, "d_ff": 1024},
+      "task": {"name": "copy", "alphabet": 10, "length": 8},
+      "train": {"steps": 300, "probe_every": 25}})";
   return {{"quick", config_json(parse_experiment_config(quick))},
           {"article", config_json(parse_experiment_config(article))}};
 }
