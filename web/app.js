@@ -14,6 +14,7 @@ import { CurvesView, isSettled } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
 import { curvesCsv, download, toJson } from './export.js';
+import { warmUp } from './charts.js';
 
 const VIEWS = { curves: CurvesView, heatmap: HeatmapView, stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -610,6 +611,7 @@ async function boot() {
     showErrors();
     return;
   }
+  warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);
   settingsFromLink(query);
   showEngine();
