@@ -4,7 +4,7 @@
 // (a chart redraw) waits until that element is near the viewport, since drawing what nobody
 // sees is the most expensive thing the page could do while training.
 const MIN_INTERVAL = 250;
-const BUDGET = 10;
+const BUDGET = 4;
 
 const dirty = new Map();      // key -> { render, el }
 const lastRender = new Map();  // key -> time

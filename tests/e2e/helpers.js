@@ -88,3 +88,9 @@ export function tableCells(locator) {
 }
 
 export const NUMBER = /-?\d+(\.\d+)?/;
+
+// The presets as the page gets them: from the wasm module's presets(), so that tests follow
+// whatever values the C++ presets hold.
+export function presets(page) {
+  return page.evaluate(async () => JSON.parse((await createWolab()).presets()));
+}
