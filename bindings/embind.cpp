@@ -1,0 +1,257 @@
+// The JavaScript API of the core (spec.md, "Embind module"; types and docs in wolab.d.ts).
+// Only conversions live here: JSON text in and out, std::vector -> typed-array copies, and C++
+// exceptions -> JS Errors. Everything a call does is the core's, exactly as the CLI runs it.
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <emscripten.h>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <nlohmann/json.hpp>
+
+#include "config.h"
+#include "experiment.h"
+#include "results.h"
+#include "trainer.h"
+
+using emscripten::val;
+using wolab::Trainer;
+
+namespace {
+
+// ---- errors ----
+
+// A JS exception unwinds the wasm frames it crosses without running their destructors, so a
+// JS Error may only be thrown when no frame between here and JS owns memory:
+//  - it is thrown after the C++ exception is fully handled, its message kept in a global;
+//  - text and bytes arrive as `val` handles (not std::string, whose copies Embind's invoker
+//    would hold on both sides of the call) and are moved into the guarded call, which owns
+//    and frees them (see text_of and bytes_of).
+// So a failing call leaks nothing, however large its arguments (tested in errors.test.js).
+EM_JS(void, throw_js_error, (const char* message), { throw new Error(UTF8ToString(message)); });
+
+std::string error_message;
+
+// Runs f and turns any C++ exception (ConfigError, std::out_of_range, std::bad_alloc, ...) into
+// a thrown JS Error carrying its message; the core is left as the exception left it, usable.
+template <class F>
+auto js_errors(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    error_message = e.what();
+  } catch (...) {
+    error_message = "unknown C++ exception";
+  }
+  throw_js_error(error_message.c_str());
+  std::abort();  // not reached: throw_js_error throws
+}
+
+// ---- conversions ----
+
+// A typed array that owns a copy of v: `new Float32Array(view)` copies at once, so the result
+// survives the wasm memory growing later, which detaches views into it.
+template <class T>
+val typed_array_copy(const char* type, const std::vector<T>& v) {
+  return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+val float32_array(const std::vector<float>& v) { return typed_array_copy("Float32Array", v); }
+
+val string_array(const std::vector<std::string>& v) {
+  val out = val::array();
+  for (const std::string& s : v) out.call<void>("push", s);
+  return out;
+}
+
+val mean_std(const wolab::SiteStats& s) {
+  val out = val::object();
+  out.set("mean", s.mean);
+  out.set("std", s.std);
+  return out;
+}
+
+// The argument's handle moves into `arg`, so it is released here even if the call then fails.
+std::string text_of(val& argument, const char* what) {
+  const val arg = std::move(argument);
+  const std::string type = arg.typeOf().as<std::string>();
+  if (type != "string") throw wolab::ConfigError(std::string(what) + ": expected a string, got " + type);
+  return arg.as<std::string>();
+}
+
+std::vector<uint8_t> bytes_of(val& argument) {
+  const val arg = std::move(argument);
+  if (!arg.instanceof(val::global("Uint8Array")))
+    throw wolab::ConfigError("checkpoint: expected the file's bytes as a Uint8Array");
+  return emscripten::convertJSArrayToNumberVector<uint8_t>(arg);
+}
+
+// "learned|identity|...": model.wo's values, from the settings table the validator uses too.
+std::string wo_modes() {
+  for (const wolab::SettingInfo& s : wolab::settings())
+    if (s.path == "model.wo") return s.allowed;
+  return "a model.wo value";
+}
+
+// ---- module functions ----
+
+val validate_config(val config) {
+  return js_errors([&] { return string_array(wolab::config_problems(text_of(config, "config"))); });
+}
+
+std::string presets() {
+  return js_errors([] { return wolab::presets().dump(); });
+}
+
+std::string experiments() {
+  return js_errors([] { return wolab::experiments_json().dump(); });
+}
+
+std::string version() { return wolab::kVersion; }
+
+std::string make_results(val experiment, val config, val runs) {
+  return js_errors([&] {
+    const std::string name = text_of(experiment, "experiment"), config_text = text_of(config, "config");
+    nlohmann::json list = nlohmann::json::parse(text_of(runs, "runs"), nullptr, /*allow_exceptions=*/false);
+    if (!list.is_array()) throw wolab::ConfigError("results: runs: expected a JSON array of runs");
+    return wolab::make_results(wolab::parse_experiment_config(config_text), name,
+                               list.get<std::vector<nlohmann::json>>())
+        .dump();
+  });
+}
+
+std::string parse_results(val results) {
+  return js_errors([&] { return wolab::parse_results(text_of(results, "results")).dump(); });
+}
+
+// ---- Trainer ----
+
+Trainer* make_trainer(val config) {
+  return js_errors([&] { return new Trainer(wolab::parse_run_config(text_of(config, "config"))); });
+}
+
+Trainer from_checkpoint(val bytes) {
+  return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes)); });
+}
+
+val step(Trainer& t, int n) {
+  return js_errors([&] { return float32_array(t.step(n)); });
+}
+
+std::string status(const Trainer& t) { return t.status(); }
+
+val evaluate(Trainer& t) {
+  return js_errors([&] {
+    const wolab::EvalResult r = t.evaluate();
+    val out = val::object();
+    out.set("step", r.step);
+    out.set("loss", r.loss);
+    out.set("token_acc", r.token_acc);
+    out.set("exact", r.exact);
+    return out;
+  });
+}
+
+float greedy_exact(Trainer& t) {
+  return js_errors([&] { return t.greedy_exact(); });
+}
+
+// The latest probe, or null before the first probe step.
+val stats(const Trainer& t) {
+  return js_errors([&] {
+    if (t.probes().empty()) return val::null();
+    const wolab::ProbeRecord& p = t.probes().back();
+    val layers = val::array();
+    for (const wolab::LayerStats& l : p.layers) {
+      val layer = val::object();
+      layer.set("concat", mean_std(l.concat));
+      layer.set("wo_out", mean_std(l.wo_out));
+      layer.set("residual", mean_std(l.residual));
+      val norms = val::array();
+      for (float x : l.head_grad_norm) norms.call<void>("push", x);
+      layer.set("head_grad_norm", norms);
+      layers.call<void>("push", layer);
+    }
+    val out = val::object();
+    out.set("step", p.step);
+    out.set("layers", layers);
+    return out;
+  });
+}
+
+val wo_weights(const Trainer& t, int layer) {
+  return js_errors([&] { return float32_array(t.wo_weights(layer)); });
+}
+
+val wo_init(const Trainer& t, int layer) {
+  return js_errors([&] { return float32_array(t.wo_init(layer)); });
+}
+
+val head_block_norms(const Trainer& t, int layer) {
+  return js_errors([&] { return float32_array(t.head_block_norms(layer)); });
+}
+
+val ov_singular_values(const Trainer& t, int layer, int head) {
+  return js_errors([&] { return float32_array(t.ov_singular_values(layer, head)); });
+}
+
+val attention(Trainer& t, int layer, int head, int example) {
+  return js_errors([&] { return float32_array(t.attention(layer, head, example)); });
+}
+
+// int64 -> double: a JS number holds any parameter count the memory limit allows exactly.
+double parameter_count(const Trainer& t) { return static_cast<double>(t.parameter_count()); }
+
+void record_wo_snapshots(Trainer& t, bool keep) {
+  js_errors([&] { t.keep_wo_snapshots(keep); });
+}
+
+std::string record(Trainer& t, val variant) {
+  return js_errors([&] {
+    const std::string name = text_of(variant, "variant");
+    const auto mode = wolab::wo_mode_from_string(name);
+    if (!mode) throw wolab::ConfigError("variant: unknown value \"" + name + "\"; use " + wo_modes());
+    // W_o snapshots exist only if recordWoSnapshots(true) was called, so keep whatever is there.
+    return wolab::run_record(t, *mode, /*keep_wo=*/true).dump();
+  });
+}
+
+val checkpoint(const Trainer& t) {
+  return js_errors([&] { return typed_array_copy("Uint8Array", t.save_checkpoint()); });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(wolab) {
+  using emscripten::allow_raw_pointers;
+  using emscripten::function;
+
+  function("validateConfig", &validate_config);
+  function("presets", &presets);
+  function("experiments", &experiments);
+  function("version", &version);
+  function("makeResults", &make_results);
+  function("parseResults", &parse_results);
+
+  emscripten::class_<Trainer>("Trainer")
+      .constructor(&make_trainer, allow_raw_pointers())
+      .class_function("fromCheckpoint", &from_checkpoint)
+      .function("step", &step)
+      .function("stepsDone", &Trainer::steps_done)
+      .function("finished", &Trainer::finished)
+      .function("status", &status)
+      .function("evaluate", &evaluate)
+      .function("greedyExact", &greedy_exact)
+      .function("stats", &stats)
+      .function("woWeights", &wo_weights)
+      .function("woInit", &wo_init)
+      .function("headBlockNorms", &head_block_norms)
+      .function("ovSingularValues", &ov_singular_values)
+      .function("attention", &attention)
+      .function("parameterCount", &parameter_count)
+      .function("recordWoSnapshots", &record_wo_snapshots)
+      .function("record", &record)
+      .function("checkpoint", &checkpoint);
+}

@@ -1,0 +1,167 @@
+// Types of the W_o Lab WebAssembly module (bindings/embind.cpp), hand-written.
+//
+// Load it with the MODULARIZE factory: in a classic Web Worker
+//   importScripts('wolab.js');  const wolab = await createWolab();
+// and in node (CJS; Emscripten 3.1.6 cannot fetch the .wasm there, so hand it the bytes)
+//   const wolab = await require('./wolab.js')({ wasmBinary: fs.readFileSync('wolab.wasm') });
+// wolab-nosimd.js / .wasm is the same module for browsers without WASM SIMD.
+//
+// Errors: every function and method throws a JS `Error` whose message is the core's one-line
+// message (for configs the validator's `<field path>: <problem>; <what is allowed>`). The module
+// and every trainer stay usable after an error, and a failing call leaks no memory.
+//
+// Memory: the wasm heap grows on demand up to 1 GiB (CMake's WOLAB_WASM_MAXIMUM_MEMORY); the
+// validator refuses any config whose estimated memory exceeds 512 MiB (kMaxRunBytes in
+// src/config.h) before anything is allocated. Every typed array returned here is a copy that
+// the caller owns, so it stays valid when the heap grows.
+//
+// JSON schemas (config, results) are those of spec.md.
+
+/** A config or results JSON document, as text. */
+export type JsonText = string;
+
+/** Mean and population standard deviation of one activation site over a batch. */
+export interface MeanStd {
+  mean: number;
+  std: number;
+}
+
+/** Held-out metrics, teacher forced, on the fixed held-out set of the task. */
+export interface EvalResult {
+  /** Steps trained when measured. */
+  step: number;
+  /** Mean cross-entropy over the answer positions. */
+  loss: number;
+  /** Share of answer tokens predicted right. */
+  token_acc: number;
+  /** Share of sequences with every answer token right. */
+  exact: number;
+}
+
+/** One layer of a probe: the article's activation statistics around W_o. */
+export interface LayerStats {
+  /** The concatenated head outputs (B,T,d). */
+  concat: MeanStd;
+  /** W_o(concat) (B,T,d); equals concat when W_o is the identity. */
+  wo_out: MeanStd;
+  /** x + W_o(concat), before the LayerNorm in post-LN. */
+  residual: MeanStd;
+  /** (heads) L2 norm of the loss gradient reaching each head's slice of the concat. */
+  head_grad_norm: number[];
+}
+
+/** A probe: taken on the training batch of every probe_every-th step and of the last step. */
+export interface ProbeStats {
+  step: number;
+  /** (layers) */
+  layers: LayerStats[];
+}
+
+/** One training run: a model, its Adam state, its data stream and what it measured. */
+export declare class Trainer {
+  /**
+   * Validates the config (every field optional, defaults as in spec.md; "experiment" and
+   * "seeds" are accepted and checked, model.wo picks the variant) and initialises the
+   * weights from train.seed exactly as the native CLI does.
+   * @throws Error with the validator's first message when the config is invalid.
+   */
+  constructor(configJson: JsonText);
+
+  /**
+   * A trainer restored from checkpoint() bytes (or a file of the CLI's --save-checkpoint): it
+   * continues exactly as the saved one would have, with the same losses. A checkpoint keeps the
+   * losses but not the held-out evals, probes or W_o snapshots taken before it, so stats() is
+   * null and record() lists only those taken after the reload.
+   * @throws Error("checkpoint: ...") when the bytes are not a valid wolab checkpoint.
+   */
+  static fromCheckpoint(bytes: Uint8Array): Trainer;
+
+  /**
+   * Runs up to n training steps and returns their losses, (n') with n' <= n: fewer once
+   * train.steps is reached or when the loss turns non-finite (then status() says where).
+   * Call it in chunks (V8 optimises wasm only between calls; ~50 ms a call works well).
+   */
+  step(n: number): Float32Array;
+  /** Steps trained so far. */
+  stepsDone(): number;
+  /** True once all train.steps ran or the run diverged. */
+  finished(): boolean;
+  /** "running", "done" or "diverged at step N". */
+  status(): string;
+
+  /** Held-out loss, token accuracy and exact match now (teacher forced). */
+  evaluate(): EvalResult;
+  /** Held-out exact match when the model generates each answer token from its own output. */
+  greedyExact(): number;
+  /** The latest probe, or null before the first probe step. */
+  stats(): ProbeStats | null;
+
+  /** (d*d) W_o of `layer` now, row-major (out, in) as in PyTorch; the identity in identity mode. */
+  woWeights(layer: number): Float32Array;
+  /** (d*d) W_o of `layer` at step 0. */
+  woInit(layer: number): Float32Array;
+  /** (heads) Frobenius norm of each head's block of W_o columns: how strongly W_o reads it. */
+  headBlockNorms(layer: number): Float32Array;
+  /** (d_k) singular values, largest first, of the head's OV circuit W_o[:, head] · W_v[head, :]. */
+  ovSingularValues(layer: number, head: number): Float32Array;
+  /** (T*T) attention weights of a held-out example, row = query, column = key (causal). */
+  attention(layer: number, head: number, example: number): Float32Array;
+  /** Trainable parameters, counted as PyTorch counts them. */
+  parameterCount(): number;
+
+  /**
+   * Keep W_o of every layer at step 0 and at every probe step, for record()'s "wo" (what the
+   * CLI does for experiment wo_heatmap). Costs layers·d²·(steps/probe_every + 1) floats, so
+   * it is off by default; turning it off drops what was kept. The validator counts this memory
+   * when the config says "experiment": "wo_heatmap": construct the trainer from such a config.
+   */
+  recordWoSnapshots(keep: boolean): void;
+  /**
+   * This run's entry of the results "runs" array (schema v1), as JSON text, for makeResults().
+   * @param variant the W_o mode the run stands for in its experiment (usually model.wo).
+   * @throws Error while the run has not finished, or for an unknown variant.
+   */
+  record(variant: string): JsonText;
+
+  /** The whole run (weights, Adam moments, data stream position, losses) as safetensors bytes. */
+  checkpoint(): Uint8Array;
+
+  /** Frees the trainer's wasm memory; the object is unusable afterwards. Call it once per trainer. */
+  delete(): void;
+}
+
+/** The module createWolab() resolves to. */
+export interface WolabModule {
+  /** Every problem of a config, one line each (the CLI's messages); [] when it is valid. */
+  validateConfig(configJson: JsonText): string[];
+  /** {"quick": config, "article": config}, fully defaulted, as JSON text. */
+  presets(): JsonText;
+  /** [{"name": "remove_wo", "variants": ["learned", "identity"]}, ...] as JSON text. */
+  experiments(): JsonText;
+  /** The core's version, e.g. "0.1.0" (results say "created_by": "wolab <version>"). */
+  version(): string;
+  /**
+   * The full results document (schema v1, with the summary per variant) of `experiment` from
+   * its config and a JSON array of Trainer.record() entries: the same code the CLI uses.
+   * @throws Error("results: ...") for a malformed run, Error with the validator's message for a bad config.
+   */
+  makeResults(experiment: string, configJson: JsonText, runsJson: JsonText): JsonText;
+  /**
+   * Checks an imported results document and returns it normalised (config fully defaulted,
+   * summary recomputed from the runs).
+   * @throws Error("results: <where>: <what is wrong>").
+   */
+  parseResults(json: JsonText): JsonText;
+  Trainer: typeof Trainer;
+}
+
+/** Options of the Emscripten factory that matter here. */
+export interface WolabOptions {
+  /** The .wasm bytes, when the module cannot fetch them itself (node). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where the .wasm lives, given its file name (default: next to the script). */
+  locateFile?(path: string, scriptDirectory: string): string;
+}
+
+/** The MODULARIZE factory: `createWolab` in a worker's global scope, module.exports in node. */
+export default function createWolab(options?: WolabOptions): Promise<WolabModule>;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# npm run bench: the speed figures, measured in one run, one thread each.
+#   1. Training steps/s of the default config (d_model 64, 4 heads, 2 layers, d_ff 256, copy,
+#      L 8, alphabet 10, batch 32) and of d_model 256 / d_ff 1024: native (tests/bench/
+#      bench_train.cpp), wasm with and without SIMD under node (tests/bench/bench_train.js:
+#      after warm-up, stepping in ~50 ms chunks as the page does), PyTorch eager
+#      (scripts/bench_torch.py; skipped when python3-torch is missing), with ratios.
+#   2. GEMM GFLOP/s on the training shapes (scripts/bench_gemm.sh).
+# Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
+# in build/ and build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5)
+# is the timed span per figure. Takes about three minutes; run it on an otherwise idle machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+native=${NATIVE_BUILD:-build}
+wasm=${WASM_BUILD:-build-wasm}
+seconds=${BENCH_SECONDS:-5}
+
+export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs Debian's acorn
+
+configured_release() {  # build dir
+  [[ -f $1/CMakeCache.txt ]] && grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$1/CMakeCache.txt"
+}
+echo "building bench_train (native) and the wasm modules ..." >&2
+configured_release "$native" || cmake -B "$native" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
+configured_release "$wasm" || emcmake cmake -B "$wasm" -S . -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node);--no-experimental-fetch" >/dev/null
+cmake --build "$native" --target bench_train -j2 >/dev/null
+cmake --build "$wasm" --target wolab wolab-nosimd -j2 >/dev/null
+
+steps_per_s() {  # the "steps_per_s" of a JSON line on stdin
+  sed -n 's/.*"steps_per_s": *\([0-9.]*\).*/\1/p'
+}
+
+# name, d_model, d_ff; steps and probe_every beyond the run, so that no evals are timed.
+models=("d64 (default)|64|256" "d256, d_ff 1024|256|1024")
+rows=()
+for m in "${models[@]}"; do
+  IFS='|' read -r name d ff <<<"$m"
+  config="{\"model\": {\"d_model\": $d, \"d_ff\": $ff}, \"train\": {\"steps\": 1000000, \"probe_every\": 1000000}}"
+  echo "$name: native ..." >&2
+  n=$("$native"/tests/bench/bench_train "$config" "$seconds" | steps_per_s)
+  echo "$name: wasm SIMD under node $(node --version) ..." >&2
+  w=$(node --no-experimental-fetch tests/bench/bench_train.js "$wasm" "$config" "$seconds" wolab | steps_per_s)
+  echo "$name: wasm without SIMD ..." >&2
+  p=$(node --no-experimental-fetch tests/bench/bench_train.js "$wasm" "$config" "$seconds" wolab-nosimd | steps_per_s)
+  echo "$name: PyTorch eager ..." >&2
+  status=0
+  torch_line=$(/usr/bin/python3 scripts/bench_torch.py --d-model "$d" --d-ff "$ff") || status=$?
+  case $status in
+    0) t=$(steps_per_s <<<"$torch_line") ;;
+    3) t="" ;;  # python3-torch is not installed: bench_torch.py said so on stderr
+    *) echo "bench: scripts/bench_torch.py failed (exit $status)" >&2; exit 1 ;;
+  esac
+  rows+=("$name|$n|$w|$p|$t")
+done
+
+echo
+echo "Training steps/s, one thread ($(nproc) cores, $(uname -m)); ratios of steps/s"
+printf '%-17s %9s %9s %9s %9s %12s %12s %12s\n' \
+  model native wasm wasm-noSIMD pytorch wasm/native native/torch wasm/torch
+for r in "${rows[@]}"; do
+  IFS='|' read -r name n w p t <<<"$r"
+  awk -v name="$name" -v n="$n" -v w="$w" -v p="$p" -v t="$t" 'BEGIN {
+    cell = (t == "") ? "skipped" : sprintf("%.1f", t)
+    nt = (t == "") ? "-" : sprintf("%.2fx", n / t)
+    wt = (t == "") ? "-" : sprintf("%.2fx", w / t)
+    printf "%-17s %9.1f %9.1f %9.1f %9s %12s %12s %12s\n", name, n, w, p, cell, sprintf("%.2fx", w / n), nt, wt
+  }'
+done
+echo
+
+if [[ -f scripts/bench_gemm.sh ]]; then
+  NATIVE_BUILD="$native" WASM_BUILD="$wasm" bash scripts/bench_gemm.sh
+fi

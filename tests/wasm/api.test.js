@@ -1,0 +1,255 @@
+// The JS API of the SIMD module (bindings/wolab.d.ts): module functions, a Trainer's life cycle
+// and the shape and meaning of every accessor, on a model small enough to train in a blink.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { loadWolab, memoryBytes, root } = require('./helpers.js');
+
+// d_k = 8, T = 2·4 + 1 = 9, V = 10 + 2 = 12.
+const TINY = {
+  model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
+  task: { name: 'copy', alphabet: 10, length: 4 },
+  train: { steps: 60, probe_every: 20 },
+};
+const D = 16, H = 2, DK = 8, T = 9, V = 12, LAYERS = 2, FF = 32;
+
+function tiny(model = {}, train = {}) {
+  return JSON.stringify({ ...TINY, model: { ...TINY.model, ...model }, train: { ...TINY.train, ...train } });
+}
+
+// Trainable parameters of the spec's PyTorch model.
+function pytorchParameterCount(wo, ln) {
+  const linear = (i, o) => o * i + o;
+  const woParams = { learned: linear(D, D), learned_identity_init: linear(D, D), identity: 0, frozen_random: 0 }[wo];
+  const layer = 3 * linear(D, D) + woParams + 2 * D + linear(D, FF) + linear(FF, D) + 2 * D;
+  return V * D + T * D + LAYERS * layer + (ln === 'pre' ? 2 * D : 0) + linear(D, V);
+}
+
+const finite = (x) => typeof x === 'number' && Number.isFinite(x);
+
+function assertFiniteArray(a, length, what) {
+  assert.ok(a instanceof Float32Array, `${what} is a Float32Array`);
+  assert.equal(a.length, length, `${what} length`);
+  for (const x of a) assert.ok(Number.isFinite(x), `${what} has only finite values`);
+}
+
+test('module functions: version, presets, experiments, validateConfig', async () => {
+  const wolab = await loadWolab();
+  assert.equal(wolab.version(), require(`${root}/package.json`).version);
+
+  const presets = JSON.parse(wolab.presets());
+  assert.deepEqual(Object.keys(presets).sort(), ['article', 'quick']);
+  for (const [name, cfg] of Object.entries(presets)) {
+    assert.deepEqual(wolab.validateConfig(JSON.stringify(cfg)), [], `preset ${name} is valid`);
+    assert.deepEqual(Object.keys(cfg.model).sort(), ['d_ff', 'd_model', 'heads', 'layers', 'ln', 'wo']);
+  }
+  assert.equal(presets.article.model.d_model, 256);
+
+  assert.deepEqual(JSON.parse(wolab.experiments()), [
+    { name: 'remove_wo', variants: ['learned', 'identity'] },
+    { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'] },
+    { name: 'wo_heatmap', variants: ['learned'] },
+    { name: 'activation_stats', variants: ['learned', 'identity'] },
+  ]);
+
+  assert.deepEqual(wolab.validateConfig('{}'), []);
+  assert.deepEqual(wolab.validateConfig('{"model": {"heads": 5}}'),
+    ['model.heads: d_model 64 is not divisible by heads 5; choose heads dividing d_model']);
+  const problems = wolab.validateConfig('{"model": {"heads": 0}, "train": {"lr": 2}}');
+  assert.equal(problems.length, 2, 'every problem, not just the first');
+  assert.match(problems[0], /^model\.heads: 0 is out of range; use /);
+  assert.match(problems[1], /^train\.lr: 2 is out of range; use /);
+});
+
+test('a trainer steps to the end, then stops', async () => {
+  const wolab = await loadWolab();
+  const t = new wolab.Trainer(tiny());
+  try {
+    assert.equal(t.stepsDone(), 0);
+    assert.equal(t.status(), 'running');
+    assert.equal(t.finished(), false);
+
+    const first = t.step(7);
+    assertFiniteArray(first, 7, 'step(7)');
+    assert.ok(first.every((x) => x > 0));
+    assert.ok(Math.abs(first[0] - Math.log(V)) < 1.0, `first loss ${first[0]} is near ln(V) = ${Math.log(V)}`);
+    assert.equal(t.stepsDone(), 7);
+    assert.equal(t.step(0).length, 0);
+
+    const rest = t.step(1000);  // only 53 steps remain
+    assert.equal(rest.length, 53);
+    assert.equal(t.stepsDone(), 60);
+    assert.equal(t.finished(), true);
+    assert.equal(t.status(), 'done');
+    assert.equal(t.step(5).length, 0, 'a finished run takes no more steps');
+    assert.ok(rest[rest.length - 1] < first[0], 'the loss went down');
+  } finally {
+    t.delete();
+  }
+});
+
+test('evaluate, greedyExact and stats', async () => {
+  const wolab = await loadWolab();
+  const t = new wolab.Trainer(tiny());
+  try {
+    assert.equal(t.stats(), null, 'no probe before the first probe step');
+    const e0 = t.evaluate();
+    assert.deepEqual(Object.keys(e0).sort(), ['exact', 'loss', 'step', 'token_acc']);
+    assert.equal(e0.step, 0);
+
+    t.step(20);
+    const e = t.evaluate();
+    assert.equal(e.step, 20);
+    assert.ok(finite(e.loss) && e.loss > 0);
+    for (const k of ['token_acc', 'exact']) assert.ok(e[k] >= 0 && e[k] <= 1, `${k} in [0, 1]`);
+    assert.ok(e.exact <= e.token_acc, 'every exact sequence has all its tokens right');
+    const g = t.greedyExact();
+    assert.ok(g >= 0 && g <= 1);
+
+    const s = t.stats();
+    assert.equal(s.step, 20);
+    assert.equal(s.layers.length, LAYERS);
+    for (const layer of s.layers) {
+      for (const site of ['concat', 'wo_out', 'residual']) {
+        assert.ok(finite(layer[site].mean), `${site}.mean`);
+        assert.ok(finite(layer[site].std) && layer[site].std > 0, `${site}.std`);
+      }
+      assert.ok(Array.isArray(layer.head_grad_norm));
+      assert.equal(layer.head_grad_norm.length, H);
+      assert.ok(layer.head_grad_norm.every((x) => finite(x) && x > 0));
+    }
+    t.step(19);
+    assert.equal(t.stats().step, 20, 'stats() is the latest probe');
+    t.step(1);
+    assert.equal(t.stats().step, 40);
+  } finally {
+    t.delete();
+  }
+});
+
+test('W_o accessors: shapes and meaning in each W_o mode', async () => {
+  const wolab = await loadWolab();
+  const identity = Float32Array.from({ length: D * D }, (_, i) => (i % (D + 1) === 0 ? 1 : 0));
+  for (const wo of ['learned', 'identity', 'frozen_random', 'learned_identity_init']) {
+    for (const ln of ['post', 'pre']) {
+      const t = new wolab.Trainer(tiny({ wo, ln }));
+      try {
+        assert.equal(t.parameterCount(), pytorchParameterCount(wo, ln), `${wo}/${ln} parameter count`);
+        const init = [0, 1].map((l) => t.woInit(l));
+        for (let l = 0; l < LAYERS; l++) {
+          assertFiniteArray(init[l], D * D, `woInit(${l})`);
+          assert.deepEqual(t.woWeights(l), init[l], 'W_o at step 0 is its init');
+        }
+        t.step(10);
+        for (let l = 0; l < LAYERS; l++) {
+          const w = t.woWeights(l);
+          assertFiniteArray(w, D * D, `woWeights(${l})`);
+          assert.deepEqual(t.woInit(l), init[l], 'woInit does not move');
+          if (wo === 'identity') assert.deepEqual(w, identity);
+          if (wo === 'learned_identity_init') assert.deepEqual(init[l], identity);
+          if (wo === 'frozen_random') assert.deepEqual(w, init[l], 'a frozen W_o never changes');
+          if (wo === 'learned' || wo === 'learned_identity_init') assert.notDeepEqual(w, init[l]);
+
+          // ‖W_o[:, head cols]‖_F from the weights themselves (row-major (out, in)).
+          const norms = t.headBlockNorms(l);
+          assertFiniteArray(norms, H, `headBlockNorms(${l})`);
+          for (let h = 0; h < H; h++) {
+            let ss = 0;
+            for (let r = 0; r < D; r++) for (let c = h * DK; c < (h + 1) * DK; c++) ss += w[r * D + c] ** 2;
+            assert.ok(Math.abs(norms[h] - Math.sqrt(ss)) <= 1e-5 * Math.sqrt(ss), `head ${h} block norm`);
+
+            const sv = t.ovSingularValues(l, h);
+            assertFiniteArray(sv, DK, `ovSingularValues(${l}, ${h})`);
+            for (let i = 1; i < DK; i++) assert.ok(sv[i - 1] >= sv[i] && sv[i] >= 0, 'largest first, >= 0');
+          }
+        }
+      } finally {
+        t.delete();
+      }
+    }
+  }
+});
+
+test('attention(layer, head, example) is a causal T×T map whose rows sum to 1', async () => {
+  const wolab = await loadWolab();
+  const t = new wolab.Trainer(tiny());
+  try {
+    t.step(5);
+    for (const [l, h, ex] of [[0, 0, 0], [1, 1, 511]]) {
+      const a = t.attention(l, h, ex);
+      assertFiniteArray(a, T * T, `attention(${l}, ${h}, ${ex})`);
+      for (let i = 0; i < T; i++) {
+        let sum = 0;
+        for (let j = 0; j < T; j++) {
+          if (j > i) assert.equal(a[i * T + j], 0, `query ${i} cannot see key ${j}`);
+          sum += a[i * T + j];
+        }
+        assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
+      }
+    }
+    assert.notDeepEqual(t.attention(0, 0, 0), t.attention(0, 1, 0), 'heads differ');
+  } finally {
+    t.delete();
+  }
+});
+
+test('returned arrays are copies that survive wasm memory growth', async () => {
+  const wolab = await loadWolab();
+  const t = new wolab.Trainer(tiny());
+  const big = [];
+  try {
+    t.step(3);
+    const kept = [t.woWeights(0), t.step(4), t.checkpoint(), t.attention(0, 0, 0)];
+    const saved = kept.map((a) => a.slice());
+    const before = memoryBytes(wolab);
+    while (memoryBytes(wolab) === before) {  // until the heap grows (each of these is ~20 MB)
+      big.push(new wolab.Trainer(JSON.stringify({ model: { d_model: 256, d_ff: 1024 } })));
+    }
+    kept.forEach((a, i) => assert.deepEqual(a, saved[i], `array ${i} intact after growth`));
+    assert.equal(t.step(1).length, 1, 'the trainer works after growth too');
+  } finally {
+    t.delete();
+    for (const b of big) b.delete();
+  }
+});
+
+test('record, recordWoSnapshots, makeResults and parseResults', async () => {
+  const wolab = await loadWolab();
+  const records = [];
+  for (const wo of ['learned', 'identity']) {
+    const t = new wolab.Trainer(tiny({ wo }));
+    try {
+      t.recordWoSnapshots(wo === 'learned');
+      t.step(60);
+      const r = JSON.parse(t.record(wo));
+      assert.equal(r.variant, wo);
+      assert.equal(r.seed, 0);
+      assert.equal(r.status, 'done');
+      assert.equal(r.parameters, t.parameterCount());
+      assert.deepEqual(r.curve.step, Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.equal(r.curve.loss.length, 60);
+      assert.deepEqual(r.eval.step, [20, 40, 60]);
+      assert.deepEqual([...new Set(r.stats.map((s) => s.step))], [20, 40, 60]);
+      if (wo === 'learned') {
+        assert.deepEqual(r.wo.map((s) => [s.step, s.layer]), [0, 20, 40, 60].flatMap((s) => [[s, 0], [s, 1]]));
+        assert.deepEqual(Float32Array.from(r.wo[r.wo.length - 1].data), t.woWeights(1), 'last snapshot is W_o now');
+      } else {
+        assert.deepEqual(r.wo, []);
+      }
+      records.push(r);
+    } finally {
+      t.delete();
+    }
+  }
+
+  const text = wolab.makeResults('remove_wo', tiny(), JSON.stringify(records));
+  const results = JSON.parse(text);
+  assert.equal(results.format, 'wolab-results');
+  assert.equal(results.version, 1);
+  assert.equal(results.experiment, 'remove_wo');
+  assert.equal(results.config.model.d_model, D);
+  assert.deepEqual(results.runs, records);
+  assert.deepEqual(results.summary.map((s) => [s.variant, s.n]), [['learned', 1], ['identity', 1]]);
+  assert.deepEqual(JSON.parse(wolab.parseResults(text)), results, 'parseResults keeps a valid file as it is');
+});
