@@ -66,7 +66,15 @@ export function lineOptions({ logY = false, yMin, yMax } = {}) {
       },
       plugins: {
         legend: {
-          labels: { boxWidth: 14, boxHeight: 2, filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' },
+          labels: {
+            boxWidth: 14,
+            boxHeight: 2,
+            // One entry per group: its mean line, under the group's legend text when it has one
+            // (null: the group is listed by another dataset of the same colour).
+            filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' && data.datasets[item.datasetIndex].legend !== null,
+            generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart)
+              .map((item) => ({ ...item, text: chart.data.datasets[item.datasetIndex].legend ?? item.text })),
+          },
           onClick: toggleGroup,
         },
         tooltip: { filter: (item) => item.dataset.role === 'mean' },
@@ -87,20 +95,20 @@ export function barOptions() {
 
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
-// groups: [{ group, label, color, dash, band, bands: { x, mean, min, max } }]. Each group
+// groups: [{ group, label, legend, color, dash, band, bands: { x, mean, min, max } }]. Each group
 // becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that tests and
 // the legend can tell them apart; band: false draws the mean line alone.
 function bandDatasets(groups) {
   const datasets = [];
   for (const g of groups) {
-    const common = { group: g.group, borderDash: g.dash || [], pointRadius: 0 };
+    const common = { group: g.group, variant: g.variant, borderDash: g.dash || [], pointRadius: 0 };
     if (g.band !== false) {
       datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
         borderWidth: 0, borderColor: 'transparent', fill: false });
       datasets.push({ ...common, role: 'max', label: `${g.label} max`, data: points(g.bands.x, g.bands.max),
         borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
     }
-    datasets.push({ ...common, role: 'mean', label: g.label, data: points(g.bands.x, g.bands.mean),
+    datasets.push({ ...common, role: 'mean', label: g.label, legend: g.legend, data: points(g.bands.x, g.bands.mean),
       borderColor: g.color, backgroundColor: g.color, fill: false });
   }
   return datasets;

@@ -31,12 +31,14 @@ export class StatsView {
       const el = document.createElement('div');
       el.className = 'layer-panel';
       const h = document.createElement('h3');
-      el.appendChild(h);
+      const key = document.createElement('p');
+      key.className = 'hint';
+      el.append(h, key);
       const std = new ChartBox(el, lineOptions(), () => `wolab-activation-std-layer${i}.png`, `std-${i}`);
       const mean = new ChartBox(el, lineOptions(), () => `wolab-activation-mean-layer${i}.png`, `mean-${i}`);
       const grad = new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${i}.png`, `grad-${i}`);
       this.layers.appendChild(el);
-      this.panels.push({ el, h, std, mean, grad });
+      this.panels.push({ el, h, key, std, mean, grad });
     }
     return this.panels[layer];
   }
@@ -53,6 +55,9 @@ export class StatsView {
     for (let layer = 0; layer < layers; layer++) {
       const p = this.panel(layer);
       p.h.textContent = t('heatLayer', { layer });
+      // Colour tells the site (or head), the dash tells the variant: the legends list colours
+      // once, and this line says which dash is which.
+      p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: v })).join(t('noteJoin'));
       // series(variant, value) -> bands over seeds of value(stat entry) along the probe steps.
       const series = (variant, value) => seedBands(exp.runs.filter((r) => r.variant === variant).map((r) => {
         const mine = r.record.stats.filter((s) => s.layer === layer);
@@ -61,7 +66,8 @@ export class StatsView {
       for (const [box, field, key] of [[p.std, 'std', 'statsStd'], [p.mean, 'mean', 'statsMean']]) {
         box.label(t(key, { layer }), t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
         box.bands(variants.flatMap((v, vi) => SITES.map((site) => ({
-          group: `${v}:${site}`, label: t('siteOf', { site: t(`site_${site}`), variant: v }),
+          group: site, variant: v, legend: vi === 0 ? t(`site_${site}`) : null,
+          label: t('siteOf', { site: t(`site_${site}`), variant: v }),
           color: SITE_COLORS[site], dash: DASHES[vi % DASHES.length], band: false,
           bands: series(v, (s) => s[site][field]),
         }))));
@@ -69,7 +75,8 @@ export class StatsView {
       const heads = exp.config.model.heads;
       p.grad.label(t('statsGrad', { layer }), t('axisStep'), t('axisGradNorm'));
       p.grad.bands(variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
-        group: `${v}:h${h}`, label: t('headOf', { head: h, variant: v }),
+        group: `h${h}`, variant: v, legend: vi === 0 ? t('headN', { head: h }) : null,
+        label: t('headOf', { head: h, variant: v }),
         color: PALETTE[h % PALETTE.length], dash: DASHES[vi % DASHES.length], band: false,
         bands: series(v, (s) => s.head_grad_norm[h]),
       }))));

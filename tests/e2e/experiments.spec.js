@@ -153,7 +153,7 @@ test('activation stats: mean/std per site and layer, per-head gradient norms, ea
   const section = await runAndWait(page, 'activation_stats');
   for (const layer of [0, 1]) {
     const std = await chartData(page, `#exp-activation_stats canvas[data-chart="std-${layer}"]`);
-    expect(std.map((d) => d.group)).toEqual([
+    expect(std.map((d) => `${d.variant}:${d.group}`)).toEqual([
       'learned:concat', 'learned:wo_out', 'learned:residual', 'identity:concat', 'identity:wo_out', 'identity:residual',
     ]);
     for (const d of std) {
@@ -163,7 +163,7 @@ test('activation stats: mean/std per site and layer, per-head gradient norms, ea
     // Without W_o, W_o(concat) is the concat itself.
     expect(std[4].y).toEqual(std[3].y);
     const grad = await chartData(page, `#exp-activation_stats canvas[data-chart="grad-${layer}"]`);
-    expect(grad.map((d) => d.group)).toEqual(['learned:h0', 'learned:h1', 'identity:h0', 'identity:h1']);
+    expect(grad.map((d) => `${d.variant}:${d.group}`)).toEqual(['learned:h0', 'learned:h1', 'identity:h0', 'identity:h1']);
     for (const d of grad) expect(d.x).toEqual(PROBES);
   }
   const cells = await tableCells(section.locator('table.early-late-table'));

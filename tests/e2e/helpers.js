@@ -52,7 +52,7 @@ export async function chartData(page, selector) {
     const chart = Chart.getChart(document.querySelector(sel));
     if (!chart) return null;
     return chart.data.datasets.map((d) => ({
-      label: d.label, role: d.role, group: d.group,
+      label: d.label, role: d.role, group: d.group, variant: d.variant,
       x: d.data.map((p) => (typeof p === 'object' ? p.x : null)),
       y: d.data.map((p) => (typeof p === 'object' ? p.y : p)),
     }));
