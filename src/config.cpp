@@ -209,8 +209,10 @@ std::optional<json> check(const Setting& s, const json& v, std::string& problem)
     problem = std::string("expected a number, got ") + type_name(v);
     return std::nullopt;
   }
-  // JSON integers are compared exactly: 2^53 + 1 would round to the limit as a double.
-  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(s.hi)) {
+  // JSON integers are compared exactly: 2^53 + 1 would round to the limit as a double. Only for
+  // integer settings: a real one's bound may be infinite, which no integer type holds.
+  if (s.kind == Kind::integer && v.is_number_unsigned() &&
+      v.get<uint64_t>() > static_cast<uint64_t>(s.hi)) {
     problem = std::to_string(v.get<uint64_t>()) + " is out of range";
     return std::nullopt;
   }

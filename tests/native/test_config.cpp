@@ -69,6 +69,15 @@ TEST(Config, EveryFieldIsRead) {
   EXPECT_EQ(c.base.model.seq_len, 11);
 }
 
+// JSON.stringify(1.0) is "1": a whole number where a real is expected is that real, even for
+// settings with no upper bound.
+TEST(Config, WholeNumbersAreRealsToo) {
+  ExperimentConfig c = parse_experiment_config(R"({"train": {"clip": 2, "lr": 1}})");
+  EXPECT_FLOAT_EQ(c.base.train.clip, 2.0f);
+  EXPECT_FLOAT_EQ(c.base.train.lr, 1.0f);
+  EXPECT_EQ(first_problem(R"({"train": {"lr": 2}})"), "train.lr: 2 is out of range; use a number in (0, 1]");
+}
+
 TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
   json j = config_json(parse_experiment_config(R"({"model": {"d_model": 32}, "train": {"lr": 0.003}})"));
   EXPECT_EQ(j, json::parse(R"({"experiment": "remove_wo", "seeds": 5,
