@@ -342,6 +342,7 @@ function onWorker(msg) {
   }
   if (msg.probe) addProbe(job, msg.probe);
   for (const run of job.runs) updateRun(run, msg, now);
+  if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
   if (!app.runner.busy && !app.batch.end) app.batch.end = now;
   for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
     settle(exp);
@@ -393,6 +394,7 @@ function settle(exp) {
 function stopAll() {
   for (const queued of app.runner.stop()) {
     for (const run of app.jobs.get(queued.id).runs) run.status = 'stopped';
+    app.jobs.delete(queued.id);
   }
   if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
   for (const exp of app.exps.values()) {
