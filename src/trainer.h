@@ -68,6 +68,7 @@ class Trainer {
   const std::vector<ProbeRecord>& probes() const;
   // W_o of every layer at step 0 and every probe step, kept only when asked for (experiment
   // wo_heatmap), since they grow with the run: layers·d²·(steps/probe_every + 1) floats.
+  // Throws ConfigError when keeping them would take the run over kMaxRunBytes.
   void keep_wo_snapshots(bool keep);
   const std::vector<WoSnapshot>& wo_snapshots() const;
   int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them

@@ -155,6 +155,20 @@ TEST(Trainer, ProbesAndEvalsHappenAtProbeSteps) {
   EXPECT_THROW(t.wo_weights(2), std::out_of_range);
 }
 
+TEST(Trainer, WoSnapshotsStayWithinTheMemoryLimit) {
+  RunConfig c = tiny();
+  c.model.d_model = 1024;
+  c.model.heads = 4;
+  c.model.layers = 4;
+  c.model.d_ff = 64;
+  c.train.batch = 1;
+  c.train.steps = 1000;
+  c.train.probe_every = 1;
+  Trainer t(c);  // fits without snapshots ...
+  EXPECT_THROW(t.keep_wo_snapshots(true), ConfigError);  // ... but not with 1001 of them
+  EXPECT_TRUE(t.wo_snapshots().empty());
+}
+
 TEST(Trainer, LearnsToCopy) {
   RunConfig c = tiny();
   c.train.steps = 300;
