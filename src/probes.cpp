@@ -13,21 +13,11 @@ SiteStats mean_std(const float* x, size_t n) {
   return {static_cast<float>(mean), static_cast<float>(n ? std::sqrt(sq / n) : 0)};
 }
 
-std::vector<float> head_grad_norms(const float* dconcat, int N, int C, int H) {
+std::vector<float> head_block_norms(const float* x, int rows, int C, int H) {
   const int hs = C / H;
   std::vector<double> sq(H, 0.0);
-  for (int n = 0; n < N; n++)
-    for (int c = 0; c < C; c++) sq[c / hs] += double(dconcat[n * C + c]) * dconcat[n * C + c];
-  std::vector<float> out(H);
-  for (int h = 0; h < H; h++) out[h] = static_cast<float>(std::sqrt(sq[h]));
-  return out;
-}
-
-std::vector<float> head_block_norms(const float* wo, int C, int H) {
-  const int hs = C / H;
-  std::vector<double> sq(H, 0.0);
-  for (int r = 0; r < C; r++)
-    for (int c = 0; c < C; c++) sq[c / hs] += double(wo[r * C + c]) * wo[r * C + c];
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < C; c++) sq[c / hs] += double(x[r * C + c]) * x[r * C + c];
   std::vector<float> out(H);
   for (int h = 0; h < H; h++) out[h] = static_cast<float>(std::sqrt(sq[h]));
   return out;

@@ -11,12 +11,10 @@ namespace wolab {
 // Mean and (population) standard deviation of n values, accumulated in double.
 SiteStats mean_std(const float* x, size_t n);
 
-// (H) L2 norm of the gradient reaching each head's columns of the concat; dconcat is (N,C).
-std::vector<float> head_grad_norms(const float* dconcat, int N, int C, int H);
-
-// (H) Frobenius norm of each head's block of columns W_o[:, h·d_k .. (h+1)·d_k): how strongly
-// W_o reads that head. W_o is (C,C) in PyTorch layout (out, in).
-std::vector<float> head_block_norms(const float* wo, int C, int H);
+// (H) Frobenius norm of each head's block of columns x[:, h·d_k .. (h+1)·d_k) of x (rows,C).
+// Of W_o (C,C, PyTorch layout (out, in)): how strongly W_o reads each head. Of the gradient
+// at the concat (N,C): how much learning signal reaches each head (the article's "valve").
+std::vector<float> head_block_norms(const float* x, int rows, int C, int H);
 
 // (d_k) singular values, largest first, of head h's OV circuit W_o[:, h cols] · W_v[h rows, :],
 // the (C,C) map from the residual stream through that head's values to the attention output.

@@ -71,7 +71,7 @@ struct Trainer::Impl {
     for (int l = 0; l < cfg.model.layers; l++)
       rec.layers.push_back({mean_std(model.concat(l), n), mean_std(model.wo_out(l), n),
                             mean_std(model.residual(l), n),
-                            head_grad_norms(model.dconcat(l), N, C, cfg.model.heads)});
+                            wolab::head_block_norms(model.dconcat(l), N, C, cfg.model.heads)});
     probes.push_back(std::move(rec));
   }
 
@@ -227,8 +227,8 @@ std::vector<float> Trainer::wo_init(int layer) const {
 
 std::vector<float> Trainer::head_block_norms(int layer) const {
   check_index("layer", layer, impl_->cfg.model.layers);
-  return wolab::head_block_norms(impl_->wo_matrix(layer).data(), impl_->cfg.model.d_model,
-                                 impl_->cfg.model.heads);
+  const int C = impl_->cfg.model.d_model;
+  return wolab::head_block_norms(impl_->wo_matrix(layer).data(), C, C, impl_->cfg.model.heads);
 }
 
 std::vector<float> Trainer::ov_singular_values(int layer, int head) const {
