@@ -6,6 +6,9 @@
 #      after warm-up, stepping in ~50 ms chunks as the page does), PyTorch eager
 #      (scripts/bench_torch.py; skipped when python3-torch is missing), with ratios.
 #   2. GEMM GFLOP/s on the training shapes (scripts/bench_gemm.sh).
+#   3. Wall time of the Quick preset's whole suite ("Run all four") on the page in headless
+#      Chromium (scripts/bench_page.js), served from dist/, which is rebuilt first
+#      (scripts/build-wasm.sh) when it is missing or older than web/, src/ or bindings/.
 # Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
 # in build/ and build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5)
 # is the timed span per figure. Takes about three minutes; run it on an otherwise idle machine.
@@ -72,3 +75,23 @@ echo
 if [[ -f scripts/bench_gemm.sh ]]; then
   NATIVE_BUILD="$native" WASM_BUILD="$wasm" bash scripts/bench_gemm.sh
 fi
+
+# dist/ is missing, or differs from web/, or is older than the core its wasm was built from.
+dist_stale() {
+  [[ -f dist/index.html && -f dist/wolab.wasm ]] || return 0
+  [[ -n $(diff -rq web dist | grep -v '^Only in dist') ]] && return 0
+  [[ -n $(find src bindings CMakeLists.txt -newer dist/wolab.wasm -print -quit) ]]
+}
+if dist_stale; then
+  echo "dist/ is missing or out of date: bash scripts/build-wasm.sh ..." >&2
+  bash scripts/build-wasm.sh >/dev/null
+fi
+echo "the Quick preset's suite on the page in headless Chromium ..." >&2
+page_line=$(node scripts/bench_page.js)
+echo
+node -e 'const r = JSON.parse(process.argv[1]);
+const preset = r.preset[0].toUpperCase() + r.preset.slice(1);
+console.log(`Page: the ${preset} preset, all four experiments, in headless Chromium ${r.chromium}`);
+console.log(`  ${r.seconds.toFixed(1)} s from the click on "Run all four" until every run had ended:` +
+  ` ${r.runs} trained runs (${r.experiment_runs} rows in the run tables) on ${r.workers} workers` +
+  ` (hardwareConcurrency ${r.hardware_concurrency}); target <= 30 s; 1-minute load average ${r.load1.join(" -> ")}`);' "$page_line"

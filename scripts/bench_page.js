@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// The page's speed as a user sees it: wall time of the Quick preset's whole suite ("Run all four":
+// the four experiments, every seed) in headless Chromium, from the click to the moment the page
+// shows every run ended. The last section of `npm run bench` (scripts/bench.sh).
+//   node scripts/bench_page.js [dist-dir]      serves dist/ (or dist-dir) on a free port
+// Prints one JSON line: {"bench":"page","preset":"quick","runs":12,"experiment_runs":27,
+// "workers":2,"hardware_concurrency":2,"seconds":..,"chromium":"..","load1":[start,end]}.
+// `runs` counts trained runs: the page trains a (variant, seed) that several experiments share
+// once; `experiment_runs` counts the rows of the four run tables. load1 is the machine's 1-minute
+// load average before and after (a shared machine makes the figure noisy).
+// Exit 1, with a one-line reason, when a run diverged, failed or stopped, the page threw, or the
+// suite took longer than $BENCH_PAGE_TIMEOUT seconds (default 600).
+'use strict';
+
+const os = require('os');
+const path = require('path');
+const { chromium } = require('@playwright/test');
+const { start } = require('./serve.js');
+
+const root = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'));
+const timeoutS = Number(process.env.BENCH_PAGE_TIMEOUT || 600);
+const LOAD_TIMEOUT_MS = 60_000;  // page and wasm engine ready, on a loaded machine
+
+const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
+
+// In the page, before the click: notes the click's time and the first time the DOM shows the
+// suite ended (the control bar idle, every experiment settled, no run queued or running), so
+// the figure does not depend on how often this script polls. The page renders at most 4 times a
+// second, so that moment is up to ~0.25 s after the last run's end: the time a user would see.
+function watchSuite() {
+  const bench = { clicked: 0, started: false, done: 0 };
+  window.wolabBench = bench;
+  const controls = document.getElementById('controls');
+  const sections = [...document.querySelectorAll('section.experiment')];
+  const ended = () => controls.dataset.state === 'idle'
+    && sections.every((s) => s.dataset.state === 'settled')
+    && !document.querySelector('.runs-table tr[data-status="queued"], .runs-table tr[data-status="running"]');
+  document.addEventListener('click', (e) => {
+    if (e.target.id === 'run-all' && !bench.clicked) bench.clicked = performance.now();
+  }, true);
+  new MutationObserver(() => {
+    if (!bench.clicked || bench.done) return;
+    if (controls.dataset.state === 'running') bench.started = true;
+    if (bench.started && ended()) bench.done = performance.now();
+  }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-state', 'data-status'] });
+}
+
+// Every row of the four run tables, and the page's worker pool size (its own poolSize()).
+async function readResults(page) {
+  return page.evaluate(async () => {
+    const { poolSize } = await import(new URL('runner.js', location.href).href);
+    const rows = [...document.querySelectorAll('section.experiment .runs-table tbody tr')].map((tr) => ({
+      experiment: tr.closest('section.experiment').dataset.exp,
+      variant: tr.cells[0].textContent,
+      seed: tr.cells[1].textContent,
+      status: tr.dataset.status,
+      text: tr.cells[4].textContent,
+    }));
+    return { rows, workers: poolSize(), hardwareConcurrency: navigator.hardwareConcurrency };
+  });
+}
+
+async function bench(browser, url) {
+  const page = await browser.newPage();
+  let rejectOnError;
+  const pageError = new Promise((_, reject) => { rejectOnError = reject; });
+  pageError.catch(() => {});
+  page.on('pageerror', (e) => rejectOnError(new Error(`the page threw: ${e.message}`)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') log(`console error in the page: ${m.text()}`);
+  });
+
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: LOAD_TIMEOUT_MS }).catch(async () => {
+    const engine = await page.locator('#engine').textContent().catch(() => '?');
+    throw new Error(`the page was not ready within ${LOAD_TIMEOUT_MS / 1000} s (page: "${engine}")`);
+  });
+  const preset = await page.locator('#preset').inputValue();
+  if (preset !== 'quick') throw new Error(`the page opened with preset "${preset}", not "quick"`);
+
+  await page.evaluate(watchSuite);
+  log(`running the Quick preset's suite (timeout ${timeoutS} s) ...`);
+  await page.click('#run-all');
+  // A Playwright TimeoutError becomes `message`; a page error ends the wait at once.
+  const within = (promise, message) => Promise.race([pageError, promise]).catch(async (e) => {
+    if (e.name !== 'TimeoutError') throw e;
+    const progress = await page.locator('#overall-label').textContent().catch(() => '?');
+    throw new Error(`${message} (page: "${progress}")`);
+  });
+  const startedBy = 5_000;
+  await within(page.waitForFunction(() => window.wolabBench.started, null, { timeout: startedBy }),
+    `"Run all four" started no runs within ${startedBy / 1000} s`);
+  await within(page.waitForFunction(() => window.wolabBench.done > 0, null, { timeout: timeoutS * 1000, polling: 250 }),
+    `the suite did not end within ${timeoutS} s`);
+  const { clicked, done } = await page.evaluate(() => window.wolabBench);
+  const { rows, workers, hardwareConcurrency } = await readResults(page);
+
+  const bad = rows.filter((r) => r.status !== 'done');
+  if (bad.length) {
+    const list = bad.slice(0, 4).map((r) => `${r.experiment} ${r.variant} seed ${r.seed}: ${r.text}`);
+    if (bad.length > 4) list.push('…');
+    throw new Error(`${bad.length} of ${rows.length} runs did not finish: ${list.join('; ')}`);
+  }
+  return {
+    preset,
+    runs: new Set(rows.map((r) => `${r.variant}/${r.seed}`)).size,
+    experiment_runs: rows.length,
+    workers,
+    hardware_concurrency: hardwareConcurrency,
+    seconds: Number(((done - clicked) / 1000).toFixed(2)),
+  };
+}
+
+async function main() {
+  if (!(timeoutS > 0)) throw new Error(`BENCH_PAGE_TIMEOUT: "${process.env.BENCH_PAGE_TIMEOUT}" is not a number of seconds > 0`);
+  const load0 = os.loadavg()[0];
+  const server = await start({ root, port: 0 });
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      // --no-sandbox: as root, Chromium's sandbox refuses to start.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const result = await bench(browser, server.url);
+    const line = {
+      bench: 'page', ...result, chromium: browser.version(),
+      load1: [Number(load0.toFixed(2)), Number(os.loadavg()[0].toFixed(2))],
+    };
+    process.stdout.write(JSON.stringify(line) + '\n');
+  } finally {
+    if (browser) await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((e) => {
+  log(e.message.split('\n')[0]);
+  process.exit(1);
+});
