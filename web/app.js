@@ -223,6 +223,8 @@ function describeConfig(config) {
   return t('configLine', { ...s, ln: t(`ln_${s.ln}`), seedText });
 }
 
+// data-state on each experiment (empty | running | settled) and on #controls (idle | running |
+// paused), data-status on run rows: the page's state for tests and scripts/bench_page.js.
 function renderFrame(exp) {
   exp.section.dataset.state = !exp.runs.length ? 'empty' : isSettled(exp) ? 'settled' : 'running';
   exp.configLine.hidden = !exp.config;
