@@ -91,6 +91,8 @@ export declare class Trainer {
 
   /** Held-out loss, token accuracy and exact match now (teacher forced). */
   evaluate(): EvalResult;
+  /** The held-out eval taken at the latest probe step (free: nothing is recomputed), or null before the first. */
+  lastEval(): EvalResult | null;
   /** Held-out exact match when the model generates each answer token from its own output. */
   greedyExact(): number;
   /** The latest probe, or null before the first probe step. */

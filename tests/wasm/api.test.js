@@ -94,6 +94,7 @@ test('evaluate, greedyExact and stats', async () => {
   const t = new wolab.Trainer(tiny());
   try {
     assert.equal(t.stats(), null, 'no probe before the first probe step');
+    assert.equal(t.lastEval(), null, 'no eval before the first probe step');
     const e0 = t.evaluate();
     assert.deepEqual(Object.keys(e0).sort(), ['exact', 'loss', 'step', 'token_acc']);
     assert.equal(e0.step, 0);
@@ -101,6 +102,7 @@ test('evaluate, greedyExact and stats', async () => {
     t.step(20);
     const e = t.evaluate();
     assert.equal(e.step, 20);
+    assert.deepEqual(t.lastEval(), e, 'the probe step stored the same held-out eval');
     assert.ok(finite(e.loss) && e.loss > 0);
     for (const k of ['token_acc', 'exact']) assert.ok(e[k] >= 0 && e[k] <= 1, `${k} in [0, 1]`);
     assert.ok(e.exact <= e.token_acc, 'every exact sequence has all its tokens right');
