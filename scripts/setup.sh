@@ -8,7 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make libeigen3-dev googletest nlohmann-json3-dev emscripten chromium)
+# fonts-wqy-zenhei: a CJK font, so the Chinese UI renders in headless Chromium (and its
+# screenshots) instead of empty boxes.
+packages=(cmake g++ make libeigen3-dev googletest nlohmann-json3-dev emscripten chromium
+          fonts-wqy-zenhei)
 missing=()
 for p in "${packages[@]}"; do
   # `dpkg -s` also succeeds for removed packages whose config files remain: read the status.
