@@ -342,6 +342,10 @@ function onWorker(msg) {
       c.loss.push(loss);
     });
   }
+  if (msg.eval) {
+    const ev = job.record.eval;  // the finished record's eval series holds these same points
+    for (const key of ['step', 'loss', 'token_acc', 'exact']) ev[key].push(msg.eval[key]);
+  }
   if (msg.probe) addProbe(job, msg.probe);
   for (const run of job.runs) updateRun(run, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results

@@ -1,6 +1,7 @@
 // Experiments 1 and 2: training loss and held-out token accuracy per variant (mean line and
-// min–max band over seeds), the summary table (mean ± std) and the sentence that reads it.
-import { t } from './i18n.js';
+// min–max band over seeds), both live while the runs train, the summary table (mean ± std) and
+// the sentence that reads it.
+import { lang, t } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, VARIANT_COLORS } from './charts.js';
 import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
@@ -42,11 +43,18 @@ export class CurvesView {
     const exp = this.exp;
     this.grid.hidden = exp.runs.length === 0;
     this.loss.label(t('chartLoss'), t('axisStep'), t('axisLoss'));
-    this.acc.label(t('chartAcc'), t('axisStep'), t('axisAccPct'));
     this.loss.bands(variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
-    this.acc.bands(variantGroups(exp, (r) => ({
-      x: r.record.eval.step, y: r.record.eval.token_acc.map((a) => 100 * a),
-    })));
+    // Losses arrive with every worker message, held-out points once per probe step: the
+    // accuracy chart is redrawn only when it gains points, when a run's finished record takes
+    // the place of its live points (the same points), or when the language changes.
+    const accKey = [lang(), ...exp.runs.map((r) => `${r.id}:${r.finished}:${r.record.eval.step.length}`)].join();
+    if (accKey !== this.accKey) {
+      this.accKey = accKey;
+      this.acc.label(t('chartAcc'), t('axisStep'), t('axisAccPct'));
+      this.acc.bands(variantGroups(exp, (r) => ({
+        x: r.record.eval.step, y: r.record.eval.token_acc.map((a) => 100 * a),
+      })));
+    }
     this.renderTable();
     this.renderSentence();
   }

@@ -77,16 +77,15 @@ function fail(id, err) {
 function start(wolab, job) {
   const trainer = new wolab.Trainer(JSON.stringify(job.config));  // throws the validator's message
   if (job.needs.wo) trainer.recordWoSnapshots(true);  // so that record() holds them too
-  run = { job, trainer, chunk: 5 };
+  run = { job, trainer, chunk: 5, evalsFinite: true };
   const info = { type: 'started', id: job.id, parameters: trainer.parameterCount() };
   if (job.needs.wo) info.probe = probe(trainer, job, 0);
   self.postMessage(info);
   if (!paused) schedule();
 }
 
-// What the page draws at a probe step besides the losses, in the results schema's shapes.
-// Held-out metrics are not asked for here: evaluate() would run the held-out set a second time
-// (the trainer already did at this step), so accuracy curves come with the finished record.
+// What the page draws at a probe step besides the losses and held-out metrics, in the results
+// schema's shapes. Asked for only when an experiment draws it: stats and W_o copies cost.
 function probe(trainer, job, step) {
   const out = {};
   const layers = job.config.model.layers;
@@ -104,6 +103,16 @@ function probe(trainer, job, step) {
     }
   }
   return out;
+}
+
+// The held-out eval the trainer took at this probe step (free: lastEval() recomputes nothing),
+// for live accuracy curves; null where the record's eval series would not hold it either: it
+// stops before the first non-finite eval, so the live curve is the finished one's prefix.
+function heldOut(trainer, step) {
+  const e = trainer.lastEval();
+  if (!e || e.step !== step || !run.evalsFinite) return null;
+  run.evalsFinite = [e.loss, e.token_acc, e.exact].every(Number.isFinite);
+  return run.evalsFinite ? e : null;
 }
 
 function stepChunk() {
@@ -127,8 +136,9 @@ function stepChunk() {
     const finished = trainer.finished();
     const msg = { type: 'progress', id: job.id, firstStep: before + 1, losses, stepsDone, ms };
     const diverged = trainer.status().startsWith('diverged');
-    if ((stepsDone === boundary || finished) && !diverged && (job.needs.stats || job.needs.wo)) {
-      msg.probe = probe(trainer, job, stepsDone);
+    if ((stepsDone === boundary || finished) && !diverged) {
+      msg.eval = heldOut(trainer, stepsDone);
+      if (job.needs.stats || job.needs.wo) msg.probe = probe(trainer, job, stepsDone);
     }
     const transfer = [losses.buffer];
     self.postMessage(msg, transfer);

@@ -57,6 +57,56 @@ test('remove W_o: loss and accuracy bands per variant, summary table, one honest
   expect(problems).toEqual([]);
 });
 
+test('remove W_o: held-out accuracy is drawn while the runs train, then the records hold the same points', async ({ page }) => {
+  // Runs long enough to be caught training; one seed, so that each mean line is one run's eval
+  // series and the live points can be compared one by one with its finished record.
+  const config = { ...TINY, steps: 8000, seeds: 1, probe_every: 200 };
+  const problems = await openPage(page, query(config));
+  const section = page.locator('#exp-remove_wo');
+  const selector = '#exp-remove_wo canvas[data-chart="accuracy"]';
+  await section.locator('button.run').click();
+  await page.locator(selector).scrollIntoViewIfNeeded();  // charts are drawn only near the viewport
+
+  // The chart's datasets and the run rows' statuses, read at one moment. A row is rendered with
+  // (or after) the data the chart draws, so a row still "running" means the points came from
+  // the live run, not from its finished record.
+  const look = () => page.evaluate((sel) => ({
+    datasets: Chart.getChart(document.querySelector(sel)).data.datasets.map((d) => ({
+      group: d.group, role: d.role, x: d.data.map((p) => p.x), y: d.data.map((p) => p.y),
+    })),
+    status: Object.fromEntries([...document.querySelectorAll('#exp-remove_wo .runs-table tbody tr')]
+      .map((tr) => [tr.cells[0].textContent, tr.dataset.status])),
+  }), selector);
+  let live = null;
+  await expect.poll(async () => {
+    live = await look();
+    return ['learned', 'identity'].filter((v) => live.status[v] === 'running'
+      && live.datasets.some((d) => d.group === v && d.role === 'mean' && d.x.length > 0));
+  }, { intervals: [50], timeout: 30_000 }).toEqual(['learned', 'identity']);
+
+  expect(live.datasets.map((d) => `${d.group}:${d.role}`)).toEqual([
+    'learned:min', 'learned:max', 'learned:mean', 'identity:min', 'identity:max', 'identity:mean',
+  ]);
+  for (const d of live.datasets) {
+    expect(d.x.length).toBeLessThan(config.steps / config.probe_every);
+    d.x.forEach((x, i) => expect(x).toBe(config.probe_every * (i + 1)));
+    for (const y of d.y) expect(y >= 0 && y <= 100).toBe(true);
+  }
+
+  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(2);
+  const done = await chartData(page, selector);
+  const probes = Array.from({ length: config.steps / config.probe_every }, (_, i) => config.probe_every * (i + 1));
+  for (const d of done) {
+    expect(d.x).toEqual(probes);
+    // The live points, from the trainer's floats, and the record's, the same floats written as
+    // shortest decimals: equal to float precision.
+    const was = live.datasets.find((l) => l.group === d.group && l.role === d.role);
+    was.y.forEach((y, i) => expect(d.y[i]).toBeCloseTo(y, 4));
+  }
+  expect(problems).toEqual([]);
+});
+
 test('freeze W_o: four variants drawn and summarised', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
   const section = await runAndWait(page, 'freeze_wo');
