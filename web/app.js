@@ -16,7 +16,7 @@ import { StatsView } from './view-stats.js';
 import { curvesCsv, download, toJson } from './export.js';
 import { warmUp } from './charts.js';
 
-const VIEWS = { curves: CurvesView, heatmap: HeatmapView, stats: StatsView };
+const VIEWS = { remove_wo: CurvesView, freeze_wo: CurvesView, wo_heatmap: HeatmapView, activation_stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const app = {
@@ -56,6 +56,38 @@ const errorText = (e) => (e && e.message ? e.message : String(e));
 const form = () => $('#settings-form');
 // By id, not form.elements[key]: form.elements.length is the element count, not the field.
 const input = (key) => document.getElementById(`s-${key}`);
+
+// A field per setting, in SETTINGS order: a select for a choice (option texts are the i18n keys
+// <key>_<value>), a number box for a whole number, a text box for a real (so 1e-3 can be typed).
+function buildForm() {
+  for (const s of SETTINGS) {
+    const field = document.createElement('div');
+    field.className = 'field';
+    field.dataset.setting = s.key;
+    const label = document.createElement('label');
+    label.htmlFor = `s-${s.key}`;
+    label.dataset.i18n = `f_${s.key}`;
+    let control;
+    if (s.type === 'enum') {
+      control = document.createElement('select');
+      for (const value of s.values) {
+        const option = new Option(value, value);
+        option.dataset.i18n = `${s.key}_${value}`;
+        control.add(option);
+      }
+    } else {
+      control = document.createElement('input');
+      control.type = s.type === 'int' ? 'number' : 'text';
+      control.inputMode = s.type === 'int' ? 'numeric' : 'decimal';
+      if (s.type === 'int') control.step = '1';
+      else control.spellcheck = false;
+    }
+    control.id = `s-${s.key}`;
+    control.name = s.key;
+    field.append(label, control);
+    form().appendChild(field);
+  }
+}
 
 function fillForm() {
   for (const s of SETTINGS) {
@@ -170,8 +202,20 @@ function settingsFromLink(query) {
 
 // ---------- experiments: state, frame, rendering ----------
 
-function makeExperiment(section) {
-  const name = section.dataset.exp;
+// An experiment's section, a copy of index.html's template with the experiment's name in its
+// ids and text keys.
+function experimentSection(name) {
+  const section = $('#experiment-template').content.firstElementChild.cloneNode(true);
+  section.id = `exp-${name}`;
+  section.dataset.exp = name;
+  section.setAttribute('aria-labelledby', `h-${name}`);
+  $('h2', section).id = `h-${name}`;
+  for (const el of section.querySelectorAll('[data-i18n-part]')) el.dataset.i18n = `${name}_${el.dataset.i18nPart}`;
+  return section;
+}
+
+function makeExperiment(name) {
+  const section = experimentSection(name);
   const body = $('.exp-body', section);
   const exp = {
     name, section, variants: [], config: null, source: null, file: '', createdBy: '',
@@ -183,7 +227,7 @@ function makeExperiment(section) {
   exp.runList = new RunList(runsBox, saveModel);
   const viewBox = document.createElement('div');
   viewBox.className = 'view';
-  exp.view = new VIEWS[body.dataset.view](viewBox, exp);
+  exp.view = new VIEWS[name](viewBox, exp);
   const exports = document.createElement('div');
   exports.className = 'exports';
   exp.exportJson = button('small', () => {
@@ -572,13 +616,14 @@ async function boot() {
   app.langChosen = query.lang;
   app.embed = query.embed;
   setLang(query.lang || detectLang(navigator.languages));
-  if (app.embed) {
-    document.body.classList.add('embed');
-    for (const s of document.querySelectorAll('.experiment')) s.hidden = s.dataset.exp !== app.embed;
+  if (app.embed) document.body.classList.add('embed');
+  for (const name of EXPERIMENTS) {
+    const exp = makeExperiment(name);
+    exp.section.hidden = Boolean(app.embed) && name !== app.embed;
+    $('#experiments').appendChild(exp.section);
+    app.exps.set(name, exp);
   }
-  for (const section of document.querySelectorAll('.experiment')) {
-    app.exps.set(section.dataset.exp, makeExperiment(section));
-  }
+  buildForm();
   app.settings = { ...SPEC_DEFAULTS, ...query.settings };
   fillForm();
   renderAll();

@@ -1,5 +1,6 @@
-// English and Chinese strings. Static text carries data-i18n="key" in index.html; everything else
-// asks t(key, params). Strings are only ever set with textContent.
+// English and Chinese strings. Static text carries data-i18n="key" (in index.html, or set by app.js
+// on the sections and fields it builds); everything else asks t(key, params). Strings are only
+// ever set with textContent.
 
 const en = {
   skip: 'Skip to the experiments',

@@ -15,6 +15,19 @@ test('loads with no console errors, nothing off-origin, the Quick preset selecte
   await expect(page.locator('#s-steps')).toHaveValue(String(quick.train.steps));
   await expect(page.locator('#run-all')).toBeEnabled();
   for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeEnabled();
+  // The experiment sections, copies of one template: in order, each a region named by its own
+  // heading, with its own explanation.
+  await expect(page.locator('section.experiment')).toHaveCount(EXPERIMENTS.length);
+  for (const [i, e] of EXPERIMENTS.entries()) {
+    const section = page.locator('section.experiment').nth(i);
+    await expect(section).toHaveAttribute('id', `exp-${e}`);
+    await expect(section).toHaveAttribute('data-exp', e);
+    const title = await section.locator('h2').textContent();
+    expect(title).toMatch(new RegExp(`^${i + 1} · `));
+    await expect(page.getByRole('region', { name: title })).toHaveAttribute('id', `exp-${e}`);
+    await expect(section.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+    for (const span of await section.locator('.explain span').all()) await expect(span).toHaveText(/\w{3}.*\./);
+  }
   // Every setting is in the URL from the start.
   const url = new URL(page.url());
   for (const key of Object.keys(TINY)) expect(url.searchParams.has(key)).toBe(true);
@@ -97,6 +110,8 @@ test('language: ?lang=zh shows Chinese, the selector switches back and records i
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.locator('h1')).toHaveText('W_o 实验室');
   await expect(page.locator('#exp-remove_wo button.run')).toHaveText('运行');
+  await expect(page.getByRole('region', { name: '1 · 去掉 W_o' })).toHaveAttribute('id', 'exp-remove_wo');
+  await expect(page.locator('#exp-freeze_wo .explain span').last()).toHaveText(/冻结的随机 W_o/);
   await runAndWait(page, 'remove_wo');
   await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^在 2 个种子上/);
   await screenshot(page, 'remove_wo_zh', page.locator('#exp-remove_wo'));
