@@ -6,6 +6,7 @@ import { headBlockNorms, subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
 import { Heatmap } from './heatmap.js';
+import { LayerPanels } from './layer-panels.js';
 
 function labelled(container, className, input, textKey) {
   const label = document.createElement('label');
@@ -20,7 +21,6 @@ function labelled(container, className, input, textKey) {
 export class HeatmapView {
   constructor(container, exp) {
     this.exp = exp;
-    this.panels = [];
     this.following = true;  // the slider tracks the newest snapshot
 
     const controls = document.createElement('div');
@@ -40,9 +40,10 @@ export class HeatmapView {
     this.diffSpan = labelled(controls, 'inline', this.diff, 'heatDiff');
     this.empty = document.createElement('p');
     this.empty.className = 'hint';
-    this.layers = document.createElement('div');
-    this.layers.className = 'layer-grid';
-    container.append(controls, this.empty, this.layers);
+    const grid = document.createElement('div');
+    grid.className = 'layer-grid';
+    container.append(controls, this.empty, grid);
+    this.panels = new LayerPanels(grid, (el, layer) => this.buildPanel(el, layer));
 
     this.runSelect.addEventListener('change', () => { this.following = true; this.render(); });
     this.slider.addEventListener('input', () => {
@@ -57,29 +58,20 @@ export class HeatmapView {
     return runs.find((r) => String(r.id) === this.runSelect.value) || runs[0] || null;
   }
 
-  panel(layer) {
-    while (this.panels.length <= layer) {
-      const i = this.panels.length;
-      const el = document.createElement('div');
-      el.className = 'layer-panel';
-      const h = document.createElement('h3');
-      const map = new Heatmap(el, (row, col, head, value) => t('cellTip', { row, col, head, value }));
-      map.canvas.dataset.layer = String(i);
-      const npy = document.createElement('button');
-      npy.type = 'button';
-      npy.className = 'small npy';
-      npy.addEventListener('click', () => this.saveNpy(i));
-      el.prepend(h);
-      el.appendChild(npy);
-      const norms = new ChartBox(el, barOptions(), () => `wolab-wo-block-norms-layer${i}.png`, `norms-${i}`);
-      const ov = new ChartBox(el, lineOptions(), () => `wolab-ov-singular-values-layer${i}.png`, `ov-${i}`);
-      const ovNote = document.createElement('p');
-      ovNote.className = 'hint';
-      el.appendChild(ovNote);
-      this.layers.appendChild(el);
-      this.panels.push({ el, h, map, npy, norms, ov, ovNote, shown: null });
-    }
-    return this.panels[layer];
+  buildPanel(el, layer) {
+    const map = new Heatmap(el, (row, col, head, value) => t('cellTip', { row, col, head, value }));
+    map.canvas.dataset.layer = String(layer);
+    const npy = document.createElement('button');
+    npy.type = 'button';
+    npy.className = 'small npy';
+    npy.addEventListener('click', () => this.saveNpy(layer));
+    el.appendChild(npy);
+    const norms = new ChartBox(el, barOptions(), () => `wolab-wo-block-norms-layer${layer}.png`, `norms-${layer}`);
+    const ov = new ChartBox(el, lineOptions(), () => `wolab-ov-singular-values-layer${layer}.png`, `ov-${layer}`);
+    const ovNote = document.createElement('p');
+    ovNote.className = 'hint';
+    el.appendChild(ovNote);
+    return { map, npy, norms, ov, ovNote, shown: null };
   }
 
   render() {
@@ -109,12 +101,12 @@ export class HeatmapView {
     this.slider.setAttribute('aria-valuetext', step === undefined ? '' : t('heatSnapshotAt', { step }));
 
     const layers = steps.length ? Math.max(...snaps.map((s) => s.layer)) + 1 : 0;
-    this.panels.forEach((p, i) => { p.el.hidden = i >= layers; });
+    this.panels.show(layers);
     for (let layer = 0; layer < layers; layer++) this.renderLayer(run, layer, step, snaps);
   }
 
   renderLayer(run, layer, step, snaps) {
-    const p = this.panel(layer);
+    const p = this.panels.get(layer);
     const snap = snaps.find((s) => s.layer === layer && s.step === step);
     const init = snaps.find((s) => s.layer === layer && s.step === 0);
     if (!snap) return;
@@ -126,7 +118,6 @@ export class HeatmapView {
     const data = same ? p.shown.data : diff ? subtract(snap.data, init.data) : snap.data;
     p.shown = { snap, data, rows: snap.rows, cols: snap.cols, step, layer, diff, seed: run.seed, lang: lang(), ovCount: run.ov.length };
     const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
-    p.h.textContent = t('heatLayer', { layer });
     p.map.draw(data, snap.rows, snap.cols, heads, name);
     p.npy.textContent = t('npyButton');
     p.npy.setAttribute('aria-label', t('npyLabel', { name }));
@@ -158,7 +149,7 @@ export class HeatmapView {
   }
 
   saveNpy(layer) {
-    const s = this.panels[layer].shown;
+    const s = this.panels.get(layer).shown;
     if (!s) return;
     const kind = s.diff ? 'wo-minus-init' : 'wo';
     download(`wolab-${kind}-layer${s.layer}-step${s.step}-seed${s.seed}.npy`, npyBytes(s.data, s.rows, s.cols),

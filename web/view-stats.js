@@ -5,6 +5,7 @@
 import { t } from './i18n.js';
 import { earlyLate, seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE } from './charts.js';
+import { LayerPanels } from './layer-panels.js';
 
 const SITE_COLORS = { concat: '#0072B2', wo_out: '#D55E00', residual: '#009E73' };
 const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
@@ -12,35 +13,29 @@ const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
 export class StatsView {
   constructor(container, exp) {
     this.exp = exp;
-    this.panels = [];
     this.empty = document.createElement('p');
     this.empty.className = 'hint';
-    this.layers = document.createElement('div');
-    this.layers.className = 'layer-grid stats-grid';
+    const grid = document.createElement('div');
+    grid.className = 'layer-grid stats-grid';
+    this.panels = new LayerPanels(grid, (el, layer) => this.buildPanel(el, layer));
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
     this.table = document.createElement('table');
     this.table.className = 'early-late-table';
     wrap.appendChild(this.table);
-    container.append(this.empty, this.layers, wrap);
+    container.append(this.empty, grid, wrap);
   }
 
-  panel(layer) {
-    while (this.panels.length <= layer) {
-      const i = this.panels.length;
-      const el = document.createElement('div');
-      el.className = 'layer-panel';
-      const h = document.createElement('h3');
-      const key = document.createElement('p');
-      key.className = 'hint';
-      el.append(h, key);
-      const std = new ChartBox(el, lineOptions(), () => `wolab-activation-std-layer${i}.png`, `std-${i}`);
-      const mean = new ChartBox(el, lineOptions(), () => `wolab-activation-mean-layer${i}.png`, `mean-${i}`);
-      const grad = new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${i}.png`, `grad-${i}`);
-      this.layers.appendChild(el);
-      this.panels.push({ el, h, key, std, mean, grad });
-    }
-    return this.panels[layer];
+  buildPanel(el, layer) {
+    const key = document.createElement('p');
+    key.className = 'hint';
+    el.appendChild(key);
+    return {
+      key,
+      std: new ChartBox(el, lineOptions(), () => `wolab-activation-std-layer${layer}.png`, `std-${layer}`),
+      mean: new ChartBox(el, lineOptions(), () => `wolab-activation-mean-layer${layer}.png`, `mean-${layer}`),
+      grad: new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${layer}.png`, `grad-${layer}`),
+    };
   }
 
   render() {
@@ -50,11 +45,10 @@ export class StatsView {
     const layers = all.length ? Math.max(...all.map((s) => s.layer)) + 1 : 0;
     this.empty.textContent = t(exp.runs.length ? 'statsWaiting' : 'noRunsYet');
     this.empty.hidden = layers > 0;
-    this.panels.forEach((p, i) => { p.el.hidden = i >= layers; });
+    this.panels.show(layers);
 
     for (let layer = 0; layer < layers; layer++) {
-      const p = this.panel(layer);
-      p.h.textContent = t('heatLayer', { layer });
+      const p = this.panels.get(layer);
       // Colour tells the site (or head), the dash tells the variant: the legends list colours
       // once, and this line says which dash is which.
       p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: v })).join(t('noteJoin'));
