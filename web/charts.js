@@ -2,7 +2,7 @@
 // figure with a PNG button; views give it series, and it creates and redraws its Chart in a
 // later frame once it is near the viewport (frames.js), since creating and drawing charts are
 // the costliest main-thread work while training. Charts never animate.
-import { downloadDataUrl } from './export.js';
+import { downloadUrl } from './export.js';
 import { invalidate } from './frames.js';
 import { t } from './i18n.js';
 
@@ -154,7 +154,7 @@ export class ChartBox {
     this.figure.append(caption, holder);
     container.appendChild(this.figure);
     this.png.addEventListener('click', () => {
-      if (this.chart) downloadDataUrl(fileName(), this.chart.toBase64Image('image/png', 1));
+      if (this.chart) downloadUrl(fileName(), this.chart.toBase64Image('image/png', 1));
     });
   }
 

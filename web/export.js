@@ -5,18 +5,14 @@
 export function download(name, data, type) {
   const blob = data instanceof Blob ? data : new Blob([data], { type });
   const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+  downloadUrl(name, url);
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export function downloadDataUrl(name, dataUrl) {
+// Saves what url (an object or data: URL) holds as the file `name`.
+export function downloadUrl(name, url) {
   const a = document.createElement('a');
-  a.href = dataUrl;
+  a.href = url;
   a.download = name;
   document.body.appendChild(a);
   a.click();

@@ -53,6 +53,11 @@ test('remove W_o: loss and accuracy bands per variant, summary table, one honest
 
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(4);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
+
+  const pngButton = section.getByRole('button', { name: /^Download “Held-out token accuracy.*” as PNG$/ });
+  const [png] = await Promise.all([page.waitForEvent('download'), pngButton.click()]);
+  expect(png.suggestedFilename()).toBe('wolab-remove_wo-accuracy.png');
+  expect(fs.readFileSync(await png.path()).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   await screenshot(page, 'remove_wo', section);
   expect(problems).toEqual([]);
 });
@@ -131,6 +136,7 @@ test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norm
   const section = await runAndWait(page, 'wo_heatmap');
   const canvas = section.locator('.heatmap canvas[data-layer="0"]');
   await expect(section.locator('.heatmap canvas[data-layer]')).toHaveCount(2);
+  await expect(section.locator('.layer-panel h3')).toHaveText(['Layer 0', 'Layer 1']);
   await expect(canvas).toHaveAttribute('data-rows', '8');
   await expect(canvas).toHaveAttribute('data-cols', '8');
 
@@ -201,6 +207,7 @@ test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norm
 test('activation stats: mean/std per site and layer, per-head gradient norms, early-vs-late table', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
   const section = await runAndWait(page, 'activation_stats');
+  await expect(section.locator('.layer-panel h3')).toHaveText(['Layer 0', 'Layer 1']);
   for (const layer of [0, 1]) {
     const std = await chartData(page, `#exp-activation_stats canvas[data-chart="std-${layer}"]`);
     expect(std.map((d) => `${d.variant}:${d.group}`)).toEqual([
