@@ -17,8 +17,9 @@ struct Adam {
   std::vector<float> v;  // second moments
 
   Adam(const TrainConfig& cfg, size_t n_params);
-  // Clips `grads` in place and updates `params`; returns the gradient norm before clipping.
-  float step(std::vector<float>& params, std::vector<float>& grads,
+  // Updates `params` from `grads` clipped to the global norm `clip`; returns the gradient norm
+  // before clipping.
+  float step(std::vector<float>& params, const std::vector<float>& grads,
              const std::vector<ParamInfo>& info);
 };
 

@@ -1,80 +1,161 @@
+// Attention works one (example, head) at a time on T×d_k blocks (17×16 by default): too small
+// for a GEMM call to pay off, so every product here is a small blocked loop, `weighted_rows`,
+// whose accumulators the compiler keeps in vector registers (AVX natively, SIMD128 in wasm).
+// The causal mask makes the products triangular: probabilities and score gradients are zero
+// above the diagonal, which lets a block of rows run over the longest row's range.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "layers.h"
 
 namespace wolab {
+namespace {
+
+constexpr int kRows = 4;  // output rows per block: independent sums the CPU overlaps
+constexpr int kCols = 8;  // output columns per block: one or two vector registers
+
+// Transposed keys, values and the score matrices have rows of T padded to whole blocks of
+// columns; the padding is zero or never read.
+int padded(int T) { return (T + kCols - 1) / kCols * kCols; }
+
+// out[r·os + k] (+)= Σ_{t0 ≤ t < t1} a[r·ar + t·at] · Y[t·ys + k] for r < R, k < W, summed in
+// the order of t. The W columns of a row are one GCC/clang vector value, so the R·W sums are
+// R registers and each step of t is one load of Y and R multiply-adds; with plain arrays, GCC
+// vectorized the loop over t instead, loading the weights lane by lane.
+template <int R, int W, class S>
+void weighted_rows_block(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y,
+                         int ys, int t0, int t1) {
+  typedef S Lanes __attribute__((vector_size(W * sizeof(S))));  // W values of S
+  Lanes acc[R] = {};
+  for (int t = t0; t < t1; t++) {
+    Lanes y;
+    std::memcpy(&y, Y + t * ys, sizeof y);  // (an unaligned load)
+    for (int r = 0; r < R; r++) acc[r] += a[r * ar + t * at] * y;
+  }
+  for (int r = 0; r < R; r++) {
+    if (accumulate) {
+      Lanes prev;
+      std::memcpy(&prev, out + r * os, sizeof prev);
+      acc[r] = prev + acc[r];
+    }
+    std::memcpy(out + r * os, &acc[r], sizeof acc[r]);
+  }
+}
+
+// The same for `rows` ≤ kRows rows and `cols` columns: rows of Y weighted by the rows of a.
+template <class S>
+void weighted_rows(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y, int ys,
+                   int rows, int cols, int t0, int t1) {
+  int k = 0;
+  for (; k + kCols <= cols; k += kCols) {
+    if (rows == kRows)
+      weighted_rows_block<kRows, kCols>(out + k, os, accumulate, a, ar, at, Y + k, ys, t0, t1);
+    else
+      for (int r = 0; r < rows; r++)
+        weighted_rows_block<1, kCols>(out + r * os + k, os, accumulate, a + r * ar, ar, at, Y + k,
+                                      ys, t0, t1);
+  }
+  for (; k < cols; k++)
+    for (int r = 0; r < rows; r++)
+      weighted_rows_block<1, 1>(out + r * os + k, os, accumulate, a + r * ar, ar, at, Y + k, ys,
+                                t0, t1);
+}
+
+// dst (hs,Tp) = the (T,hs) block of one head whose row t starts at src + t·C, transposed and
+// zero-padded to Tp columns.
+template <class S>
+void transpose_head(S* dst, const S* src, int T, int C, int hs) {
+  const int Tp = padded(T);
+  for (int c = 0; c < hs; c++) {
+    for (int t = 0; t < T; t++) dst[c * Tp + t] = src[t * C + c];
+    for (int t = T; t < Tp; t++) dst[c * Tp + t] = 0;
+  }
+}
+
+}  // namespace
+
+int attention_scratch_size(int T, int C, int H) { return (C / H + T) * padded(T); }
 
 template <class S>
-void attention_forward(S* out, S* att, const S* q, const S* k, const S* v, int B, int T, int C,
-                       int H) {
-  const int hs = C / H;  // head size d_k
+void attention_forward(S* out, S* att, S* scratch, const S* q, const S* k, const S* v, int B,
+                       int T, int C, int H) {
+  const int hs = C / H, Tp = padded(T);  // head size d_k; padded row length
   const S scale = S(1) / std::sqrt(S(hs));
+  S* kt = scratch;            // (hs,Tp) this head's keys, transposed
+  S* s = scratch + hs * Tp;   // (T,Tp) scores q_i·k_j
   for (int b = 0; b < B; b++)
-    for (int h = 0; h < H; h++)
-      for (int i = 0; i < T; i++) {
-        const S* qi = q + (b * T + i) * C + h * hs;
-        S* p = att + ((b * H + h) * T + i) * T;  // (T) probabilities of query i
+    for (int h = 0; h < H; h++) {
+      const int head = b * T * C + h * hs;  // row t of this head's q, k, v is at head + t·C
+      S* P = att + (b * H + h) * T * T;      // (T,T) probabilities, zero above the diagonal
+      transpose_head(kt, k + head, T, C, hs);
+      for (int i0 = 0; i0 < T; i0 += kRows) {  // queries i0.. see keys up to the block's last
+        const int rows = std::min(kRows, T - i0), n = i0 + rows;
+        weighted_rows(s + i0 * Tp, Tp, false, q + head + i0 * C, C, 1, kt, Tp, rows, padded(n), 0,
+                      hs);
+      }
+      for (int i = 0; i < T; i++) {  // causal softmax of query i over keys 0..i
+        S* p = P + i * T;
         S maxval = -INFINITY;
-        for (int j = 0; j <= i; j++) {  // causal: keys up to the query only
-          const S* kj = k + (b * T + j) * C + h * hs;
-          S s = 0;
-          for (int c = 0; c < hs; c++) s += qi[c] * kj[c];
-          p[j] = s * scale;
-          if (p[j] > maxval) maxval = p[j];
+        for (int j = 0; j <= i; j++) {
+          p[j] = s[i * Tp + j] * scale;
+          maxval = p[j] > maxval ? p[j] : maxval;
         }
         S sum = 0;
         for (int j = 0; j <= i; j++) sum += (p[j] = std::exp(p[j] - maxval));
         for (int j = 0; j <= i; j++) p[j] /= sum;
         for (int j = i + 1; j < T; j++) p[j] = 0;
-
-        S* oi = out + (b * T + i) * C + h * hs;
-        for (int c = 0; c < hs; c++) oi[c] = 0;
-        for (int j = 0; j <= i; j++) {
-          const S* vj = v + (b * T + j) * C + h * hs;
-          for (int c = 0; c < hs; c++) oi[c] += p[j] * vj[c];
-        }
       }
+      for (int i0 = 0; i0 < T; i0 += kRows) {  // out_i = Σ_j p_ij v_j
+        const int rows = std::min(kRows, T - i0), n = i0 + rows;
+        weighted_rows(out + head + i0 * C, C, false, P + i0 * T, T, 1, v + head, C, rows, hs, 0, n);
+      }
+    }
 }
 
 template <class S>
-void attention_backward(S* dq, S* dk, S* dv, const S* dout, const S* att, const S* q, const S* k,
-                        const S* v, int B, int T, int C, int H) {
-  const int hs = C / H;
+void attention_backward(S* dq, S* dk, S* dv, S* scratch, const S* dout, const S* att, const S* q,
+                        const S* k, const S* v, int B, int T, int C, int H) {
+  const int hs = C / H, Tp = padded(T);
   const S scale = S(1) / std::sqrt(S(hs));
+  S* vt = scratch;            // (hs,Tp) this head's values, transposed
+  S* ds = scratch + hs * Tp;  // (T,Tp) gradient at the scores, zero above the diagonal
   for (int b = 0; b < B; b++)
-    for (int h = 0; h < H; h++)
-      for (int i = 0; i < T; i++) {
-        const S* p = att + ((b * H + h) * T + i) * T;
-        const S* doi = dout + (b * T + i) * C + h * hs;
-        auto dp = [&](int j) {  // dLoss/dp[j] = dout_i · v_j
-          const S* vj = v + (b * T + j) * C + h * hs;
-          S s = 0;
-          for (int c = 0; c < hs; c++) s += doi[c] * vj[c];
-          return s;
-        };
-        // softmax backward: ds_j = p_j (dp_j - Σ_j' p_j' dp_j'); dp is recomputed, not stored,
-        // because a row is at most T long and this keeps the pass free of scratch memory
-        S pdp = 0;
-        for (int j = 0; j <= i; j++) pdp += p[j] * dp(j);
-        const S* qi = q + (b * T + i) * C + h * hs;
-        S* dqi = dq + (b * T + i) * C + h * hs;
-        for (int j = 0; j <= i; j++) {
-          const S* kj = k + (b * T + j) * C + h * hs;
-          S* dkj = dk + (b * T + j) * C + h * hs;
-          S* dvj = dv + (b * T + j) * C + h * hs;
-          const S ds = p[j] * (dp(j) - pdp) * scale;
-          for (int c = 0; c < hs; c++) {
-            dvj[c] += p[j] * doi[c];
-            dqi[c] += ds * kj[c];
-            dkj[c] += ds * qi[c];
-          }
-        }
+    for (int h = 0; h < H; h++) {
+      const int head = b * T * C + h * hs;
+      const S* P = att + (b * H + h) * T * T;  // (T,T)
+      transpose_head(vt, v + head, T, C, hs);
+      for (int i0 = 0; i0 < T; i0 += kRows) {  // dLoss/dp_ij = dout_i·v_j
+        const int rows = std::min(kRows, T - i0), n = i0 + rows;
+        weighted_rows(ds + i0 * Tp, Tp, false, dout + head + i0 * C, C, 1, vt, Tp, rows,
+                      padded(n), 0, hs);
       }
+      for (int i = 0; i < T; i++) {  // softmax backward: ds_ij = p_ij (dp_ij - Σ_j' p_ij' dp_ij')
+        const S* p = P + i * T;
+        S* dsi = ds + i * Tp;
+        S pdp = 0;
+        for (int j = 0; j <= i; j++) pdp += p[j] * dsi[j];
+        for (int j = 0; j <= i; j++) dsi[j] = p[j] * (dsi[j] - pdp) * scale;
+        for (int j = i + 1; j < T; j++) dsi[j] = 0;
+      }
+      for (int i0 = 0; i0 < T; i0 += kRows) {  // dq_i += Σ_j ds_ij k_j
+        const int rows = std::min(kRows, T - i0), n = i0 + rows;
+        weighted_rows(dq + head + i0 * C, C, true, ds + i0 * Tp, Tp, 1, k + head, C, rows, hs, 0,
+                      n);
+      }
+      for (int j0 = 0; j0 < T; j0 += kRows) {  // keys j0.. are seen by queries from j0 on
+        const int rows = std::min(kRows, T - j0);
+        // dk_j += Σ_i ds_ij q_i and dv_j += Σ_i p_ij dout_i: columns of ds and P as weights
+        weighted_rows(dk + head + j0 * C, C, true, ds + j0, 1, Tp, q + head, C, rows, hs, j0, T);
+        weighted_rows(dv + head + j0 * C, C, true, P + j0, 1, T, dout + head, C, rows, hs, j0, T);
+      }
+    }
 }
 
-#define WOLAB_INSTANTIATE(S)                                                                  \
-  template void attention_forward<S>(S*, S*, const S*, const S*, const S*, int, int, int, int); \
-  template void attention_backward<S>(S*, S*, S*, const S*, const S*, const S*, const S*,       \
+#define WOLAB_INSTANTIATE(S)                                                                    \
+  template void attention_forward<S>(S*, S*, S*, const S*, const S*, const S*, int, int, int,   \
+                                     int);                                                      \
+  template void attention_backward<S>(S*, S*, S*, S*, const S*, const S*, const S*, const S*,   \
                                       const S*, int, int, int, int);
 WOLAB_INSTANTIATE(float)
 WOLAB_INSTANTIATE(double)

@@ -33,12 +33,17 @@ void linear_backward(S* dinp, S* dW, S* db,                         // (N,C), (O
 // attention.cpp: causal scaled dot-product attention of H heads over q, k, v already projected;
 // head h owns columns h·C/H .. (h+1)·C/H - 1, and `out` is the heads' outputs side by side
 // (the concat that W_o then mixes). `att` caches the softmax probabilities for the backward.
+// `scratch` is working memory, so that neither pass allocates: attention_scratch_size(T, C, H)
+// elements, (d_k+T, T₈) with d_k = C/H and T₈ = T rounded up to a multiple of 8.
+int attention_scratch_size(int T, int C, int H);
 template <class S>
 void attention_forward(S* out, S* att,                              // (B,T,C), (B,H,T,T)
+                       S* scratch,                                  // (d_k+T,T₈)
                        const S* q, const S* k, const S* v,          // (B,T,C) each
                        int B, int T, int C, int H);
 template <class S>
 void attention_backward(S* dq, S* dk, S* dv,                        // (B,T,C) each
+                        S* scratch,                                 // (d_k+T,T₈)
                         const S* dout, const S* att,                // (B,T,C), (B,H,T,T)
                         const S* q, const S* k, const S* v,         // (B,T,C) each
                         int B, int T, int C, int H);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "gemm.h"
 #include "layers.h"
 
@@ -5,10 +7,11 @@ namespace wolab {
 
 template <class S>
 void linear_forward(S* out, const S* inp, const S* W, const S* b, int N, int C, int OC) {
-  matmul_nt(out, inp, W, N, C, OC);
-  if (!b) return;
-  for (int n = 0; n < N; n++)
-    for (int o = 0; o < OC; o++) out[n * OC + o] += b[o];
+  // Every row starts as the bias and the product accumulates onto it: one pass over `out`
+  // fewer than adding the bias afterwards (and Eigen zeroes `out` before a product it assigns).
+  if (b)
+    for (int n = 0; n < N; n++) std::copy_n(b, OC, out + n * OC);
+  matmul_nt(out, inp, W, N, C, OC, /*accumulate=*/b != nullptr);
 }
 
 template <class S>

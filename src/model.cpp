@@ -93,6 +93,7 @@ Model<S>::Model(const ModelConfig& cfg, int max_batch) : cfg_(cfg), max_batch_(m
   lnf_rstd_.resize(BT);
   for (auto* v : {&logits_, &probs_, &dlogits_}) v->resize(BT * V);
   dh_.resize(BT * F);
+  att_scratch_.resize(attention_scratch_size(cfg.seq_len, cfg.d_model, cfg.heads));
 }
 
 template <class S>
@@ -191,7 +192,8 @@ void Model<S>::layer_forward(int l, int B) {
   linear_forward(a.q.data(), att_in, w + p.wq, w + p.bq, N, C, C);
   linear_forward(a.k.data(), att_in, w + p.wk, w + p.bk, N, C, C);
   linear_forward(a.v.data(), att_in, w + p.wv, w + p.bv, N, C, C);
-  attention_forward(a.concat.data(), a.att.data(), a.q.data(), a.k.data(), a.v.data(), B, T, C, H);
+  attention_forward(a.concat.data(), a.att.data(), att_scratch_.data(), a.q.data(), a.k.data(),
+                    a.v.data(), B, T, C, H);
   if (p.wo == npos)
     std::copy_n(a.concat.data(), N * C, a.wo_out.data());
   else
@@ -281,8 +283,8 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
   zero(dq_, N * C);
   zero(dk_, N * C);
   zero(dv_, N * C);
-  attention_backward(dq_.data(), dk_.data(), dv_.data(), dconcat, a.att.data(), a.q.data(),
-                     a.k.data(), a.v.data(), B, T, C, H);
+  attention_backward(dq_.data(), dk_.data(), dv_.data(), att_scratch_.data(), dconcat,
+                     a.att.data(), a.q.data(), a.k.data(), a.v.data(), B, T, C, H);
   const S* att_in = post ? x : a.ln1.data();
   S* datt_in = dx;  // post-LN: the projections read x itself
   if (!post) {

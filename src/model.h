@@ -89,6 +89,7 @@ class Model {
   std::vector<S> logits_, probs_, dlogits_;   // (B,T,V)
   std::vector<S> dx_, dtmp_, dtmp2_, dq_, dk_, dv_;  // (B,T,C) backward scratch
   std::vector<S> dh_;                      // (B,T,F) backward scratch
+  std::vector<S> att_scratch_;             // (d_k+T,T₈) attention's working memory
 };
 
 inline constexpr size_t npos = static_cast<size_t>(-1);

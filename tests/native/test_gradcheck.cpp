@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <ostream>
 #include <vector>
 
 #include "layers.h"
@@ -87,24 +88,41 @@ TEST(GradCheck, Linear) {
   EXPECT_LT(rel_error(db, numeric_grad(b, loss)), kTol);
 }
 
-TEST(GradCheck, CausalAttention) {
-  const int B = 2, T = 5, C = 6, H = 3;
+struct AttentionShape {
+  int B, T, C, H;
+};
+
+void PrintTo(const AttentionShape& s, std::ostream* os) {
+  *os << "B " << s.B << ", T " << s.T << ", C " << s.C << ", H " << s.H;
+}
+
+class AttentionGradCheck : public testing::TestWithParam<AttentionShape> {};
+
+TEST_P(AttentionGradCheck, CausalAttention) {
+  const int B = GetParam().B, T = GetParam().T, C = GetParam().C, H = GetParam().H;
   Vec q = randn(B * T * C, 1), k = randn(B * T * C, 2), v = randn(B * T * C, 3),
-      r = randn(B * T * C, 4), out(B * T * C), att(B * H * T * T);
+      r = randn(B * T * C, 4), out(B * T * C), att(B * H * T * T),
+      scratch(attention_scratch_size(T, C, H));
   auto loss = [&] {
-    attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), B, T, C, H);
+    attention_forward(out.data(), att.data(), scratch.data(), q.data(), k.data(), v.data(), B, T,
+                      C, H);
     return dot(out, r);
   };
   loss();
   for (int i = 0; i < T; i++)  // causality: a query never weighs a later key
     for (int j = i + 1; j < T; j++) EXPECT_EQ(att[i * T + j], 0.0);
   Vec dq(q.size(), 0), dk(k.size(), 0), dv(v.size(), 0);
-  attention_backward(dq.data(), dk.data(), dv.data(), r.data(), att.data(), q.data(), k.data(),
-                     v.data(), B, T, C, H);
+  attention_backward(dq.data(), dk.data(), dv.data(), scratch.data(), r.data(), att.data(),
+                     q.data(), k.data(), v.data(), B, T, C, H);
   EXPECT_LT(rel_error(dq, numeric_grad(q, loss)), kTol);
   EXPECT_LT(rel_error(dk, numeric_grad(k, loss)), kTol);
   EXPECT_LT(rel_error(dv, numeric_grad(v, loss)), kTol);
 }
+
+// Attention works in blocks of 4 rows and 8 columns with edge cases after them: d_k 2 is all
+// edge; d_k 10 with T 9 has whole blocks, a row left over and two columns left over.
+INSTANTIATE_TEST_SUITE_P(Shapes, AttentionGradCheck,
+                         testing::Values(AttentionShape{2, 5, 6, 3}, AttentionShape{2, 9, 20, 2}));
 
 TEST(GradCheck, LayerNorm) {
   const int N = 4, C = 5;
