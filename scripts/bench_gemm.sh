@@ -2,7 +2,7 @@
 # GEMM benchmark: builds bench_gemm natively (build/) and for wasm (build-wasm/), configuring
 # those dirs (Release, as scripts/build-native.sh and scripts/build-wasm.sh do) unless they are
 # already, runs both and prints one table of GFLOP/s (best and median of 40 timed batches, after
-# warm-up): wasm SIMD kernels, Eigen autovectorized in wasm, native Eigen (AVX2+FMA).
+# warm-up): wasm SIMD kernels, Eigen autovectorized in wasm, native Eigen (-march=native: AVX-512 where the CPU has it).
 # Usage: scripts/bench_gemm.sh [shape filter, e.g. "d64" or "dW"]
 # NATIVE_BUILD / WASM_BUILD name other build dirs (e.g. to stay out of a build in progress).
 # Takes about a minute; the figures are only meaningful on an otherwise idle machine.
