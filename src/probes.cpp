@@ -1,12 +1,6 @@
 #include "probes.h"
 
-// GCC 12's false -Wmaybe-uninitialized in Eigen's AVX-512 code: see gemm_eigen.h
-#pragma GCC diagnostic push
-#ifndef __clang__  // clang has no such warning and would warn of an unknown one
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/SVD>
-#pragma GCC diagnostic pop
+#include "eigen.h"
 #include <cmath>
 
 namespace wolab {
