@@ -4,7 +4,7 @@
 #   node (ctest) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium.
 # Each suite runs even when an earlier one failed. A suite that cannot run (its build failed,
 # its runner crashed or printed no counts) counts as one failed test. The last line is
-# "N passed, N failed", the sum over all suites; the exit status is non-zero if N failed > 0.
+# "N passed, N failed, N skipped", the sum over all suites; the exit status is non-zero if N failed > 0.
 # Build dirs are reused, so a second run only rebuilds what changed.
 set -uo pipefail   # no -e: one failing suite must not stop the others
 cd "$(dirname "$0")/.."
@@ -13,12 +13,14 @@ logs=test-results/logs
 mkdir -p "$logs"
 passed=0
 failed=0
+skipped=0
 notes=()
 
-count() {  # suite, passed, failed
+count() {  # suite, passed, failed[, skipped] (passed excludes skipped)
   passed=$((passed + $2))
   failed=$((failed + $3))
-  notes+=("$1: $2 passed, $3 failed")
+  skipped=$((skipped + ${4:-0}))
+  notes+=("$1: $2 passed, $3 failed, ${4:-0} skipped")
 }
 cannot_run() {  # suite, reason
   failed=$((failed + 1))
@@ -37,9 +39,10 @@ run_ctest() {  # suite, build dir
   local line
   line=$(grep -Eo '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
   if [[ -n $line ]]; then
-    local f t
+    local f t s
     read -r f _ _ _ _ t <<<"$line"
-    count "$1" $((t - f)) "$f"
+    s=$(grep -c '(Skipped)$' "$log" || true)  # GTEST_SKIP: e.g. native-only tests under wasm
+    count "$1" $((t - f - s)) "$f" "$s"
   elif grep -q 'No tests were found' "$log" && ! has_files tests/native '*.cpp'; then
     notes+=("$1: no tests yet")
   else
@@ -77,8 +80,9 @@ if has_files tests/wasm '*.js' || has_files tests/wasm '*.mjs'; then
     p=$(sed -n 's/^# pass \([0-9]\+\)$/\1/p' "$log" | tail -1)
     f=$(sed -n 's/^# fail \([0-9]\+\)$/\1/p' "$log" | tail -1)
     c=$(sed -n 's/^# cancelled \([0-9]\+\)$/\1/p' "$log" | tail -1)
+    k=$(sed -n 's/^# skipped \([0-9]\+\)$/\1/p' "$log" | tail -1)
     if [[ -n $p && -n $f ]]; then
-      count node "$p" $((f + ${c:-0}))
+      count node "$p" $((f + ${c:-0})) "${k:-0}"
     else
       cannot_run node "no '# pass'/'# fail' lines; see $log"
     fi
@@ -94,17 +98,17 @@ if has_files tests/e2e '*.spec.js'; then
     report=test-results/e2e-report.json
     rm -f "$report"
     npx --no-install playwright test 2>&1 | tee "$logs/e2e.log"
-    read -r p f < <(node -e '
+    read -r p f k < <(node -e '
       try {
         const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
         const s = r.stats;
         // Errors outside tests (web server, config, a spec file that does not load)
         // count as one failure: the suite did not run as written.
         const outside = (r.errors || []).length > 0 ? 1 : 0;
-        console.log(s.expected + s.flaky, s.unexpected + outside);
-      } catch { console.log("x x"); }' "$report")
+        console.log(s.expected + s.flaky, s.unexpected + outside, s.skipped);
+      } catch { console.log("x x x"); }' "$report")
     if [[ $p =~ ^[0-9]+$ ]]; then
-      count e2e "$p" "$f"
+      count e2e "$p" "$f" "$k"
     else
       cannot_run e2e "no readable $report; see $logs/e2e.log"
     fi
@@ -117,5 +121,5 @@ fi
 
 banner "summary"
 for n in "${notes[@]}"; do echo "  $n"; done
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))
