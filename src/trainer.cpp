@@ -201,10 +201,11 @@ int64_t Trainer::parameter_count() const { return impl_->model.trainable_count()
 
 void Trainer::keep_wo_snapshots(bool keep) {
   Impl& m = *impl_;
-  if (keep && estimate_bytes(m.cfg, /*wo_snapshots=*/true) > kMaxRunBytes)
+  const uint64_t bytes = keep ? estimate_bytes(m.cfg, /*wo_snapshots=*/true) : 0;
+  if (bytes > kMaxRunBytes)
     throw ConfigError("train.probe_every: keeping W_o every " +
                       std::to_string(m.cfg.train.probe_every) + " steps needs about " +
-                      std::to_string(estimate_bytes(m.cfg, true) >> 20) +
+                      std::to_string(bytes >> 20) +
                       " MiB, over the 512 MiB limit; probe less often or train fewer steps");
   m.keep_snapshots = keep;
   if (!keep) {
