@@ -198,6 +198,8 @@ const std::vector<EvalResult>& Trainer::evals() const { return impl_->evals; }
 const std::vector<ProbeRecord>& Trainer::probes() const { return impl_->probes; }
 const std::vector<WoSnapshot>& Trainer::wo_snapshots() const { return impl_->snapshots; }
 int64_t Trainer::parameter_count() const { return impl_->model.trainable_count(); }
+const std::vector<int>& Trainer::last_batch() const { return impl_->batch.input; }
+const std::vector<int>& Trainer::heldout_inputs() const { return impl_->heldout.input; }
 
 void Trainer::keep_wo_snapshots(bool keep) {
   Impl& m = *impl_;
