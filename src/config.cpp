@@ -19,8 +19,12 @@ using json = nlohmann::json;
 namespace {
 
 // Names in enum order: to_string indexes them, *_from_string searches them.
-const std::vector<std::string> kWoNames = {"learned", "identity", "frozen_random",
-                                           "learned_identity_init"};
+const std::vector<std::string> kWoNames = {"learned",
+                                           "identity",
+                                           "frozen_random",
+                                           "learned_identity_init",
+                                           "frozen_random_scaled",
+                                           "frozen_orthogonal"};
 const std::vector<std::string> kLnNames = {"post", "pre"};
 const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort"};
 // "all" is the CLI's shorthand for the four experiments, one after another.

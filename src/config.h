@@ -13,7 +13,21 @@
 
 namespace wolab {
 
-enum class WoMode { learned, identity, frozen_random, learned_identity_init };
+// frozen_random_scaled is frozen_random's matrix times √3 (E‖W‖²_F = d, like I's);
+// frozen_orthogonal is a random orthogonal matrix (every singular value 1).
+enum class WoMode {
+  learned,
+  identity,
+  frozen_random,
+  learned_identity_init,
+  frozen_random_scaled,
+  frozen_orthogonal
+};
+// W_o exists but is never trained (and has no bias).
+inline bool wo_frozen(WoMode m) {
+  return m == WoMode::frozen_random || m == WoMode::frozen_random_scaled ||
+         m == WoMode::frozen_orthogonal;
+}
 enum class LnPlace { post, pre };
 enum class TaskKind { copy, reverse, sort };
 

@@ -49,7 +49,7 @@ Model<S>::Model(const ModelConfig& cfg, int max_batch) : cfg_(cfg), max_batch_(m
     lp.wv = add(p + "attn.W_v.weight", {C, C});
     lp.bv = add(p + "attn.W_v.bias", {C});
     lp.wo = lp.bo = npos;
-    if (cfg.wo == WoMode::frozen_random) {
+    if (wo_frozen(cfg.wo)) {
       lp.wo = add(p + "attn.W_o.weight", {C, C}, /*trainable=*/false);
     } else if (cfg.wo != WoMode::identity) {
       lp.wo = add(p + "attn.W_o.weight", {C, C});
@@ -149,7 +149,9 @@ void Model<S>::init(uint64_t seed) {
       for (int i = 0; i < C * C; i++) params[lp.wo + i] = (i % (C + 1) == 0) ? S(1) : S(0);
       std::fill_n(params.begin() + lp.bo, C, S(0));
     } else if (lp.wo != npos) {
-      init_linear(lp.wo, lp.bo, C, seed);
+      init_linear(lp.wo, lp.bo, C, seed);  // frozen_random's W_o is learned's initial W_o
+      if (cfg_.wo == WoMode::frozen_random_scaled)
+        for (int i = 0; i < C * C; i++) params[lp.wo + i] *= static_cast<S>(std::sqrt(3.0));
     }
     init_linear(lp.fc1w, lp.fc1b, C, seed);
     init_linear(lp.fc2w, lp.fc2b, cfg_.d_ff, seed);
@@ -276,7 +278,7 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
     std::copy_n(dx, N * C, dconcat);
   } else {
     std::fill_n(dconcat, N * C, S(0));
-    S* dwo = cfg_.wo == WoMode::frozen_random ? nullptr : g + p.wo;
+    S* dwo = wo_frozen(cfg_.wo) ? nullptr : g + p.wo;
     S* dbo = p.bo == npos ? nullptr : g + p.bo;
     linear_backward(dconcat, dwo, dbo, dx, a.concat.data(), w + p.wo, N, C, C);
   }

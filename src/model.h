@@ -15,7 +15,7 @@ struct ParamInfo {
   std::string name;            // PyTorch name, e.g. "layers.0.attn.W_o.weight"
   std::vector<int64_t> shape;  // PyTorch shape, e.g. {d, d}
   size_t offset = 0, size = 0; // where it lives in Model::params and Model::grads
-  bool trainable = true;       // false only for the frozen random W_o
+  bool trainable = true;       // false only for a frozen W_o (wo_frozen)
 };
 
 template <class S>
