@@ -15,7 +15,7 @@
 // src/config.h) before anything is allocated. Every typed array returned here is a copy that
 // the caller owns, so it stays valid when the heap grows.
 //
-// JSON schemas (config, results) are those of spec.md.
+// JSON schemas: docs/config.md (config) and docs/results.md (results).
 
 /** A config or results JSON document, as text. */
 export type JsonText = string;
@@ -60,7 +60,7 @@ export interface ProbeStats {
 /** One training run: a model, its Adam state, its data stream and what it measured. */
 export declare class Trainer {
   /**
-   * Validates the config (every field optional, defaults as in spec.md; "experiment" and
+   * Validates the config (every field optional, defaults as in docs/config.md; "experiment" and
    * "seeds" are accepted and checked, model.wo picks the variant) and initialises the
    * weights from train.seed exactly as the native CLI does.
    * @throws Error with the validator's first message when the config is invalid.

@@ -113,7 +113,7 @@ std::vector<std::string> config_problems(const std::string& text);
 ExperimentConfig read_config(const nlohmann::json& j, std::vector<std::string>& problems);
 ExperimentConfig read_config_text(const std::string& text, std::vector<std::string>& problems);
 
-// Config → JSON with every field present, in the schema of spec.md; parse of it gives it back.
+// Config → JSON with every field present (docs/config.md); parsing it gives the config back.
 nlohmann::json config_json(const ExperimentConfig& cfg);
 nlohmann::json config_json(const RunConfig& cfg);  // "model", "task", "train" only
 

@@ -2,7 +2,8 @@
 // state.ts). This module only knows types; ranges and cross-field rules are judged by the wasm
 // validator (the same C++ code as the CLI), so a limit is written down in exactly one place.
 
-// key: URL parameter and form field name; path: where it lives in the config JSON of spec.md.
+// key: URL parameter and form field name; path: where it lives in the config JSON
+// (docs/config.md).
 export const SETTINGS = [
   { key: 'task', path: ['task', 'name'], type: 'enum', values: ['copy', 'reverse', 'sort'] },
   { key: 'd_model', path: ['model', 'd_model'], type: 'int' },
@@ -20,7 +21,8 @@ export const SETTINGS = [
   { key: 'probe_every', path: ['train', 'probe_every'], type: 'int' },
 ];
 
-// The defaults of spec.md, used only until the wasm presets are known (and if a preset lacks a key).
+// The defaults of docs/config.md, used only until the wasm presets are known (and if a preset
+// lacks a key).
 export const SPEC_DEFAULTS = {
   task: 'copy', d_model: 64, heads: 4, layers: 2, d_ff: 256, ln: 'post', length: 8, alphabet: 10,
   batch: 32, lr: 0.001, steps: 400, seeds: 5, seed: 0, probe_every: 25,
@@ -59,7 +61,7 @@ export function settingsFromConfig(config, fallback = SPEC_DEFAULTS) {
   return out;
 }
 
-// The config JSON (spec.md) of an experiment with these settings.
+// The config JSON (docs/config.md) of an experiment with these settings.
 export function experimentConfig(settings, experiment) {
   const config = { experiment, model: {}, task: {}, train: {} };
   for (const s of SETTINGS) {
