@@ -30,6 +30,7 @@ export const SPEC_DEFAULTS = {
 
 export const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
 export const LANGS = ['en', 'zh'];
+export const THEMES = ['light', 'dark'];  // without ?theme=, the browser's prefers-color-scheme
 
 const BY_KEY = new Map(SETTINGS.map((s) => [s.key, s]));
 export const settingByKey = (key) => BY_KEY.get(key);
@@ -112,16 +113,23 @@ export function readQuery(search) {
     if (EXPERIMENTS.includes(e)) embed = e;
     else problems.push({ key: 'embed', text: e, error: 'errEnum' });
   }
-  return { settings, lang, embed, problems };
+  let theme = null;
+  if (params.has('theme')) {
+    const th = params.get('theme');
+    if (THEMES.includes(th)) theme = th;
+    else problems.push({ key: 'theme', text: th, error: 'errEnum' });
+  }
+  return { settings, lang, embed, theme, problems };
 }
 
 // The query string for these settings (all of them, so a link means the same run even after
-// the presets change), plus language and embed mode when set.
-export function writeQuery(settings, { lang = null, embed = null } = {}) {
+// the presets change), plus language, embed mode and theme when set.
+export function writeQuery(settings, { lang = null, embed = null, theme = null } = {}) {
   const params = new URLSearchParams();
   for (const s of SETTINGS) params.set(s.key, String(settings[s.key]));
   if (lang) params.set('lang', lang);
   if (embed) params.set('embed', embed);
+  if (theme) params.set('theme', theme);
   return '?' + params.toString();
 }
 
