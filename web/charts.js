@@ -13,27 +13,60 @@ Chart.defaults.responsive = true;
 Chart.defaults.maintainAspectRatio = false;
 Chart.defaults.font.size = 11;
 
-// Exported PNGs get a white background instead of a transparent one.
+// Every colour comes from style.css's variables, so that charts follow the light or dark theme.
+// applyTheme() reads them again after the theme changes; the views then draw again.
+const theme = { background: '#fff', variants: new Map() };
+export const PALETTE = [];  // filled in place, so that views holding it see the current theme
+const boxes = new Set();    // every ChartBox, whose Chart is made again in a new theme
+
+const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+// Reads the theme's colours; the caller then has the views draw again with them.
+export function applyTheme() {
+  theme.background = cssVar('--panel');
+  theme.variants.clear();
+  PALETTE.splice(0, PALETTE.length, ...cssVar('--palette').split(',').map((c) => c.trim()));
+  Chart.defaults.color = cssVar('--chart-text');
+  Chart.defaults.borderColor = cssVar('--chart-grid');
+  for (const box of boxes) {
+    if (!box.chart) continue;
+    box.chart.destroy();  // a Chart keeps the defaults it was made with
+    box.chart = null;
+    box.draw();
+  }
+}
+
+// A variant's colour (--variant-<name>), the same in every chart.
+export function variantColor(variant) {
+  if (!theme.variants.has(variant)) theme.variants.set(variant, cssVar(`--variant-${variant}`) || cssVar('--chart-text'));
+  return theme.variants.get(variant);
+}
+
+// Exported PNGs get the panel's background instead of a transparent one.
 Chart.register({
-  id: 'whiteBackground',
+  id: 'panelBackground',
   beforeDraw(chart) {
     const { ctx, width, height } = chart;
     ctx.save();
     ctx.globalCompositeOperation = 'destination-over';
-    ctx.fillStyle = '#fff';
+    ctx.fillStyle = theme.background;
     ctx.fillRect(0, 0, width, height);
     ctx.restore();
   },
 });
 
-// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-export const VARIANT_COLORS = {
-  learned: '#0072B2',
-  identity: '#E69F00',
-  frozen_random: '#D55E00',
-  learned_identity_init: '#009E73',
-};
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
+// A chart's PNG at twice its CSS size, whatever the screen's devicePixelRatio: drawn once at
+// ratio 2 for the file, then back at the screen's own.
+const PNG_SCALE = 2;
+function pngUrl(chart) {
+  const own = chart.options.devicePixelRatio;
+  chart.options.devicePixelRatio = PNG_SCALE;
+  chart.resize();
+  const url = chart.toBase64Image('image/png', 1);
+  chart.options.devicePixelRatio = own;
+  chart.resize();
+  return url;
+}
 
 function alpha(hex, a) {
   const n = parseInt(hex.slice(1), 16);
@@ -154,8 +187,9 @@ export class ChartBox {
     this.figure.append(caption, holder);
     container.appendChild(this.figure);
     this.png.addEventListener('click', () => {
-      if (this.chart) downloadUrl(fileName(), this.chart.toBase64Image('image/png', 1));
+      if (this.chart) downloadUrl(fileName(), pngUrl(this.chart));
     });
+    boxes.add(this);
   }
 
   // Title, canvas label and PNG button in the current language.

@@ -1,6 +1,6 @@
 // The table of one experiment's runs: variant, seed, a progress bar, steps/s, status, and the
 // trained model's download. Rows are built once per set of runs and then only updated.
-import { t } from './i18n.js';
+import { t, variantLabel } from './i18n.js';
 
 export function statusText(run) {
   switch (run.status) {
@@ -10,7 +10,8 @@ export function statusText(run) {
         ? t('statusRunningEta', { s: Math.ceil((run.steps - run.stepsDone) / run.rate) })
         : t('statusRunning');
     case 'done': return t('statusDone');
-    case 'stopped': return t('statusStopped', { step: run.stepsDone });
+    // A run stopped before a worker took it never trained a step.
+    case 'stopped': return run.startedAt || run.stepsDone ? t('statusStopped', { step: run.stepsDone }) : t('statusNotStarted');
     case 'error': return t('statusError', { message: run.error });
     default: return run.status;  // the trainer's own words, e.g. "diverged at step 17"
   }
@@ -54,7 +55,6 @@ export class RunList {
       const tr = this.body.insertRow();
       tr.dataset.run = run.id;
       const cells = [0, 1, 2, 3, 4, 5].map(() => tr.insertCell());
-      cells[0].textContent = run.variant;
       cells[1].textContent = String(run.seed);
       const progress = document.createElement('progress');
       progress.max = run.steps;
@@ -75,6 +75,7 @@ export class RunList {
     row.progress.value = run.stepsDone;
     row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
     row.steps.textContent = `${run.stepsDone}/${run.steps}`;
+    row.cells[0].textContent = variantLabel(run.variant);
     // While running: the recent rate; once finished: the run's average (none for imports).
     row.cells[3].textContent = (run.status === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
     row.cells[4].textContent = statusText(run);

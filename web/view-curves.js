@@ -1,9 +1,9 @@
 // Experiments 1 and 2: training loss and held-out token accuracy per variant (mean line and
 // min–max band over seeds), both live while the runs train, the summary table (mean ± std) and
 // the sentence that reads it.
-import { lang, t } from './i18n.js';
+import { lang, t, variantLabel } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
-import { ChartBox, lineOptions, VARIANT_COLORS } from './charts.js';
+import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
@@ -11,7 +11,7 @@ const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to 
 export function variantGroups(exp, pick) {
   const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
   return variants.map((v) => ({
-    group: v, label: v, color: VARIANT_COLORS[v] || '#444',
+    group: v, label: variantLabel(v), color: variantColor(v),
     bands: thinBands(seedBands(exp.runs.filter((r) => r.variant === v).map(pick)), MAX_POINTS),
   }));
 }
@@ -36,7 +36,9 @@ export class CurvesView {
     this.table = document.createElement('table');
     this.table.className = 'summary-table';
     wrap.appendChild(this.table);
-    container.append(grid, this.sentence, wrap);
+    this.notes = document.createElement('p');
+    this.notes.className = 'hint';
+    container.append(grid, this.sentence, wrap, this.notes);
   }
 
   render() {
@@ -70,6 +72,8 @@ export class CurvesView {
   renderTable() {
     const summary = this.exp.summary || [];
     this.table.hidden = summary.length === 0;
+    this.notes.hidden = summary.length === 0;
+    this.notes.textContent = t('summaryNotes');  // what the columns measure
     if (!summary.length) return;
     this.table.replaceChildren();
     const caption = this.table.createCaption();
@@ -87,7 +91,7 @@ export class CurvesView {
       tr.dataset.variant = s.variant;
       const reach = s.steps_to_loss_0_1;
       const cells = [
-        s.variant, String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
+        variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
         `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
         s.loss.mean == null ? '—' : `${s.loss.mean.toPrecision(3)} ± ${s.loss.std.toPrecision(2)}`,
         String(s.parameters), String(s.diverged),

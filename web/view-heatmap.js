@@ -1,11 +1,12 @@
 // Experiment 3: each layer's W_o as a heatmap with a slider over the saved snapshots (it follows
 // the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms,
-// and per-head OV-circuit singular values.
-import { lang, t } from './i18n.js';
+// and per-head OV-circuit singular values. By default one colour scale serves every snapshot and
+// layer of the run, so that scrubbing compares like with like.
+import { lang, t, variantLabel } from './i18n.js';
 import { headBlockNorms, subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
-import { Heatmap } from './heatmap.js';
+import { Heatmap, maxAbs } from './heatmap.js';
 import { LayerPanels } from './layer-panels.js';
 
 function labelled(container, className, input, textKey) {
@@ -38,6 +39,10 @@ export class HeatmapView {
     this.diff.type = 'checkbox';
     this.diff.className = 'diff-toggle';
     this.diffSpan = labelled(controls, 'inline', this.diff, 'heatDiff');
+    this.perSnapshot = document.createElement('input');
+    this.perSnapshot.type = 'checkbox';
+    this.perSnapshot.className = 'scale-toggle';
+    this.perSnapshotSpan = labelled(controls, 'inline', this.perSnapshot, 'heatPerSnapshot');
     this.empty = document.createElement('p');
     this.empty.className = 'hint';
     const grid = document.createElement('div');
@@ -51,6 +56,23 @@ export class HeatmapView {
       this.render();
     });
     this.diff.addEventListener('change', () => this.render());
+    this.perSnapshot.addEventListener('change', () => this.render());
+  }
+
+  // The largest |value| over every snapshot of the run (of W_o − W_o(init) when diff), kept until
+  // the run gains a snapshot.
+  runScale(run, snaps, diff) {
+    const key = `${run.id}:${snaps.length}:${diff}`;
+    if (this.scaleKey !== key) {
+      let scale = 0;
+      for (const s of snaps) {
+        const init = diff && snaps.find((i) => i.layer === s.layer && i.step === 0);
+        if (!diff || init) scale = Math.max(scale, maxAbs(init ? subtract(s.data, init.data) : s.data));
+      }
+      this.scaleKey = key;
+      this.scale = scale;
+    }
+    return this.scale;
   }
 
   selectedRun() {
@@ -75,7 +97,7 @@ export class HeatmapView {
   }
 
   render() {
-    for (const span of [this.runSpan, this.sliderSpan, this.diffSpan]) span.textContent = t(span.dataset.key);
+    for (const span of [this.runSpan, this.sliderSpan, this.diffSpan, this.perSnapshotSpan]) span.textContent = t(span.dataset.key);
     const runs = this.exp.runs;
     this.controls.hidden = runs.length === 0;
     // Run choices: one per seed (this experiment has the single variant 'learned').
@@ -86,7 +108,7 @@ export class HeatmapView {
       this.runSelect.dataset.options = options;
       if (runs.some((r) => String(r.id) === keep)) this.runSelect.value = keep;
     }
-    runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: r.variant, seed: r.seed }); });
+    runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: variantLabel(r.variant), seed: r.seed }); });
 
     const run = this.selectedRun();
     const snaps = run ? run.record.wo : [];
@@ -112,17 +134,32 @@ export class HeatmapView {
     if (!snap) return;
     const heads = this.exp.config.model.heads;
     const diff = Boolean(this.diff.checked && init);
+    const perSnapshot = this.perSnapshot.checked;
     // Progress messages arrive far more often than snapshots: redraw only what changed.
-    const same = p.shown && p.shown.snap === snap && p.shown.diff === diff && p.shown.lang === lang();
+    const same = p.shown && p.shown.snap === snap && p.shown.diff === diff && p.shown.lang === lang() &&
+      p.shown.perSnapshot === perSnapshot && p.shown.snaps === snaps.length;
     if (same && p.shown.ovCount === run.ov.length) return;
     const data = same ? p.shown.data : diff ? subtract(snap.data, init.data) : snap.data;
-    p.shown = { snap, data, rows: snap.rows, cols: snap.cols, step, layer, diff, seed: run.seed, lang: lang(), ovCount: run.ov.length };
+    p.shown = {
+      snap, data, rows: snap.rows, cols: snap.cols, step, layer, diff, seed: run.seed, lang: lang(),
+      ovCount: run.ov.length, perSnapshot, snaps: snaps.length,
+    };
     const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
-    p.map.draw(data, snap.rows, snap.cols, heads, name);
+    p.map.axes(t('heatRows'), t('heatCols'), (h) => t(heads <= 4 ? 'headN' : 'heatHeadShort', { head: h }));
+    // At step 0 the difference is zero by definition: say so instead of drawing a blank map.
+    const nothingYet = diff && step === 0;
+    if (nothingYet) {
+      p.map.showNote(t('heatStep0Diff'));
+    } else {
+      const scale = perSnapshot ? maxAbs(data) : this.runScale(run, snaps, diff);
+      const max = scale.toPrecision(3);
+      p.map.draw(data, snap.rows, snap.cols, heads, name, scale, t(perSnapshot ? 'heatScaleSnap' : 'heatScaleRun', { max }));
+    }
     p.npy.textContent = t('npyButton');
     p.npy.setAttribute('aria-label', t('npyLabel', { name }));
 
     const norms = headBlockNorms(data, snap.rows, snap.cols, heads);
+    p.norms.figure.hidden = nothingYet;
     p.norms.label(t(diff ? 'normsTitleDiff' : 'normsTitle', { step }), t('axisHead'), t('axisNorm'));
     p.norms.bars(norms.map((_, h) => t('headN', { head: h })), [
       { label: t('normsSeries'), data: norms, color: PALETTE[0] },

@@ -2,12 +2,12 @@
 // the residual sum over training, the gradient norm reaching each head's slice of the concat, and
 // the early-vs-late table of the article's printout. Lines are means over seeds; colour is the
 // site (or head), dashes mark the variant.
-import { t } from './i18n.js';
+import { t, variantLabel } from './i18n.js';
 import { earlyLate, seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE } from './charts.js';
 import { LayerPanels } from './layer-panels.js';
 
-const SITE_COLORS = { concat: '#0072B2', wo_out: '#D55E00', residual: '#009E73' };
+const SITE_COLORS = { concat: 0, wo_out: 3, residual: 2 };  // indices into the theme's PALETTE
 const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
 
 export class StatsView {
@@ -51,7 +51,7 @@ export class StatsView {
       const p = this.panels.get(layer);
       // Colour tells the site (or head), the dash tells the variant: the legends list colours
       // once, and this line says which dash is which.
-      p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: v })).join(t('noteJoin'));
+      p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: variantLabel(v) })).join(t('noteJoin'));
       // series(variant, value) -> bands over seeds of value(stat entry) along the probe steps.
       const series = (variant, value) => seedBands(exp.runs.filter((r) => r.variant === variant).map((r) => {
         const mine = r.record.stats.filter((s) => s.layer === layer);
@@ -61,8 +61,8 @@ export class StatsView {
         box.label(t(key, { layer }), t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
         box.bands(variants.flatMap((v, vi) => SITES.map((site) => ({
           group: site, variant: v, legend: vi === 0 ? t(`site_${site}`) : null,
-          label: t('siteOf', { site: t(`site_${site}`), variant: v }),
-          color: SITE_COLORS[site], dash: DASHES[vi % DASHES.length], band: false,
+          label: t('siteOf', { site: t(`site_${site}`), variant: variantLabel(v) }),
+          color: PALETTE[SITE_COLORS[site]], dash: DASHES[vi % DASHES.length], band: false,
           bands: series(v, (s) => s[site][field]),
         }))));
       }
@@ -70,7 +70,7 @@ export class StatsView {
       p.grad.label(t('statsGrad', { layer }), t('axisStep'), t('axisGradNorm'));
       p.grad.bands(variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
         group: `h${h}`, variant: v, legend: vi === 0 ? t('headN', { head: h }) : null,
-        label: t('headOf', { head: h, variant: v }),
+        label: t('headOf', { head: h, variant: variantLabel(v) }),
         color: PALETTE[h % PALETTE.length], dash: DASHES[vi % DASHES.length], band: false,
         bands: series(v, (s) => s.head_grad_norm[h]),
       }))));
@@ -95,7 +95,7 @@ export class StatsView {
     const num = (x) => (Number.isFinite(x) ? x.toFixed(4) : '—');
     for (const r of rows) {
       const tr = body.insertRow();
-      for (const text of [r.variant, String(r.layer), t(`site_${r.site}`), num(r.earlyMean), num(r.earlyStd), num(r.lateMean), num(r.lateStd)]) {
+      for (const text of [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.earlyMean), num(r.earlyStd), num(r.lateMean), num(r.lateStd)]) {
         tr.insertCell().textContent = text;
       }
     }
