@@ -1,7 +1,7 @@
 // DOM glue: settings form <-> URL state, the worker pool <-> the experiment views, import/export,
 // sharing and language. Views draw from run records in the results schema, so a live run, a
 // finished run and an imported CLI file all go through the same drawing code.
-import { applyStatic, detectLang, lang, setLang, t } from './i18n.js';
+import { applyStatic, detectLang, lang, setLang, t, variantLabel } from './i18n.js';
 import {
   experimentConfig, matchPreset, parseValue, readQuery, runConfig, SETTINGS, settingForField,
   settingsFromConfig, SPEC_DEFAULTS, writeQuery, EXPERIMENTS,
@@ -14,7 +14,9 @@ import { CurvesView, isSettled } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
 import { curvesCsv, download, toJson } from './export.js';
-import { warmUp } from './charts.js';
+import { applyTheme, warmUp } from './charts.js';
+import { applyHeatTheme } from './heatmap.js';
+import { reportHeight } from './frame-height.js';
 
 const VIEWS = { remove_wo: CurvesView, freeze_wo: CurvesView, wo_heatmap: HeatmapView, activation_stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -31,6 +33,10 @@ const app = {
   generalErrors: [],               // validator messages that name no field of the form
   langChosen: null,                // from ?lang= or the selector; null follows the browser
   embed: null,
+  theme: null,                     // from ?theme=; null follows prefers-color-scheme
+  engineFailed: false,
+  pending: null,                   // experiments whose Run was pressed before the engine loaded
+  lastRun: null,                   // the Run button pressed last: where focus returns after a run
   runner: null,
   exps: new Map(),
   jobs: new Map(),                 // job id -> { runs, record, ov, ... }: one training run
@@ -40,13 +46,44 @@ const app = {
 
 // ---------- notices ----------
 
-function notice(text, kind = 'info') {
-  const box = $('#notices');
+// A notice is a group (one event: a link's problems are one notice), with its own dismiss button,
+// shown where the user is looking: in the control bar's box by default, or in an experiment's.
+// Information goes by itself after a while; an error stays until dismissed. Older notices give
+// way to newer ones, so they never pile up.
+const MAX_NOTICES = 3;
+const INFO_MS = 8000;
+
+function notice(text, kind = 'info', { items = [], box = $('#notices') } = {}) {
+  for (const old of box.querySelectorAll('.notice')) if (old.dataset.text === text) old.remove();
+  const group = document.createElement('div');
+  group.className = `notice ${kind}`;
+  group.dataset.text = text;
+  group.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  const body = document.createElement('div');
+  body.className = 'notice-text';
   const p = document.createElement('p');
-  p.className = kind;
   p.textContent = text;
-  box.appendChild(p);
-  while (box.children.length > 8) box.firstElementChild.remove();
+  body.appendChild(p);
+  if (items.length) {
+    const list = document.createElement('ul');
+    for (const item of items) list.appendChild(document.createElement('li')).textContent = item;
+    body.appendChild(list);
+  }
+  const close = button('dismiss small', () => dismiss(group));
+  close.textContent = '×';
+  close.setAttribute('aria-label', t('dismiss'));
+  group.append(body, close);
+  box.appendChild(group);
+  while (box.children.length > MAX_NOTICES) box.firstElementChild.remove();
+  if (kind === 'info') setTimeout(() => dismiss(group), INFO_MS);
+}
+
+// Removes a notice; focus on it moves to the next notice, or back to the page's Run button.
+function dismiss(group) {
+  const had = group.contains(document.activeElement);
+  const next = group.nextElementSibling || group.previousElementSibling;
+  group.remove();
+  if (had) (next ? $('.dismiss', next) : focusTarget()).focus();
 }
 
 const errorText = (e) => (e && e.message ? e.message : String(e));
@@ -84,7 +121,12 @@ function buildForm() {
     }
     control.id = `s-${s.key}`;
     control.name = s.key;
-    field.append(label, control);
+    const help = document.createElement('small');
+    help.className = 'help';
+    help.id = `help-${s.key}`;
+    help.dataset.i18n = `h_${s.key}`;
+    control.setAttribute('aria-describedby', help.id);
+    field.append(label, control, help);
     form().appendChild(field);
   }
 }
@@ -107,20 +149,26 @@ function readForm() {
   }
 }
 
-// The wasm validator's messages for these settings: [{ key | null, text }]. Judged as experiment
-// "all", the strictest: its memory estimate includes the W_o snapshots of experiment 3.
+// The wasm validator's messages for these settings: [{ key | null, text, rest }], rest being the
+// text after the field path ("model.heads: d_model 8 is not…" -> "d_model 8 is not…"). Judged as
+// experiment "all", the strictest: its memory estimate includes the W_o snapshots of experiment 3.
 function validatorMessages(settings) {
   if (!app.wolab) return [];
   const config = JSON.stringify(experimentConfig(settings, 'all'));
-  return app.wolab.validateConfig(config).map((text) => ({
-    key: settingForField(text.split(':')[0].trim()), text,
-  }));
+  return app.wolab.validateConfig(config).map((text) => {
+    const colon = text.indexOf(':');
+    const key = colon > 0 ? settingForField(text.slice(0, colon).trim()) : null;
+    return { key, text, rest: key ? text.slice(colon + 1).trim() : text };
+  });
 }
+
+// A setting's label, which notices use in place of its path in the config.
+const fieldLabel = (key) => t(`f_${key}`);
 
 function validate() {
   app.generalErrors = [];
   for (const m of validatorMessages(app.settings)) {
-    if (m.key && !app.fieldErrors[m.key]) app.fieldErrors[m.key] = { text: m.text };
+    if (m.key && !app.fieldErrors[m.key]) app.fieldErrors[m.key] = { text: m.rest };
     else if (!m.key) app.generalErrors.push(m.text);
   }
   showErrors();
@@ -137,7 +185,7 @@ function showErrors() {
     if (!err) {
       if (msg) msg.remove();
       control.removeAttribute('aria-invalid');
-      control.removeAttribute('aria-describedby');
+      control.setAttribute('aria-describedby', `help-${s.key}`);
       continue;
     }
     if (!msg) {
@@ -148,16 +196,31 @@ function showErrors() {
     }
     msg.textContent = err.key ? t(err.key) : err.text;
     control.setAttribute('aria-invalid', 'true');
-    control.setAttribute('aria-describedby', msg.id);
+    control.setAttribute('aria-describedby', `${msg.id} help-${s.key}`);
   }
   const general = [...app.generalErrors];
   if (!configValid()) general.push(t('configInvalid'));
   $('#config-errors').textContent = general.join(' ');
+  summarizeSettings();
   refreshButtons();
 }
 
+// The folded settings' one-line summary; settings that need fixing unfold them.
+function summarizeSettings() {
+  const summary = $('#settings-summary');
+  const valid = configValid();
+  summary.classList.toggle('error', !valid);
+  summary.textContent = valid
+    ? t('settingsSummaryLine', {
+      preset: t(`preset${matchPreset(app.settings, app.presets).replace(/^./, (c) => c.toUpperCase())}`),
+      config: describeConfig(experimentConfig(app.settings, 'all')),
+    })
+    : t('settingsSummaryInvalid');
+  if (!valid) $('#settings').open = true;
+}
+
 function writeUrl() {
-  const query = writeQuery(app.texts, { lang: app.langChosen, embed: app.embed });
+  const query = writeQuery(app.texts, { lang: app.langChosen, embed: app.embed, theme: app.theme });
   history.replaceState(null, '', query + location.hash);
   for (const a of document.querySelectorAll('.open-full')) {
     a.href = location.pathname + writeQuery(app.texts, { lang: app.langChosen });
@@ -184,18 +247,30 @@ function applyPreset(name) {
 }
 
 // Settings from the link: values that do not parse, or that the validator refuses, fall back to
-// the Quick preset with a notice, so a damaged link still opens a runnable page.
+// the Quick preset, with one notice listing them, so a damaged link still opens a runnable page.
 function settingsFromLink(query) {
+  const items = [];
   for (const p of query.problems) {
-    const fallback = p.key === 'lang' ? lang() : p.key === 'embed' ? '—' : app.base[p.key];
-    notice(t('urlProblem', { text: p.text, field: p.key, problem: t(p.error), fallback }), 'error');
+    const fallback = p.key === 'lang' ? lang() : p.key in app.base ? app.base[p.key] : '—';
+    items.push(t('urlProblem', { text: p.text, field: fieldLabel(p.key), problem: t(p.error), fallback }));
   }
   app.settings = { ...app.base, ...query.settings };
-  const refused = validatorMessages(app.settings).filter((m) => m.key && m.key in query.settings);
-  for (const m of refused) {
-    notice(t('urlRefused', { value: app.settings[m.key], field: m.key, problem: m.text, fallback: app.base[m.key] }), 'error');
-    app.settings[m.key] = app.base[m.key];
+  // A rule between two fields names one of them (d_model 63 with 4 heads: d_model); once that
+  // one is back at the preset's value, the rule may name the other, so this repeats until the
+  // validator accepts. A rule naming only values the link left alone takes back all the link's.
+  const fromLink = new Set(Object.keys(query.settings));
+  for (;;) {
+    const messages = validatorMessages(app.settings);
+    if (!messages.length || !fromLink.size) break;
+    let refused = messages.filter((m) => fromLink.has(m.key));
+    if (!refused.length) refused = [...fromLink].map((key) => ({ key, rest: messages[0].rest }));
+    for (const m of refused) {
+      items.push(t('urlRefused', { value: app.settings[m.key], field: fieldLabel(m.key), problem: m.rest, fallback: app.base[m.key] }));
+      app.settings[m.key] = app.base[m.key];
+      fromLink.delete(m.key);
+    }
   }
+  if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items });
   fillForm();
   onSettingsEdited();
 }
@@ -221,8 +296,10 @@ function makeExperiment(name) {
     name, section, variants: [], config: null, source: null, file: '', createdBy: '',
     resultsText: null, runs: [], summary: null,
   };
-  exp.configLine = document.createElement('p');
-  exp.configLine.className = 'config-line';
+  exp.configLine = $('.config-line', section);
+  exp.notices = $('.section-notices', section);
+  exp.partialLine = document.createElement('p');
+  exp.partialLine.className = 'partial-line hint';
   const runsBox = document.createElement('div');
   exp.runList = new RunList(runsBox, saveModel);
   const viewBox = document.createElement('div');
@@ -234,19 +311,23 @@ function makeExperiment(name) {
     try {
       download(`wolab-${name}.json`, resultsText(exp), 'application/json');
     } catch (e) {
-      notice(errorText(e), 'error');
+      notice(errorText(e), 'error', { box: exp.notices });
     }
   });
   exp.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
   exports.append(exp.exportJson, exp.exportCsv);
-  body.append(exp.configLine, runsBox, viewBox, exports);
+  exp.exports = exports;
+  body.append(exp.partialLine, runsBox, viewBox, exports);
   exp.render = () => {
     renderFrame(exp);
     exp.view.render();
   };
   exp.redraw = () => invalidate(exp, exp.render);
   exp.renderNow = () => renderNow(exp, exp.render);
-  $('.run', section).addEventListener('click', () => runExperiments([name]));
+  $('.run', section).addEventListener('click', (e) => {
+    app.lastRun = e.currentTarget;
+    runExperiments([name]);
+  });
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
   return exp;
 }
@@ -271,19 +352,44 @@ function describeConfig(config) {
 // paused), data-status on run rows: the page's state for tests and scripts/bench_page.js.
 function renderFrame(exp) {
   exp.section.dataset.state = !exp.runs.length ? 'empty' : isSettled(exp) ? 'settled' : 'running';
-  exp.configLine.hidden = !exp.config;
+  // An embed has no settings panel: before a run, the line says what Run will train.
+  exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
     const config = describeConfig(exp.config);
     exp.configLine.textContent = exp.source === 'import'
       ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
+  } else if (app.embed) {
+    exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
   }
+  const done = finishedRuns(exp).length;
+  const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && done < exp.runs.length;
+  exp.partialLine.hidden = !cut;
+  if (cut) exp.partialLine.textContent = t('partialLine', { done, total: exp.runs.length });
   exp.runList.render(exp.runs, exp.source);
-  const any = finishedRuns(exp).length > 0;
+  renderVariants(exp);
+  // Hidden rather than disabled until there is something to export.
+  exp.exports.hidden = done === 0;
   exp.exportJson.textContent = t('exportResults');
   exp.exportCsv.textContent = t('exportCsv');
-  exp.exportJson.disabled = !any;
-  exp.exportCsv.disabled = !any;
+}
+
+// The variants this experiment compares, each named by its code (and, in Chinese, its Chinese
+// name) with a plain description.
+function renderVariants(exp) {
+  const list = $('.variants', exp.section);
+  const key = `${lang()}:${exp.variants.join()}`;
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  $('.variants-box', exp.section).hidden = exp.variants.length === 0;
+  list.replaceChildren(...exp.variants.map((v) => {
+    const li = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = v;
+    const label = variantLabel(v);
+    li.append(code, `${label.slice(v.length)} — ${t(`vh_${v}`)}`);
+    return li;
+  }));
 }
 
 function resultsText(exp) {
@@ -327,6 +433,7 @@ function reset(exp, fields) {
 // same settings is trained once and shared, as the CLI does for `--experiment all`: identical
 // configs train identically, so "Run all four" trains 12 runs of the Quick preset, not 27.
 function runExperiments(names) {
+  if (!app.wolab && !app.engineFailed) app.pending = names;  // run once the engine is loaded
   if (!app.wolab || !configValid()) return;
   if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
   const byConfig = new Map();  // run config JSON -> job
@@ -461,6 +568,7 @@ function togglePause() {
 }
 
 const settledStatus = (r) => r.finished || r.status === 'stopped' || r.status === 'error';
+const started = (r) => Boolean(r.startedAt || r.stepsDone);
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
 
 // The control bar: overall progress, steps/s and time left, button states.
@@ -471,7 +579,7 @@ const overall = {
     let total = 0, done = 0, rate = 0;
     for (const r of runs) {
       total += r.steps;
-      done += settledStatus(r) ? r.steps : r.stepsDone;
+      done += r.finished ? r.steps : r.stepsDone;  // a stopped run counts the steps it trained
       if (r.status === 'running') rate += r.rate;
     }
     const bar = $('#overall-progress');
@@ -482,11 +590,21 @@ const overall = {
     else if (busy) {
       const eta = rate > 0 ? fmtTime((1000 * (total - done)) / rate) : '…';
       label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
+    } else if (runs.some((r) => r.status === 'stopped')) {
+      const stopped = runs.filter((r) => r.status === 'stopped');
+      const partway = stopped.filter(started).length;
+      const parts = [
+        [partway, 'partPartway'], [stopped.length - partway, 'partNotStarted'],
+        [runs.filter((r) => r.status === 'error').length, 'partFailed'],
+      ].filter(([k]) => k > 0).map(([k, key]) => t('partSep') + t(key, { k }));
+      label = t('overallStopped', { done: runs.filter((r) => r.finished).length, total: runs.length, parts: parts.join('') });
     } else if (runs.length) {
       label = t('overallDone', { done: runs.filter((r) => r.finished).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
     }
     $('#overall-label').textContent = label;
-    $('#controls').dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
+    const controls = $('#controls');
+    controls.dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
+    if (runs.length) controls.dataset.ran = 'true';  // an embed shows the bar from its first run on
     refreshButtons();
   },
   redraw: () => invalidate(overall, overall.render),
@@ -494,8 +612,10 @@ const overall = {
 };
 
 function refreshButtons() {
-  const ready = Boolean(app.wolab) && configValid();
+  // Before the engine has loaded, Run is not disabled: a press is kept and run once it has.
+  const ready = !app.engineFailed && configValid();
   const busy = Boolean(app.runner && app.runner.busy);
+  const focused = document.activeElement;
   for (const exp of app.exps.values()) {
     const b = $('.run', exp.section);
     const running = exp.runs.some((r) => r.status === 'queued' || r.status === 'running');
@@ -508,6 +628,16 @@ function refreshButtons() {
   pause.textContent = t(app.runner && app.runner.paused ? 'resume' : 'pause');
   pause.setAttribute('aria-pressed', String(Boolean(app.runner && app.runner.paused)));
   $('#stop').disabled = !busy;
+  // A focused control that has just disabled itself would drop focus to <body>.
+  if (focused && focused.disabled) focusTarget().focus();
+}
+
+// Where focus goes when the focused control goes away: Stop while runs train, else the Run
+// button pressed last, else the first Run on the page.
+function focusTarget() {
+  const usable = (el) => el && !el.disabled && el.offsetParent !== null;
+  if (app.runner && app.runner.busy && usable($('#stop'))) return $('#stop');
+  return [app.lastRun, $('#run-all'), ...document.querySelectorAll('.experiment .run')].find(usable) || $('#experiments');
 }
 
 // ---------- export of models, import of results ----------
@@ -515,7 +645,7 @@ function refreshButtons() {
 async function saveModel(run) {
   const bytes = await app.runner.checkpoint(run.job);
   if (!bytes) {
-    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error');
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: app.exps.get(run.experiment).notices });
     return;
   }
   download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');
@@ -557,8 +687,8 @@ async function importFile(file) {
   }
   exp.renderNow();
   refreshButtons();
-  notice(t('imported', { file: file.name, experiment: exp.name, runs: results.runs.length }));
-  exp.section.scrollIntoView({ block: 'start' });
+  notice(t('imported', { file: file.name, experiment: exp.name, runs: results.runs.length }), 'info', { box: exp.notices });
+  exp.section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
 }
 
 // ---------- sharing ----------
@@ -577,11 +707,15 @@ async function copyLink() {
   notice(ok ? t('linkCopied') : `${t('copyFailed')} ${location.href}`, ok ? 'info' : 'error');
 }
 
+// The snippet: an iframe, usable on its own at a fixed height, and embed.js, which keeps it as
+// tall as its content (docs/embed.md).
 async function copyEmbed(exp) {
-  const url = new URL(location.pathname + writeQuery(app.texts, { lang: app.langChosen, embed: exp.name }), location.href);
+  const url = new URL(location.pathname + writeQuery(app.texts, { lang: app.langChosen, embed: exp.name, theme: app.theme }), location.href);
+  const script = new URL('embed.js', location.href);
   const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   const title = attr(`W_o Lab: ${t(`${exp.name}_title`)}`);
-  const snippet = `<iframe src="${attr(url.href)}" title="${title}" width="100%" height="900" style="border:0" loading="lazy"></iframe>`;
+  const snippet = `<iframe src="${attr(url.href)}" title="${title}" style="width:100%;height:720px;border:0" loading="lazy"></iframe>\n`
+    + `<script src="${attr(script.href)}" async></script>`;
   const dialog = $('#embed-dialog');
   $('.exp-head', exp.section).after(dialog);
   dialog.hidden = false;
@@ -589,7 +723,7 @@ async function copyEmbed(exp) {
   area.value = snippet;
   area.select();
   const ok = await copyText(snippet);
-  notice(ok ? t('embedCopied') : t('copyFailed'), ok ? 'info' : 'error');
+  notice(ok ? t('embedCopied') : t('copyFailed'), ok ? 'info' : 'error', { box: exp.notices });
 }
 
 // ---------- language ----------
@@ -609,14 +743,49 @@ function showEngine() {
   });
 }
 
+// ---------- theme, layout, leaving ----------
+
+// ?theme= forces one; otherwise style.css follows prefers-color-scheme, and a change of it
+// redraws the charts and heatmaps in the new colours.
+function setUpTheme() {
+  if (app.theme) document.documentElement.dataset.theme = app.theme;
+  applyTheme();
+  applyHeatTheme();
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    applyTheme();
+    applyHeatTheme();
+    renderAll();
+  });
+}
+
+// The sticky control bar's height, for style.css's scroll-margin-top (0 where it is not sticky).
+function trackBarHeight() {
+  const bar = $('#controls');
+  new ResizeObserver(() => {
+    const sticky = getComputedStyle(bar).position === 'sticky';
+    document.documentElement.style.setProperty('--bar-height', `${sticky ? bar.offsetHeight : 0}px`);
+  }).observe(bar);
+}
+
 // ---------- start ----------
 
 async function boot() {
   const query = readQuery(location.search);
   app.langChosen = query.lang;
   app.embed = query.embed;
+  app.theme = query.theme;
   setLang(query.lang || detectLang(navigator.languages));
-  if (app.embed) document.body.classList.add('embed');
+  setUpTheme();
+  if (app.embed) {
+    document.documentElement.classList.add('embed');
+    document.body.classList.add('embed');
+    reportHeight();
+  }
+  trackBarHeight();
+  // Leaving or reloading mid-run would lose the runs: the browser asks first.
+  window.addEventListener('beforeunload', (e) => {
+    if (app.runner && app.runner.busy) e.preventDefault();
+  });
   for (const name of EXPERIMENTS) {
     const exp = makeExperiment(name);
     exp.section.hidden = Boolean(app.embed) && name !== app.embed;
@@ -639,7 +808,10 @@ async function boot() {
     writeUrl();
   });
   $('#copy-link').addEventListener('click', copyLink);
-  $('#run-all').addEventListener('click', () => runExperiments(EXPERIMENTS));
+  $('#run-all').addEventListener('click', (e) => {
+    app.lastRun = e.currentTarget;
+    runExperiments(EXPERIMENTS);
+  });
   $('#pause').addEventListener('click', togglePause);
   $('#stop').addEventListener('click', stopAll);
   // Several files at once: `wolab run --experiment all` writes one per experiment.
@@ -659,17 +831,19 @@ async function boot() {
     for (const exp of app.exps.values()) exp.variants = app.variants[exp.name] || [];
     if (app.presets.quick) app.base = settingsFromConfig(app.presets.quick);
   } catch (e) {
+    app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });
     $('#engine').classList.add('error');
+    if (app.embed) notice($('#engine').textContent, 'error', { box: app.exps.get(app.embed).notices });
     showErrors();
     return;
   }
   warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);
   settingsFromLink(query);
-  showEngine();
+  renderAll();  // with the engine's variants and the settings that apply
   document.body.dataset.ready = 'true';
-  overall.renderNow();
+  if (app.pending) runExperiments(app.pending);
 }
 
 boot();
