@@ -161,15 +161,31 @@ test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norm
   expect(trained.uniform).toBe(true);
   expect(trained.distinct).toBeGreaterThan(16);
 
-  // Snapshots at step 0 and every probe step; at step 0, W_o − W_o(init) is all white.
+  // Snapshots at step 0 and every probe step, on one colour scale; at step 0, W_o − W_o(init)
+  // is zero, which the section says in words instead of drawing a blank map.
   const slider = section.locator('input.snapshot-slider');
   await expect(slider).toHaveAttribute('max', String(PROBES.length));
+  const runScale = await canvas.getAttribute('data-scale');
   await slider.fill('0');
   await expect(section.locator('.slider-label span')).toHaveText('Snapshot: step 0');
+  await expect(canvas).toHaveAttribute('data-scale', runScale);
+  // Each snapshot on its own scale: the run's scale is the largest of them over both layers.
+  await section.locator('input.scale-toggle').check();
+  const own = [];
+  for (let i = 0; i <= PROBES.length; i++) {
+    await slider.fill(String(i));
+    await expect(section.locator('.slider-label span')).toHaveText(`Snapshot: step ${[0, ...PROBES][i]}`);
+    for (const c of await section.locator('.heatmap canvas[data-layer]').all()) own.push(Number(await c.getAttribute('data-scale')));
+  }
+  expect(Math.max(...own)).toBeCloseTo(Number(runScale), 6);
+  expect(new Set(own).size).toBeGreaterThan(1);
+  await section.locator('input.scale-toggle').uncheck();
+  await slider.fill('0');
   await section.locator('input.diff-toggle').check();
-  const atInit = await sample();
-  expect(new Set(atInit.colours)).toEqual(new Set(['255,255,255,255']));
+  await expect(canvas).toBeHidden();
+  await expect(section.locator('.heat-note').first()).toHaveText(/^At step 0 W_o still equals its initial value.*nothing to show yet/);
   await slider.fill(String(PROBES.length));
+  await expect(canvas).toBeVisible();
   expect((await sample()).distinct).toBeGreaterThan(16);
   await section.locator('input.diff-toggle').uncheck();
 

@@ -71,6 +71,8 @@ export async function screenshot(page, name, locator = null) {
     return file;
   }
   const viewport = page.viewportSize();
+  // Measured once in view: an offscreen section (content-visibility: auto) has a placeholder size.
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   const box = await locator.boundingBox();
   await page.setViewportSize({ width: viewport.width, height: Math.min(4000, Math.ceil(box.height) + 40) });
   await page.locator('#controls').evaluate((el) => { el.style.position = 'static'; });

@@ -85,9 +85,8 @@ test('a CLI heatmap file shows its W_o snapshots', async ({ page }) => {
   await expect(section.locator('.heatmap canvas[data-layer="0"]')).toHaveAttribute('data-rows', String(TINY.d_model));
   const steps = [...new Set(results.runs[0].wo.map((w) => w.step))];
   await expect(section.locator('input.snapshot-slider')).toHaveAttribute('max', String(steps.length - 1));
-  // The colour scale is the largest |value| of the last snapshot of layer 0, as in the file.
-  const last = results.runs[0].wo.filter((w) => w.layer === 0).pop();
-  const scale = Math.max(...last.data.map(Math.abs));
+  // One colour scale for every snapshot of the run: the largest |value| in any, as in the file.
+  const scale = Math.max(...results.runs[0].wo.flatMap((w) => w.data.map(Math.abs)));
   const shown = Number(await section.locator('.heatmap canvas[data-layer="0"]').getAttribute('data-scale'));
   expect(shown).toBeCloseTo(scale, 5);
   await expect(section.locator('.layer-panel .hint').first()).toContainText('W_v');
@@ -148,7 +147,7 @@ test('malformed or foreign JSON is refused with a message and changes nothing', 
   ];
   for (const [name, body] of cases) {
     await page.locator('#import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
-    await expect(page.locator('#notices p.error').last()).toContainText(`${name} was not imported: `);
+    await expect(page.locator('#notices .notice.error').last()).toContainText(`${name} was not imported: `);
   }
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
   await expect(section.locator('.config-line')).toHaveText(line);

@@ -37,6 +37,7 @@ test('loads with no console errors, nothing off-origin, the Quick preset selecte
 
 test('settings round-trip through the URL', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
+  await page.locator('#settings > summary').click();
   await page.locator('#s-d_model').fill('16');
   await page.locator('#s-task').selectOption('reverse');
   await page.locator('#s-lr').fill('3e-3');
@@ -51,10 +52,11 @@ test('settings round-trip through the URL', async ({ page }) => {
   await expect(page.locator('#s-task')).toHaveValue('reverse');
   await expect(page.locator('#s-lr')).toHaveValue('0.003');  // the same number, written plainly
   await expect(page.locator('#s-steps')).toHaveValue(String(TINY.steps));
-  await expect(page.locator('#notices p.error')).toHaveCount(0);
+  await expect(page.locator('#notices .notice.error')).toHaveCount(0);
 
   // Choosing a preset sets every field and is itself visible in the URL's values.
   const { article } = await presets(page);
+  await page.locator('#settings > summary').click();
   await page.locator('#preset').selectOption('article');
   await expect(page.locator('#s-d_model')).toHaveValue(String(article.model.d_model));
   expect(new URL(page.url()).searchParams.get('d_model')).toBe(String(article.model.d_model));
@@ -66,11 +68,15 @@ test('bad values in a link fall back to the preset with a message, never a crash
   const problems = await openPage(page, '?d_model=abc&heads=7&task=translate&seeds=2&lang=xx&embed=nope');
   const { quick } = await presets(page);
   expect(quick.model.d_model % 7).not.toBe(0);
-  const notices = page.locator('#notices p.error');
-  await expect(notices.filter({ hasText: '“abc” for d_model' })).toHaveCount(1);
-  await expect(notices.filter({ hasText: '“translate” for task' })).toHaveCount(1);
-  await expect(notices.filter({ hasText: '“xx” for lang' })).toHaveCount(1);
-  await expect(notices.filter({ hasText: 'value 7 for heads was refused (model.heads:' })).toHaveCount(1);
+  // One notice lists every problem, each under the setting's label.
+  const notices = page.locator('#notices .notice.error');
+  await expect(notices).toHaveCount(1);
+  await expect(notices.locator('p')).toHaveText('This link had 5 values the page could not use, so it uses working ones instead:');
+  const items = notices.locator('li');
+  await expect(items.filter({ hasText: `Model width (d_model): “abc” was not understood (enter a whole number); using ${quick.model.d_model}.` })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Task: “translate” was not understood' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Language: “xx” was not understood' })).toHaveCount(1);
+  await expect(items.filter({ hasText: `Heads: 7 cannot be used (d_model ${quick.model.d_model} is not divisible by heads 7;` })).toHaveCount(1);
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
   await expect(page.locator('#s-heads')).toHaveValue(String(quick.model.heads));
   await expect(page.locator('#s-task')).toHaveValue(quick.task.name);
@@ -82,11 +88,12 @@ test('bad values in a link fall back to the preset with a message, never a crash
 
 test('an invalid setting shows the validator message inline and disables Run until fixed', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
+  await page.locator('#settings > summary').click();
   await page.locator('#s-heads').fill('3');
   const message = page.locator('#err-heads');
-  await expect(message).toHaveText(/^model\.heads: .*d_model 8.*heads 3/);
+  await expect(message).toHaveText(/^d_model 8 is not divisible by heads 3; /);  // the field names itself
   await expect(page.locator('#s-heads')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('#s-heads')).toHaveAttribute('aria-describedby', 'err-heads');
+  await expect(page.locator('#s-heads')).toHaveAttribute('aria-describedby', 'err-heads help-heads');
   for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeDisabled();
   await expect(page.locator('#run-all')).toBeDisabled();
   await expect(page.locator('#config-errors')).toContainText('Fix the settings');
@@ -95,7 +102,7 @@ test('an invalid setting shows the validator message inline and disables Run unt
   await page.locator('#s-lr').fill('fast');
   await expect(page.locator('#err-lr')).toHaveText('enter a number, e.g. 0.001 or 1e-3');
   await page.locator('#s-lr').fill('2');
-  await expect(page.locator('#err-lr')).toHaveText(/^train\.lr: /);
+  await expect(page.locator('#err-lr')).toHaveText(/^2 is out of range; /);
 
   await page.locator('#s-heads').fill('4');
   await page.locator('#s-lr').fill('0.01');
@@ -163,7 +170,8 @@ test('at 390 px wide nothing overflows the page and every control is reachable',
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   await expect(page.locator('#exp-remove_wo canvas[data-chart="loss"]')).toBeVisible();
-  // Tab reaches the first Run button from the top of the page.
+  // Tab reaches the first Run button from the last setting.
+  await page.locator('#settings > summary').click();
   await page.locator('#s-probe_every').focus();
   for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab');

@@ -1,0 +1,147 @@
+// An experiment embedded as a blogger would: the copied snippet pasted into a page of another
+// origin with a 700 px text column. The frame must stay exactly as tall as its content, before
+// and after a run, and accept height messages only from W_o Lab's origin. Also the themes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { start } from '../../scripts/serve.js';
+import { openPage, runAndWait, screenshot } from './helpers.js';
+
+// A blog page around the snippet. It is served from "localhost", the lab from "127.0.0.1":
+// two origins, as for a real blog.
+async function hostPage(snippet) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-host-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html>
+<html><head><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="data:,">
+<style>body { margin: 0; background: #fff; color: #222; font: 17px/1.6 Georgia, serif; }
+.column { width: 700px; margin: 0 auto; padding: 24px 0; }</style></head>
+<body><div class="column">
+<h1>Does attention need W_o?</h1>
+<p>Press Run below to train the models yourself.</p>
+${snippet}
+<p>The text of the post goes on below the experiment.</p>
+</div></body></html>`);
+  const server = await start({ root: dir, port: 0, host: '127.0.0.1' });
+  return { url: `http://localhost:${server.port}/`, close: server.close };
+}
+
+// The iframe's size on the host page.
+function measure(page) {
+  return page.locator('iframe').evaluate((frame) => {
+    const box = frame.getBoundingClientRect();
+    return { frame: box.height, width: box.width };
+  });
+}
+
+test('the copied snippet keeps a cross-origin iframe exactly as tall as its content, before and after a run', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const problems = await openPage(page);  // the Quick preset
+  await page.locator('#exp-remove_wo button.copy-embed').click();
+  const snippet = await page.locator('#embed-code').inputValue();
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?[^"]*embed=remove_wo[^"]*" [^>]*><\/iframe>\n<script src="http:\/\/127\.0\.0\.1:\d+\/embed\.js" async><\/script>$/);
+
+  expect(problems).toEqual([]);  // the lab page, where the snippet was copied
+
+  const host = await hostPage(snippet);
+  const hostProblems = [];
+  page.on('pageerror', (e) => hostProblems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') hostProblems.push(m.text()); });
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.goto(host.url);
+  const frame = page.frameLocator('iframe');
+  await expect(frame.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  const inner = () => page.frames().find((f) => f !== page.mainFrame());
+  const fit = async () => {
+    const outer = await measure(page);
+    const content = await inner().evaluate(() => ({
+      height: document.documentElement.getBoundingClientRect().height,
+      scrollsY: document.documentElement.scrollHeight > document.documentElement.clientHeight,
+      scrollsX: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    }));
+    return { ...content, frame: outer.frame, width: outer.width, gap: Math.abs(outer.frame - content.height) };
+  };
+
+  // Before a run: title, Run, settings line and "Open in W_o Lab"; no control bar, no engine line.
+  await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
+  let now = await fit();
+  expect(now.width).toBe(700);
+  expect(now.scrollsY).toBe(false);
+  expect(now.scrollsX).toBe(false);
+  expect(now.frame).toBeLessThan(720);  // shorter than the snippet's fallback height: no empty band
+  await expect(frame.locator('#exp-remove_wo button.run')).toBeEnabled();
+  await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Settings: reverse, d_model 16, 8 heads/);
+  await expect(frame.locator('#exp-remove_wo .open-full')).toBeVisible();
+  await expect(frame.locator('#controls')).toBeHidden();
+  await expect(frame.locator('#engine')).toBeHidden();
+  await expect(frame.locator('button:disabled:visible')).toHaveCount(0);
+  // The frame is transparent: the blog's white shows through around the panel.
+  expect(await inner().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+  await screenshot(page, 'embed_host_before_run');
+  const before = now.frame;
+
+  // A message from the host's own origin is ignored: only W_o Lab's origin may resize the frame.
+  await page.evaluate(() => window.postMessage({ type: 'wolab:height', version: 1, height: 5 }, '*'));
+  await page.waitForTimeout(200);
+  expect((await measure(page)).frame).toBe(before);
+
+  await frame.locator('#exp-remove_wo button.run').click();
+  await expect(frame.locator('#controls')).toBeVisible();  // Pause, Stop and progress while it runs
+  await expect(frame.locator('#exp-remove_wo')).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await expect(frame.locator('#exp-remove_wo .summary-table')).toBeVisible();
+  await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
+  now = await fit();
+  expect(now.scrollsY).toBe(false);
+  expect(now.scrollsX).toBe(false);
+  expect(now.frame).toBeGreaterThan(before + 300);  // it grew with the results
+  await page.setViewportSize({ width: 1000, height: Math.ceil(now.frame) + 300 });
+  await page.waitForTimeout(300);  // charts coming into view draw in the next frames
+  await screenshot(page, 'embed_host_after_run');
+  await host.close();
+  expect(hostProblems).toEqual([]);
+});
+
+test('without embed.js the iframe keeps the snippet height and scrolls', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openPage(page);
+  await page.locator('#exp-wo_heatmap button.copy-embed').click();
+  const snippet = (await page.locator('#embed-code').inputValue()).split('\n')[0];  // the iframe alone
+  const host = await hostPage(snippet);
+  await page.goto(host.url);
+  await expect(page.frameLocator('iframe').locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  expect((await measure(page)).frame).toBe(720);
+  await expect(page.frameLocator('iframe').locator('#exp-wo_heatmap button.run')).toBeVisible();
+  await host.close();
+});
+
+// Light and dark: ?theme= forces one, prefers-color-scheme chooses otherwise; chart text and
+// heatmap colours come from the theme.
+for (const theme of ['light', 'dark']) {
+  test(`the ${theme} theme: page, charts and heatmap in its colours`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    const problems = await openPage(page, '?embed=wo_heatmap&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1');
+    const section = await runAndWait(page, 'wo_heatmap');
+    const colours = await page.evaluate(() => {
+      const css = getComputedStyle(document.documentElement);
+      const chart = Chart.getChart(document.querySelector('canvas[data-chart="norms-0"]'));
+      return {
+        text: css.getPropertyValue('--chart-text').trim(),
+        panel: getComputedStyle(document.querySelector('#exp-wo_heatmap')).backgroundColor,
+        ticks: chart && chart.options.scales.x.ticks.color,
+      };
+    });
+    expect(colours.ticks).toBe(colours.text);
+    expect(colours.panel).toBe(theme === 'dark' ? 'rgb(24, 27, 32)' : 'rgb(255, 255, 255)');
+    await screenshot(page, `theme_${theme}_embed_wo_heatmap`, section);
+
+    // The full page, and ?theme= winning over the browser's preference.
+    const other = theme === 'dark' ? 'light' : 'dark';
+    await page.goto(`/?theme=${other}&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1`);
+    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('#controls')).backgroundColor))
+      .toBe(other === 'dark' ? 'rgb(24, 27, 32)' : 'rgb(255, 255, 255)');
+    await runAndWait(page, 'remove_wo');
+    await screenshot(page, `theme_${other}_page_remove_wo`, page.locator('#exp-remove_wo'));
+    expect(problems).toEqual([]);
+  });
+}
