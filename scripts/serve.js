@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Static file server for dist/ (the built page), with no dependencies beyond node itself.
 //   node scripts/serve.js            port $PORT, else the first free port from 8080;
-//                                    host $HOST, else 127.0.0.1 (loopback only)
+//                                    host $HOST, else 127.0.0.1 (loopback only);
+//                                    directory $WOLAB_DIST, else dist/
 //   const { start } = require('./scripts/serve.js');
 //   const { url, close } = await start({ root, port, host });
 // The page fetches wolab.wasm itself, so .wasm must be served as application/wasm for
@@ -133,7 +134,7 @@ if (require.main === module) {
     console.error(`PORT: "${process.env.PORT}" is not a port number; use 0..65535`);
     process.exit(1);
   }
-  start({ port, host: process.env.HOST || '127.0.0.1' }).then(
+  start({ root: process.env.WOLAB_DIST || DIST, port, host: process.env.HOST || '127.0.0.1' }).then(
     ({ url, close }) => {
       console.log(`W_o Lab: ${url}`);
       const stop = () => close().then(() => process.exit(0));
