@@ -1,6 +1,6 @@
 // Playwright runs tests/e2e against dist/ (built by scripts/build-wasm.sh; WOLAB_DIST names
-// another directory), served by scripts/serve.js, in Debian's /usr/bin/chromium: Playwright's own browser download is
-// not available here, and nothing in this project downloads one.
+// another directory), served by scripts/serve.js, in Debian's /usr/bin/chromium: Playwright's
+// own browser download is not available here, and nothing in this project downloads one.
 'use strict';
 
 const { execFileSync } = require('child_process');
