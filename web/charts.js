@@ -126,6 +126,13 @@ export function barOptions() {
   };
 }
 
+// Plain objects and arrays copied to any depth; functions and values shared.
+function copyOptions(o) {
+  if (Array.isArray(o)) return o.map(copyOptions);
+  if (o && typeof o === 'object') return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, copyOptions(v)]));
+  return o;
+}
+
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
 // groups: [{ group, label, legend, color, dash, band, bands: { x, mean, min, max } }]. Each group
@@ -220,7 +227,9 @@ export class ChartBox {
 
   render() {
     if (!this.chart) {
-      this.chart = new Chart(this.canvas, { ...this.options, data: { labels: [], datasets: [] } });
+      // A copy: Chart.js writes the defaults of the moment (the theme's colours) into the options
+      // it is given, and a Chart made again in another theme must read them afresh.
+      this.chart = new Chart(this.canvas, { ...copyOptions(this.options), data: { labels: [], datasets: [] } });
       this.png.disabled = false;
     }
     const chart = this.chart;

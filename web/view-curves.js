@@ -48,8 +48,10 @@ export class CurvesView {
     this.loss.bands(variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
     // Losses arrive with every worker message, held-out points once per probe step: the
     // accuracy chart is redrawn only when it gains points, when a run's finished record takes
-    // the place of its live points (the same points), or when the language changes.
-    const accKey = [lang(), ...exp.runs.map((r) => `${r.id}:${r.finished}:${r.record.eval.step.length}`)].join();
+    // the place of its live points (the same points), or when the language or the theme's colours
+    // change.
+    const runsKey = exp.runs.map((r) => `${r.id}:${r.finished}:${r.record.eval.step.length}`);
+    const accKey = [lang(), ...exp.variants.map(variantColor), ...runsKey].join();
     if (accKey !== this.accKey) {
       this.accKey = accKey;
       this.acc.label(t('chartAcc'), t('axisStep'), t('axisAccPct'));

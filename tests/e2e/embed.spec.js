@@ -145,3 +145,18 @@ for (const theme of ['light', 'dark']) {
     expect(problems).toEqual([]);
   });
 }
+
+test('a change of prefers-color-scheme while the page is open redraws the charts in the new colours', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const problems = await openPage(page, '?embed=remove_wo&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1');
+  await runAndWait(page, 'remove_wo');
+  const colours = () => page.evaluate(() => ['loss', 'accuracy'].map((name) => {
+    const chart = Chart.getChart(document.querySelector(`canvas[data-chart="${name}"]`));
+    return chart && [chart.options.scales.y.ticks.color, chart.data.datasets.find((d) => d.role === 'mean').borderColor];
+  }));
+  const light = await colours();
+  expect(light[0][1]).toBe('#0072B2');  // learned, on a light panel
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(colours).toEqual([['#c9d1d9', '#56B4E9'], ['#c9d1d9', '#56B4E9']]);
+  expect(problems).toEqual([]);
+});
