@@ -313,6 +313,12 @@ uint64_t wo_snapshot_floats(const RunConfig& c) {
   return static_cast<uint64_t>(c.model.layers) * d * d * snapshots;
 }
 
+int factors_of_two(int n) {  // n > 0
+  int k = 0;
+  for (; n % 2 == 0; n /= 2) ++k;
+  return k;
+}
+
 void check_run(const RunConfig& run, bool wo_snapshots, std::vector<std::string>& problems) {
   ExperimentConfig e;
   e.base = run;
@@ -321,9 +327,23 @@ void check_run(const RunConfig& run, bool wo_snapshots, std::vector<std::string>
   if (problems.size() != before) return;  // the rules below assume every field in range
   const ModelConfig& m = run.model;
   if (m.d_model % m.heads != 0) {
-    problems.push_back("model.heads: d_model " + std::to_string(m.d_model) +
-                       " is not divisible by heads " + std::to_string(m.heads) +
-                       "; choose heads dividing d_model");
+    // Name the value a person would change. Widths are normally multiples of a power of two
+    // (16, 64, 256) and head counts powers of two, so the one with fewer factors of two is the
+    // odd one out: d_model 63 with 4 heads names d_model, d_model 64 with 5 heads names heads.
+    // On a tie, heads: a divisor of d_model near it is the smaller change.
+    std::string d = std::to_string(m.d_model), h = std::to_string(m.heads);
+    if (factors_of_two(m.d_model) < factors_of_two(m.heads)) {
+      int below = m.d_model / m.heads * m.heads, above = below + m.heads;
+      std::vector<std::string> near;
+      if (below > 0) near.push_back(std::to_string(below));
+      if (above <= find_by_path("model.d_model")->hi) near.push_back(std::to_string(above));
+      problems.push_back("model.d_model: d_model " + d + " is not divisible by heads " + h +
+                         "; choose a d_model divisible by " + h + ", such as " +
+                         join(near, ", ", " or "));
+    } else {
+      problems.push_back("model.heads: d_model " + d + " is not divisible by heads " + h +
+                         "; choose heads dividing d_model");
+    }
     return;
   }
   uint64_t bytes = estimate_bytes(run, wo_snapshots);

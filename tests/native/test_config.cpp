@@ -182,6 +182,15 @@ TEST(Config, EveryRangeHasItsMessage) {
        "train.seed: 9007199254740993 is out of range; use an integer in 0..9007199254740992"},
       {R"({"model": {"d_model": 64, "heads": 5}})",
        "model.heads: d_model 64 is not divisible by heads 5; choose heads dividing d_model"},
+      // The value with fewer factors of two is named: here d_model, with multiples of heads.
+      {R"({"model": {"d_model": 63, "heads": 4}})",
+       "model.d_model: d_model 63 is not divisible by heads 4; choose a d_model divisible by 4, such as 60 or 64"},
+      {R"({"model": {"d_model": 2, "heads": 4}})",
+       "model.d_model: d_model 2 is not divisible by heads 4; choose a d_model divisible by 4, such as 4"},
+      {R"({"model": {"d_model": 1022, "heads": 8}})",
+       "model.d_model: d_model 1022 is not divisible by heads 8; choose a d_model divisible by 8, such as 1016 or 1024"},
+      {R"({"model": {"d_model": 1021, "heads": 12}})",
+       "model.d_model: d_model 1021 is not divisible by heads 12; choose a d_model divisible by 12, such as 1020"},
   };
   for (const auto& [text, expected] : cases) {
     EXPECT_EQ(first_problem(text), expected) << text;
