@@ -23,7 +23,11 @@ ${snippet}
 <p>The text of the post goes on below the experiment.</p>
 </div></body></html>`);
   const server = await start({ root: dir, port: 0, host: '127.0.0.1' });
-  return { url: `http://localhost:${server.port}/`, close: server.close };
+  const close = async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `http://localhost:${server.port}/`, close };
 }
 
 // The iframe's size on the host page.
