@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "layers.h"
+#include "orthogonal.h"
 #include "rng.h"
 
 namespace wolab {
@@ -148,6 +149,12 @@ void Model<S>::init(uint64_t seed) {
     if (cfg_.wo == WoMode::learned_identity_init) {
       for (int i = 0; i < C * C; i++) params[lp.wo + i] = (i % (C + 1) == 0) ? S(1) : S(0);
       std::fill_n(params.begin() + lp.bo, C, S(0));
+    } else if (cfg_.wo == WoMode::frozen_orthogonal) {
+      // A stream of its own, named apart from W_o's (whose draw frozen_random uses)
+      const std::string name = "layers." + std::to_string(&lp - P_.data()) + ".attn.W_o.orthogonal";
+      Rng rng(stream_seed(seed, name));
+      const std::vector<double> q = random_orthogonal(C, rng);
+      std::copy(q.begin(), q.end(), params.begin() + lp.wo);
     } else if (lp.wo != npos) {
       init_linear(lp.wo, lp.bo, C, seed);  // frozen_random's W_o is learned's initial W_o
       if (cfg_.wo == WoMode::frozen_random_scaled)

@@ -189,7 +189,8 @@ struct ModelCase {
 class ModelGradCheck : public testing::TestWithParam<ModelCase> {};
 
 // The whole model, every parameter, in each W_o mode: this is what checks the attention
-// sublayer with W_o learned, identity, frozen (no gradient may reach it) and identity-init.
+// sublayer with W_o learned, identity, identity-init and the three frozen ones (no gradient
+// may reach them).
 TEST_P(ModelGradCheck, EveryParameter) {
   ModelConfig cfg;
   cfg.d_model = 8;
@@ -242,10 +243,14 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{WoMode::identity, LnPlace::post},
                     ModelCase{WoMode::frozen_random, LnPlace::post},
                     ModelCase{WoMode::learned_identity_init, LnPlace::post},
+                    ModelCase{WoMode::frozen_random_scaled, LnPlace::post},
+                    ModelCase{WoMode::frozen_orthogonal, LnPlace::post},
                     ModelCase{WoMode::learned, LnPlace::pre},
                     ModelCase{WoMode::identity, LnPlace::pre},
                     ModelCase{WoMode::frozen_random, LnPlace::pre},
-                    ModelCase{WoMode::learned_identity_init, LnPlace::pre}),
+                    ModelCase{WoMode::learned_identity_init, LnPlace::pre},
+                    ModelCase{WoMode::frozen_random_scaled, LnPlace::pre},
+                    ModelCase{WoMode::frozen_orthogonal, LnPlace::pre}),
     [](const testing::TestParamInfo<ModelCase>& info) {
       return std::string(to_string(info.param.wo)) + "_" + to_string(info.param.ln);
     });

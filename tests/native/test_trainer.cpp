@@ -84,7 +84,8 @@ TEST(Trainer, SameConfigAndSeedGiveBitIdenticalRuns) {
 
 TEST(Trainer, VariantsOfOneSeedDifferOnlyInWo) {
   const SafeTensors learned = tensors_of(Trainer(tiny(WoMode::learned)));
-  for (WoMode wo : {WoMode::identity, WoMode::frozen_random, WoMode::learned_identity_init}) {
+  for (WoMode wo : {WoMode::identity, WoMode::frozen_random, WoMode::learned_identity_init,
+                    WoMode::frozen_random_scaled, WoMode::frozen_orthogonal}) {
     const SafeTensors other = tensors_of(Trainer(tiny(wo)));
     for (const auto& [name, t] : other.f32) {
       if (name.find("W_o") != std::string::npos || name.rfind("adam.", 0) == 0) continue;
