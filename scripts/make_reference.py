@@ -6,7 +6,8 @@ Run by hand, not in CI (needs Debian's python3-torch):
     /usr/bin/python3 scripts/make_reference.py [--out tests/fixtures]
 For each W_o mode x LN placement it writes ref_<wo>_<ln>.safetensors (initial weights, one
 copy-task batch, logits, loss, every gradient, the losses of 10 Adam steps), then reads every
-file back and checks it. Same bytes on every run. scripts/bench_torch.py imports the model.
+file back and checks it. Same bytes on every run on one machine. scripts/bench_torch.py imports
+the model.
 """
 import argparse
 import json
@@ -25,17 +26,26 @@ except ImportError as e:
           "nothing written", file=sys.stderr)
     sys.exit(3)
 
-WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init")
+WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init",
+            "frozen_random_scaled", "frozen_orthogonal")
+FROZEN_MODES = ("frozen_random", "frozen_random_scaled", "frozen_orthogonal")
 LN_MODES = ("post", "pre")
 
 
 # ---------------------------------------------------------------------------------------------
 # Model. Parameter names and their order are the spec's: C++ looks tensors up by these names.
 
+def random_orthogonal(d, generator):
+    """QR of a Gaussian matrix with R's diagonal made positive, as src/orthogonal.cpp does.
+    The C++ side draws its own from its own PRNG; the fixtures carry this one to it."""
+    q, r = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))
+    return (q * torch.sign(torch.diagonal(r))).float()
+
+
 class Attention(nn.Module):
     """Causal multi-head self-attention; W_o as the mode says."""
 
-    def __init__(self, d_model, heads, wo):
+    def __init__(self, d_model, heads, wo, layer):
         super().__init__()
         self.heads = heads
         self.W_q = nn.Linear(d_model, d_model)
@@ -46,9 +56,14 @@ class Attention(nn.Module):
         self.W_o = nn.Linear(d_model, d_model)
         if wo == "identity":
             self.W_o = None  # output = concat of the heads, no parameters
-        elif wo == "frozen_random":
+        elif wo in FROZEN_MODES:
             self.W_o.register_parameter("bias", None)
             self.W_o.weight.requires_grad_(False)
+            if wo == "frozen_random_scaled":  # E‖W_o‖²_F = d, like the identity's
+                self.W_o.weight.mul_(math.sqrt(3))
+            elif wo == "frozen_orthogonal":  # a generator of its own: the stream stays as it was
+                seed = torch.initial_seed() + 1 + layer
+                self.W_o.weight.copy_(random_orthogonal(d_model, torch.Generator().manual_seed(seed)))
         elif wo == "learned_identity_init":
             nn.init.eye_(self.W_o.weight)
             nn.init.zeros_(self.W_o.bias)
@@ -79,10 +94,10 @@ class FFN(nn.Module):
 
 
 class Block(nn.Module):
-    def __init__(self, d_model, heads, d_ff, ln, wo):
+    def __init__(self, d_model, heads, d_ff, ln, wo, layer):
         super().__init__()
         self.pre_ln = ln == "pre"
-        self.attn = Attention(d_model, heads, wo)
+        self.attn = Attention(d_model, heads, wo, layer)
         self.ln1 = nn.LayerNorm(d_model, eps=1e-5)
         self.ffn = FFN(d_model, d_ff)
         self.ln2 = nn.LayerNorm(d_model, eps=1e-5)
@@ -100,7 +115,7 @@ class Transformer(nn.Module):
         super().__init__()
         self.tok_emb = nn.Embedding(vocab, d_model)
         self.pos_emb = nn.Embedding(seq_len, d_model)
-        self.layers = nn.ModuleList(Block(d_model, heads, d_ff, ln, wo) for _ in range(layers))
+        self.layers = nn.ModuleList(Block(d_model, heads, d_ff, ln, wo, i) for i in range(layers))
         self.ln_f = nn.LayerNorm(d_model, eps=1e-5) if ln == "pre" else None
         self.head = nn.Linear(d_model, vocab)
 
@@ -299,6 +314,9 @@ def check_fixture(path, config, tensors, metadata):
         assert (f"layers.{i}.attn.W_o.weight" in grads) == has_wo_bias
         if m["wo"] == "learned_identity_init":
             assert torch.equal(back[f"layers.{i}.attn.W_o.weight"], torch.eye(d))
+        if m["wo"] == "frozen_orthogonal":
+            w = back[f"layers.{i}.attn.W_o.weight"].double()
+            assert torch.allclose(w.T @ w, torch.eye(d, dtype=torch.float64), rtol=0, atol=1e-6)
     assert ("ln_f.weight" in params) == (m["ln"] == "pre")
     assert grads == [n for n in params if n in grads], "grads not in parameter order"
     assert sum(back[n].numel() for n in grads) == int(metadata["parameters"])
@@ -334,10 +352,12 @@ def main():
         for name, t in written[("learned", ln)].items():
             if "W_o" not in name and not name.startswith(("grad.", "logits", "loss", "adam")):
                 assert torch.equal(tensors[name], t), f"ref_{wo}_{ln}: {name} differs from learned"
-        if wo == "frozen_random":
-            for i in range(fixture_config(wo, ln)["model"]["layers"]):
-                name = f"layers.{i}.attn.W_o.weight"
+        for i in range(fixture_config(wo, ln)["model"]["layers"]):
+            name = f"layers.{i}.attn.W_o.weight"
+            if wo == "frozen_random":
                 assert torch.equal(tensors[name], written[("learned", ln)][name])
+            if wo == "frozen_random_scaled":
+                assert torch.equal(tensors[name], written[("learned", ln)][name] * math.sqrt(3))
     # W_o = I with bias 0 computes exactly what no W_o computes.
     for ln in LN_MODES:
         a, b = written[("identity", ln)], written[("learned_identity_init", ln)]

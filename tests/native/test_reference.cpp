@@ -87,9 +87,10 @@ TEST_P(Reference, MatchesPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(EveryModeAndPlacement, Reference,
                          testing::Values("learned_post", "identity_post", "frozen_random_post",
-                                         "learned_identity_init_post", "learned_pre",
-                                         "identity_pre", "frozen_random_pre",
-                                         "learned_identity_init_pre"));
+                                         "learned_identity_init_post", "frozen_random_scaled_post",
+                                         "frozen_orthogonal_post", "learned_pre", "identity_pre",
+                                         "frozen_random_pre", "learned_identity_init_pre",
+                                         "frozen_random_scaled_pre", "frozen_orthogonal_pre"));
 
 }  // namespace
 }  // namespace wolab
