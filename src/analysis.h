@@ -1,0 +1,71 @@
+// What a set of results measured: paired comparisons per seed, whether each variant converged,
+// a verdict on each of the article's claims, and one finding per experiment. The CLI prints it
+// (format_analysis) and the page reads the same JSON through Embind and words it in its own
+// languages, so the JSON holds codes and numbers, never prose. docs/claims.md states every rule
+// below in words, citing these constants by name.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wolab {
+
+// ---- Thresholds of the rules (docs/claims.md) ----
+
+// The loss the results' steps_to_loss_0_1 counts steps to.
+inline constexpr double kLossThreshold = 0.1;
+// Two accuracies (token or exact, as fractions) closer than this are a tie: half a point.
+inline constexpr double kAccuracyTie = 0.005;
+// Two step counts or losses within this fraction of the smaller one are a tie.
+inline constexpr double kRelativeTie = 0.02;
+// A lead is consistent when the leader is ahead in at least this share of the paired seeds.
+inline constexpr double kConsistentShare = 0.8;
+// A speed gap is clear from 20% more steps (or 20% higher loss), far from 50%.
+inline constexpr double kClearSpeedGap = 0.2;
+inline constexpr double kFarSpeedGap = 0.5;
+// An accuracy gap is clear from 2 points, far from 10 points.
+inline constexpr double kClearAccuracyGap = 0.02;
+inline constexpr double kFarAccuracyGap = 0.10;
+// The article's claimed accuracy drop without W_o, in points: the claim tested, not a measurement.
+inline constexpr double kClaimedDropLow = 0.05;
+inline constexpr double kClaimedDropHigh = 0.15;
+// Held-out token accuracy at or above this is at the ceiling.
+inline constexpr double kCeilingAccuracy = 0.99;
+// Loss at a fixed step: the mean training loss over the window of this share of the run ending there.
+inline constexpr double kSmoothShare = 0.05;
+// Still learning: over the last kTailShare of the run, the training loss fell by more than
+// kStillFalling relative to the tail before it, or held-out accuracy rose by more than kAccuracyTie.
+inline constexpr double kTailShare = 0.1;
+inline constexpr double kStillFalling = 0.05;
+// Claim 5: W_o is diagonal-dominant when at least this share of its rows are (|w_ii| >= sum of
+// the row's other |w_ij|); heads' blocks differ when the largest block norm is at least
+// kHeadImbalance times the smallest (and more unequal than at step 0).
+inline constexpr double kDominantRowsShare = 0.5;
+inline constexpr double kHeadImbalance = 1.5;
+// Claim 6: W_o adapts the scale when std(W_o(concat)) / std(concat) changes by this share
+// between the first and the last probe.
+inline constexpr double kScaleChange = 0.2;
+// Claim 7: a learning rate trains a variant when at least this share of its seeds reached
+// kLossThreshold; "much smaller" means a highest trainable rate at least this factor lower.
+inline constexpr double kTrainableShare = 0.5;
+inline constexpr double kMuchSmallerLr = 3.0;
+
+// ---- Analysis ----
+
+// The analysis of results objects as parse_results returns them. Each object is analysed on
+// its own (its experiment's pairs, convergence, finding); each claim is judged from the first
+// object, in input order, of the experiments that can test it (docs/claims.md). Throws
+// ConfigError("analysis: ...") for input that is not a results object.
+nlohmann::json analyze(const std::vector<nlohmann::json>& results);
+
+// analyze() of a JSON array of results documents, each checked by parse_results first: the
+// page's entry point. Throws ConfigError("results[i]: ...") naming the bad element.
+nlohmann::json analyze_text(const std::string& results_array);
+
+// The analysis as English text for the CLI: per experiment its convergence and paired
+// comparisons (and the per-learning-rate table of lr_stability), then the claims.
+std::string format_analysis(const nlohmann::json& analysis);
+
+}  // namespace wolab

@@ -1,0 +1,445 @@
+// The analysis on constructed results whose verdicts are known: paired statistics (leads, ties,
+// spread, one seed, diverged runs, thresholds never reached), convergence, each claim's rule
+// (docs/claims.md) and the findings of experiments 5 and 6.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+
+#include "analysis.h"
+#include "config.h"
+#include "results.h"
+
+namespace wolab {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kSteps = 100;
+
+// One run: its training loss falls as floor + (2.3 - floor)·exp(-step / tau); its held-out token
+// accuracy is acc_mid at step 50 and acc at the end.
+struct Spec {
+  std::string variant;
+  int seed = 0;
+  double tau = 10, floor = 0.001;
+  double acc = 1.0, acc_mid = 1.0;
+  int diverged_at = 0;  // 0: done
+  json stats = json::array(), wo = json::array();
+};
+
+double loss_at(const Spec& s, int step) { return s.floor + (2.3 - s.floor) * std::exp(-step / s.tau); }
+
+// A schema-1 run record, as the first CLI wrote it.
+json record(const Spec& s) {
+  const int last = s.diverged_at ? s.diverged_at - 1 : kSteps;
+  json steps = json::array(), losses = json::array(), reached = nullptr;
+  for (int i = 1; i <= last; ++i) {
+    steps.push_back(i);
+    losses.push_back(loss_at(s, i));
+    if (reached.is_null() && loss_at(s, i) < 0.1) reached = i;
+  }
+  // A diverged run keeps its eval at step 0 only, and its final metrics come from there.
+  json ev = {{"step", {0}}, {"loss", {2.3}}, {"token_acc", {0.1}}, {"exact", {0}}};
+  json fin = {{"loss", 2.3}, {"token_acc", 0.1}, {"exact", 0}, {"greedy_exact", nullptr}, {"steps_to_loss_0_1", reached}};
+  if (!s.diverged_at) {
+    ev = {{"step", {0, 50, kSteps}},
+          {"loss", {2.3, loss_at(s, 50), loss_at(s, kSteps)}},
+          {"token_acc", {0.1, s.acc_mid, s.acc}},
+          {"exact", {0, s.acc_mid / 2, s.acc / 2}}};
+    fin = {{"loss", loss_at(s, kSteps)}, {"token_acc", s.acc}, {"exact", s.acc / 2}, {"greedy_exact", s.acc / 2},
+           {"steps_to_loss_0_1", reached}};
+  }
+  return {{"variant", s.variant}, {"seed", s.seed}, {"parameters", 100}, {"curve", {{"step", steps}, {"loss", losses}}},
+          {"eval", ev}, {"stats", s.stats}, {"wo", s.wo}, {"final", fin},
+          {"status", s.diverged_at ? "diverged at step " + std::to_string(s.diverged_at) : "done"}};
+}
+
+json config(const std::string& experiment) {
+  return {{"experiment", experiment},
+          {"seeds", 3},
+          {"model", {{"d_model", 8}, {"heads", 2}, {"layers", 1}, {"d_ff", 16}}},
+          {"task", {{"name", "copy"}, {"alphabet", 4}, {"length", 3}}},
+          {"train", {{"steps", kSteps}, {"probe_every", 10}}}};
+}
+
+// A schema-1 results file of these runs, read back as parse_results returns it.
+json results(const std::string& experiment, const std::vector<Spec>& specs) {
+  json runs = json::array();
+  for (const Spec& s : specs) runs.push_back(record(s));
+  json file = {{"format", "wolab-results"}, {"version", 1}, {"created_by", "test"}, {"experiment", experiment},
+               {"config", config(experiment)}, {"runs", runs}, {"summary", json::array()}};
+  return parse_results(file.dump());
+}
+
+// An experiment the schema-1 reader does not know, built in the shape parse_results returns:
+// typed status, each run's learning rate.
+json sweep_results(const std::string& experiment, const std::vector<std::pair<Spec, double>>& runs) {
+  json list = json::array();
+  for (const auto& [spec, lr] : runs) {
+    json r = record(spec);
+    r["status"] = spec.diverged_at ? json{{"state", "diverged"}, {"step", spec.diverged_at}} : json{{"state", "done"}};
+    r["lr"] = lr;
+    list.push_back(r);
+  }
+  json c = config_json(parse_experiment_config(config("remove_wo").dump()));
+  return {{"experiment", experiment}, {"config", c}, {"runs", list}};
+}
+
+const json& claim(const json& analysis, int id) { return analysis["claims"][id - 1]; }
+
+const json& comparison(const json& analysis, const std::string& a, const std::string& b) {
+  for (const json& p : analysis["experiments"][0]["comparisons"])
+    if (p["a"] == a && p["b"] == b) return p;
+  throw std::runtime_error("no comparison " + a + " vs " + b);
+}
+
+const json& metric(const json& pair, const std::string& name) {
+  for (const json& m : pair["metrics"])
+    if (m["metric"] == name) return m;
+  throw std::runtime_error("no metric " + name);
+}
+
+std::vector<Spec> learned_identity(std::vector<double> learned_tau, std::vector<double> identity_tau) {
+  std::vector<Spec> out;
+  for (size_t i = 0; i < learned_tau.size(); ++i) {
+    out.push_back({"learned", int(i), learned_tau[i]});
+    out.push_back({"identity", int(i), identity_tau[i]});
+  }
+  return out;
+}
+
+TEST(Analysis, PairedLeadsTiesAndSpreadPerSeed) {
+  // Seed 0: learned faster and more accurate; seed 1: a tie on both; seed 2: identity ahead.
+  std::vector<Spec> runs = learned_identity({10, 10, 10}, {20, 10, 5});
+  const double learned_acc[] = {0.9, 0.8, 0.7}, identity_acc[] = {0.85, 0.8, 0.75};
+  for (Spec& s : runs) s.acc = s.acc_mid = (s.variant == "learned" ? learned_acc : identity_acc)[s.seed];
+  json a = analyze({results("remove_wo", runs)});
+  const json& p = comparison(a, "learned", "identity");
+  EXPECT_EQ(p["n"], 3);
+
+  const json& acc = metric(p, "token_acc");
+  EXPECT_EQ(acc["ahead_a"], 1);
+  EXPECT_EQ(acc["ahead_b"], 1);
+  EXPECT_EQ(acc["ties"], 1);
+  EXPECT_TRUE(acc["leader"].is_null());
+  EXPECT_NEAR(acc["diff"]["mean"].get<double>(), 0.0, 1e-12);
+  EXPECT_NEAR(acc["diff"]["min"].get<double>(), -0.05, 1e-12);
+  EXPECT_NEAR(acc["diff"]["max"].get<double>(), 0.05, 1e-12);
+  EXPECT_NEAR(acc["diff"]["sd"].get<double>(), 0.05, 1e-12);
+
+  // Steps to loss < 0.1: 2.3·exp(-s/tau) < 0.1 first at s = ceil(tau·ln 23) (floor 0.001 aside).
+  const json& steps = metric(p, "steps_to_loss_0_1");
+  EXPECT_EQ(steps["values"][0]["a"], 32);
+  EXPECT_EQ(steps["values"][0]["b"], 63);
+  EXPECT_EQ(steps["ahead_a"], 1);
+  EXPECT_EQ(steps["ahead_b"], 1);
+  EXPECT_EQ(steps["ties"], 1);
+  EXPECT_EQ(steps["reached_a"], 3);
+  EXPECT_EQ(steps["reached_b"], 3);
+  EXPECT_EQ(p["speed"], "steps_to_loss_0_1");
+  EXPECT_EQ(claim(a, 1)["verdict"], "not_supported");
+
+  // Losses at fixed steps are smoothed over 5% of the run: step 50 averages steps 46..50.
+  const json& mid = metric(p, "loss_at_50");
+  EXPECT_EQ(mid["step"], 50);
+  double sum = 0;
+  for (int s = 46; s <= 50; ++s) sum += loss_at({"learned", 0, 10}, s);
+  EXPECT_NEAR(mid["values"][0]["a"].get<double>(), sum / 5, 1e-12);
+}
+
+TEST(Analysis, OneSeedHasNoSpreadAndReadsAsOneSeed) {
+  std::vector<Spec> runs = learned_identity({10}, {20});
+  runs[0].acc = runs[0].acc_mid = 0.9;
+  runs[1].acc = runs[1].acc_mid = 0.8;
+  json a = analyze({results("remove_wo", runs)});
+  const json& acc = metric(comparison(a, "learned", "identity"), "token_acc");
+  EXPECT_EQ(acc["n"], 1);
+  EXPECT_EQ(acc["leader"], "learned");
+  EXPECT_TRUE(acc["consistent"]);
+  EXPECT_TRUE(acc["diff"]["sd"].is_null());
+  const std::string text = format_analysis(a);
+  EXPECT_NE(text.find("learned ahead in the only seed, by 10.0 points"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 paired seed\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("1 seeds"), std::string::npos) << text;
+  EXPECT_EQ(text.find(", sd "), std::string::npos) << text;
+  EXPECT_EQ(text.find("±"), std::string::npos) << text;
+}
+
+TEST(Analysis, DivergedRunsLeaveThePairAndAreCounted) {
+  std::vector<Spec> runs = learned_identity({10, 10, 10}, {20, 20, 20});
+  runs[3].diverged_at = 40;  // identity, seed 1
+  json a = analyze({results("remove_wo", runs)});
+  const json& p = comparison(a, "learned", "identity");
+  EXPECT_EQ(p["n"], 2);
+  EXPECT_EQ(p["excluded"], 1);
+  EXPECT_EQ(p["diverged"]["a"], 0);
+  EXPECT_EQ(p["diverged"]["b"], 1);
+  EXPECT_EQ(metric(p, "steps_to_loss_0_1")["ahead_a"], 2);
+  const json& conv = a["experiments"][0]["convergence"][1];
+  EXPECT_EQ(conv["variant"], "identity");
+  EXPECT_EQ(conv["diverged"], 1);
+  EXPECT_EQ(conv["done"], 2);
+  EXPECT_NE(format_analysis(a).find("1 left out (diverged: learned 0, identity 1"), std::string::npos);
+}
+
+TEST(Analysis, AThresholdReachedBeatsOneNeverReached) {
+  std::vector<Spec> runs = learned_identity({10, 10, 10}, {10, 10, 10});
+  for (Spec& s : runs)
+    if (s.variant == "identity") s.floor = 0.5;  // never below 0.1
+  json a = analyze({results("remove_wo", runs)});
+  const json& p = comparison(a, "learned", "identity");
+  const json& steps = metric(p, "steps_to_loss_0_1");
+  EXPECT_EQ(steps["ahead_a"], 3);
+  EXPECT_EQ(steps["reached_b"], 0);
+  EXPECT_TRUE(steps["diff"].is_null());  // no seed where both reached it
+  // The gap counts the censored run as the run's length: a lower bound, (100 - 32) / 32.
+  EXPECT_NEAR(steps["gap"]["mean"].get<double>(), (100.0 - 32) / 32, 1e-12);
+  EXPECT_EQ(p["speed"], "steps_to_loss_0_1");
+  EXPECT_EQ(claim(a, 1)["verdict"], "supported");
+  EXPECT_NE(format_analysis(a).find("identity needed at least "), std::string::npos) << format_analysis(a);
+
+  // When neither reached it in some seed, speed is the loss at the end instead.
+  for (Spec& s : runs) s.floor = 0.5;
+  for (Spec& s : runs) s.tau = s.variant == "learned" ? 10 : 80;
+  json b = analyze({results("remove_wo", runs)});
+  const json& q = comparison(b, "learned", "identity");
+  EXPECT_EQ(metric(q, "steps_to_loss_0_1")["neither"], 3);
+  EXPECT_EQ(q["speed"], "loss_at_100");
+  EXPECT_EQ(metric(q, "loss_at_100")["leader"], "learned");
+}
+
+TEST(Analysis, ConvergenceSaysWhenRunsWereStillLearning) {
+  std::vector<Spec> runs = {{"learned", 0, 10}, {"identity", 0, 60}};
+  runs[1].acc = 0.8;
+  runs[1].acc_mid = 0.6;
+  json a = analyze({results("remove_wo", runs)});
+  const json& conv = a["experiments"][0]["convergence"];
+  EXPECT_EQ(conv[0]["state"], "converged");
+  EXPECT_EQ(conv[1]["state"], "still_learning");
+  EXPECT_NE(format_analysis(a).find("still learning at the last step (1 seed)"), std::string::npos);
+
+  // Flat loss above the threshold and flat accuracy below the ceiling: stalled.
+  runs[1] = {"identity", 0, 5, 0.5, 0.6, 0.6};
+  json b = analyze({results("remove_wo", runs)});
+  EXPECT_EQ(b["experiments"][0]["convergence"][1]["state"], "stalled");
+}
+
+struct Case {
+  std::vector<double> learned_tau, identity_tau, learned_acc, identity_acc;
+  int claim;
+  const char* verdict;
+  const char* reason;
+};
+
+TEST(Analysis, ClaimsOneAndTwoFollowTheirRules) {
+  const Case cases[] = {
+      {{10, 10, 10}, {20, 20, 20}, {1, 1, 1}, {1, 1, 1}, 1, "supported", "clearly_slower"},
+      {{10, 10, 10}, {11, 11, 11}, {1, 1, 1}, {1, 1, 1}, 1, "partly_supported", "slower_small_gap"},
+      {{10, 10, 10}, {20, 20, 5}, {1, 1, 1}, {1, 1, 1}, 1, "partly_supported", "slower_some_seeds"},
+      {{10, 10, 10}, {10, 10, 10}, {1, 1, 1}, {1, 1, 1}, 1, "not_supported", "not_slower"},
+      {{10, 10, 10}, {10, 10, 10}, {1, 1, 1}, {0.995, 0.99, 1}, 2, "not_supported", "both_at_ceiling"},
+      {{10, 10, 10}, {10, 10, 10}, {0.95, 0.9, 0.97}, {0.85, 0.8, 0.85}, 2, "supported", "drop_in_range"},
+      {{10, 10, 10}, {10, 10, 10}, {0.95, 0.9, 0.97}, {0.93, 0.88, 0.95}, 2, "partly_supported", "drop_smaller"},
+      {{10, 10, 10}, {10, 10, 10}, {0.95, 0.9, 0.97}, {0.70, 0.6, 0.75}, 2, "partly_supported", "drop_larger"},
+      {{10, 10, 10}, {10, 10, 10}, {0.95, 0.9, 0.8}, {0.85, 0.8, 0.9}, 2, "partly_supported", "drop_some_seeds"},
+      {{10, 10, 10}, {10, 10, 10}, {0.8, 0.8, 0.8}, {0.9, 0.8, 0.9}, 2, "not_supported", "no_drop"},
+  };
+  for (const Case& c : cases) {
+    std::vector<Spec> runs = learned_identity(c.learned_tau, c.identity_tau);
+    for (Spec& s : runs) s.acc = s.acc_mid = (s.variant == "learned" ? c.learned_acc : c.identity_acc)[s.seed];
+    const json got = claim(analyze({results("remove_wo", runs)}), c.claim);
+    EXPECT_EQ(got["verdict"], c.verdict) << c.reason;
+    EXPECT_EQ(got["reason"], c.reason);
+    EXPECT_EQ(got["experiment"], "remove_wo");
+  }
+}
+
+TEST(Analysis, ClaimsThreeAndFourCompareFrozenRandom) {
+  // Identity beats frozen_random and learned beats it by far: the measurement this project's
+  // first runs showed, against the article's claim 3.
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 3; ++seed)
+    for (auto [variant, acc] : {std::pair<const char*, double>{"learned", 0.95}, {"identity", 0.8},
+                                {"frozen_random", 0.6}, {"learned_identity_init", 0.95}})
+      runs.push_back({variant, seed, 20, 0.001, acc - 0.01 * seed, acc - 0.01 * seed});
+  json a = analyze({results("freeze_wo", runs)});
+  EXPECT_EQ(claim(a, 3)["verdict"], "not_supported");
+  EXPECT_EQ(claim(a, 3)["reason"], "identity_better");
+  EXPECT_EQ(claim(a, 4)["verdict"], "supported");
+  EXPECT_EQ(claim(a, 4)["reason"], "far_worse");
+  EXPECT_NEAR(claim(a, 4)["figures"]["comparison"]["gap"]["mean"].get<double>(), 0.35, 1e-9);
+
+  // At the ceiling, performance is speed: frozen_random needing 59% more steps is "far" worse.
+  for (Spec& s : runs) {
+    s.acc = s.acc_mid = 1;
+    s.tau = s.variant == "frozen_random" ? 16 : 10;
+  }
+  json b = analyze({results("freeze_wo", runs)});
+  EXPECT_EQ(claim(b, 4)["figures"]["comparison"]["metric"], "steps_to_loss_0_1");
+  EXPECT_EQ(claim(b, 4)["reason"], "far_worse");
+  EXPECT_EQ(claim(b, 3)["reason"], "identity_better");
+}
+
+// (8*8) W_o entries, row-major (out, in).
+json matrix(const std::function<double(int, int)>& f) {
+  json data = json::array();
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) data.push_back(f(i, j));
+  return data;
+}
+
+json snapshot(int step, const json& data) {
+  return {{"step", step}, {"layer", 0}, {"rows", 8}, {"cols", 8}, {"data", data}};
+}
+
+TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
+  auto init = [](int i, int j) { return 0.3 * std::sin(7.0 * i + 3.0 * j + 1); };
+  // Trained: head 0's columns (0..3) weigh three times more; no diagonal preference.
+  auto trained = [&](int i, int j) { return init(i, j) * (j < 4 ? 3.0 : 1.1); };
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 2; ++seed) {
+    Spec s{"learned", seed};
+    s.wo = {snapshot(0, matrix(init)), snapshot(50, matrix(init)), snapshot(kSteps, matrix(trained))};
+    runs.push_back(s);
+  }
+  json a = analyze({results("wo_heatmap", runs)});
+  const json& c = claim(a, 5);
+  EXPECT_EQ(c["verdict"], "supported") << c.dump();
+  EXPECT_EQ(c["reason"], "both_hold");
+  EXPECT_EQ(c["figures"]["seeds"], 2);
+  EXPECT_GE(c["figures"]["head_imbalance_final"]["mean"].get<double>(), 2.5);
+  EXPECT_LT(c["figures"]["dominant_rows"]["mean"].get<double>(), kDominantRowsShare);
+
+  // A W_o trained into the identity: diagonal-dominant, every head's block alike.
+  for (Spec& s : runs) s.wo[2] = snapshot(kSteps, matrix([](int i, int j) { return i == j ? 1.0 : 0.01; }));
+  const json d = claim(analyze({results("wo_heatmap", runs)}), 5);
+  EXPECT_EQ(d["verdict"], "not_supported");
+  EXPECT_EQ(d["reason"], "neither_holds");
+  EXPECT_DOUBLE_EQ(d["figures"]["dominant_rows"]["mean"].get<double>(), 1.0);
+  EXPECT_NEAR(d["figures"]["diagonal_energy"]["mean"].get<double>(), 8 / (1 + 7 * 1e-4), 1e-9);
+}
+
+// Probe entries of layer 0 every 10 steps, with the given std of W_o(concat) and of the
+// residual sum at probe k of 10 (concat's std is 1).
+json stats(const std::function<double(int)>& wo_std, const std::function<double(int)>& residual_std) {
+  json out = json::array();
+  for (int k = 1; k <= 10; ++k)
+    out.push_back({{"step", 10 * k}, {"layer", 0}, {"concat", {{"mean", 0}, {"std", 1}}},
+                   {"wo_out", {{"mean", 0}, {"std", wo_std(k)}}}, {"residual", {{"mean", 0}, {"std", residual_std(k)}}},
+                   {"head_grad_norm", {0.1, 0.1}}});
+  return out;
+}
+
+TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
+  auto runs_with = [](const std::function<double(int)>& learned_residual) {
+    std::vector<Spec> runs;
+    for (int seed = 0; seed < 3; ++seed) {
+      Spec l{"learned", seed}, i{"identity", seed};
+      l.stats = stats([](int k) { return 0.5 + 0.04 * k; }, learned_residual);
+      i.stats = stats([](int) { return 1.0; }, [](int k) { return 1.0 + 0.1 * k; });
+      runs.push_back(l);
+      runs.push_back(i);
+    }
+    return runs;
+  };
+  const json c = claim(analyze({results("activation_stats", runs_with([](int k) { return 1.0 + 0.001 * k; }))}), 6);
+  EXPECT_EQ(c["verdict"], "supported") << c.dump();
+  EXPECT_EQ(c["reason"], "both_hold");
+  EXPECT_NEAR(c["figures"]["scale_ratio_first"]["mean"].get<double>(), 0.54, 1e-9);
+  EXPECT_NEAR(c["figures"]["scale_ratio_last"]["mean"].get<double>(), 0.9, 1e-9);
+  EXPECT_EQ(c["figures"]["steadier"]["holds"], 3);
+
+  // The same residual drift as identity: W_o's scale changes, the sum is no steadier.
+  const json d = claim(analyze({results("activation_stats", runs_with([](int k) { return 1.0 + 0.1 * k; }))}), 6);
+  EXPECT_EQ(d["verdict"], "partly_supported");
+  EXPECT_EQ(d["reason"], "adapts_only");
+}
+
+TEST(Analysis, ClaimSevenAndTheStabilityTable) {
+  // learned trains up to 0.03; identity up to `identity_top`, diverging above it.
+  auto sweep = [](double identity_top) {
+    std::vector<std::pair<Spec, double>> runs;
+    for (double lr : {0.001, 0.003, 0.01, 0.03})
+      for (int seed = 0; seed < 2; ++seed) {
+        runs.push_back({Spec{"learned", seed, 10}, lr});
+        Spec i{"identity", seed, 12};
+        if (lr > identity_top) i.diverged_at = 30;
+        runs.push_back({i, lr});
+      }
+    return sweep_results("lr_stability", runs);
+  };
+  json a = analyze({sweep(0.003)});
+  const json& c = claim(a, 7);
+  EXPECT_EQ(c["verdict"], "supported");
+  EXPECT_EQ(c["reason"], "much_smaller_lr");
+  EXPECT_DOUBLE_EQ(c["figures"]["highest_trainable_lr"]["identity"].get<double>(), 0.003);
+  EXPECT_EQ(c["figures"]["diverged"]["identity"], 4);
+  const json& f = a["experiments"][0]["finding"];
+  EXPECT_EQ(f["most_tolerant"], json({"learned"}));
+  EXPECT_EQ(f["identity_vs_learned"], "smaller");
+  ASSERT_EQ(f["table"].size(), 8u);
+  const json& row = f["table"][7];  // identity at 0.03
+  EXPECT_EQ(row["variant"], "identity");
+  EXPECT_EQ(row["diverged"], 2);
+  EXPECT_EQ(row["reached"], 0);
+  EXPECT_FALSE(row["trainable"]);
+  EXPECT_EQ(f["table"][0]["reached"], 2);
+  EXPECT_EQ(f["table"][0]["steps_to_loss_0_1"]["mean"], 32);
+  EXPECT_TRUE(a["experiments"][0]["comparisons"].empty());  // the per-rate table replaces pairs
+  EXPECT_NE(format_analysis(a).find("highest trainable learning rate is smaller than with learned W_o: 0.003 against 0.03"),
+            std::string::npos);
+
+  EXPECT_EQ(claim(analyze({sweep(0.01)}), 7)["reason"], "much_smaller_lr");  // 0.03 / 0.01 = 3
+  EXPECT_EQ(claim(analyze({sweep(0.03)}), 7)["verdict"], "not_supported");
+}
+
+TEST(Analysis, GainVsLearningSeparatesScaleFromLearning) {
+  std::vector<std::pair<Spec, double>> runs;
+  for (int seed = 0; seed < 3; ++seed)
+    for (auto [variant, tau] : {std::pair<const char*, double>{"learned", 9}, {"identity", 10},
+                                {"frozen_random", 16}, {"frozen_random_scaled", 10.5}, {"frozen_orthogonal", 10}})
+      runs.push_back({Spec{variant, seed, tau}, 0.001});
+  json a = analyze({sweep_results("gain_vs_learning", runs)});
+  const json& f = a["experiments"][0]["finding"];
+  EXPECT_EQ(f["speed_vs_identity"]["frozen_random"], "behind");
+  EXPECT_EQ(f["speed_vs_identity"]["frozen_random_scaled"], "similar");
+  EXPECT_EQ(f["speed_vs_identity"]["frozen_orthogonal"], "similar");
+  EXPECT_TRUE(f["scaled_like_identity"].get<bool>());
+  EXPECT_TRUE(f["unscaled_lags"].get<bool>());
+  // Claim 3 is judged on gain_vs_learning when freeze_wo is absent, and refined by it.
+  const json& c = claim(a, 3);
+  EXPECT_EQ(c["experiment"], "gain_vs_learning");
+  EXPECT_EQ(c["reason"], "identity_better");
+  EXPECT_TRUE(c["figures"]["refinement"]["scaled_like_identity"].get<bool>());
+}
+
+TEST(Analysis, ClaimsWithoutTheirExperimentAreNotTested) {
+  json a = analyze({});
+  ASSERT_EQ(a["claims"].size(), 7u);
+  for (const json& c : a["claims"]) {
+    EXPECT_EQ(c["verdict"], "not_tested");
+    EXPECT_EQ(c["reason"], "experiment_absent");
+  }
+  // remove_wo tests claims 1 and 2 only.
+  json b = analyze({results("remove_wo", learned_identity({10}, {20}))});
+  EXPECT_NE(claim(b, 1)["verdict"], "not_tested");
+  for (int id : {3, 4, 5, 6, 7}) EXPECT_EQ(claim(b, id)["verdict"], "not_tested") << id;
+  EXPECT_NE(format_analysis(a).find("not tested with these settings"), std::string::npos);
+}
+
+TEST(Analysis, TextInputNamesTheBadDocument) {
+  json good = results("remove_wo", learned_identity({10}, {20}));
+  EXPECT_EQ(analyze_text(json::array({good}).dump())["claims"].size(), 7u);
+  try {
+    analyze_text(json::array({good, {{"format", "something else"}}}).dump());
+    FAIL() << "accepted a foreign document";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("results[1]: not a W_o Lab results file", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(analyze_text("not json"), ConfigError);
+  EXPECT_THROW(analyze_text("{}"), ConfigError);
+}
+
+}  // namespace
+}  // namespace wolab
