@@ -918,6 +918,7 @@ json analyze(const std::vector<json>& results) {
                            {"config", c},
                            {"seeds", e.seeds().size()},
                            {"variants", e.variants},
+                           {"learning_rates", e.lrs},
                            {"smooth_window", smooth_window(e)},
                            {"comparisons", comparisons},
                            {"convergence", convergence},
@@ -965,7 +966,8 @@ std::string seeds(int n) { return plural(n, "seed", "seeds"); }
 // "in 2 of 3 seeds", or "in the only seed" when there is one.
 std::string in_seeds(int k, int n) { return n == 1 ? "in the only seed" : "in " + std::to_string(k) + " of " + seeds(n); }
 
-std::string points(double x) { return fmt("%.1f", 100 * x); }
+// One decimal, and no "-0.0" for a difference that rounds to nothing.
+std::string points(double x) { return fmt("%.1f", std::fabs(100 * x) < 0.05 ? 0.0 : 100 * x); }
 std::string percent(double x) { return fmt(std::fabs(x) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
 std::string number(double x) { return fmt(x == std::floor(x) && std::fabs(x) < 1e9 ? "%.0f" : "%.4g", x); }
 
@@ -985,7 +987,8 @@ std::string difference(const std::string& metric, const json& s) {
   const bool acc = metric == "token_acc" || metric == "exact", steps = metric == "steps_to_loss_0_1";
   const double scale = acc ? 100 : 1;
   const char* format = acc || steps ? "%+.1f" : "%+.4f";
-  const auto f = [&](double x) { return fmt(format, scale * x); };
+  const double zero = acc || steps ? 0.05 : 0.00005;  // what rounds to 0 prints as +0, not -0
+  const auto f = [&](double x) { return fmt(format, std::fabs(scale * x) < zero ? 0.0 : scale * x); };
   std::string out = f(s["mean"].get<double>()) + (acc ? " points" : steps ? " steps" : "");
   if (s["n"].get<int>() > 1)
     out += " (" + f(s["min"].get<double>()) + " to " + f(s["max"].get<double>()) + ", sd " +
@@ -1048,6 +1051,13 @@ std::string convergence_phrase(const json& c) {
   return out;
 }
 
+// "lr 0.001", or "learning rates 0.001 to 0.03" for a sweep.
+std::string rate_phrase(const json& e) {
+  const json& lrs = e["learning_rates"];
+  if (lrs.size() == 1) return "lr " + number(lrs[0].get<double>());
+  return "learning rates " + number(lrs.front().get<double>()) + " to " + number(lrs.back().get<double>());
+}
+
 std::string config_line(const json& e) {
   const json& c = e["config"];
   const int heads = c["model"]["heads"].get<int>(), layers = c["model"]["layers"].get<int>();
@@ -1055,8 +1065,8 @@ std::string config_line(const json& e) {
          std::to_string(c["task"]["alphabet"].get<int>()) + ", length " + std::to_string(c["task"]["length"].get<int>()) +
          "; d_model " + std::to_string(c["model"]["d_model"].get<int>()) + ", " + plural(heads, "head", "heads") + ", " +
          plural(layers, "layer", "layers") + ", d_ff " + std::to_string(c["model"]["d_ff"].get<int>()) + ", " +
-         c["model"]["ln"].get<std::string>() + "-LN; " + std::to_string(c["train"]["steps"].get<int>()) + " steps, lr " +
-         number(c["train"]["lr"].get<double>()) + "; " + seeds(e["seeds"].get<int>());
+         c["model"]["ln"].get<std::string>() + "-LN; " + std::to_string(c["train"]["steps"].get<int>()) + " steps, " +
+         rate_phrase(e) + "; " + seeds(e["seeds"].get<int>());
 }
 
 std::string wo_phrase(const json& f) {
@@ -1064,8 +1074,8 @@ std::string wo_phrase(const json& f) {
   return "learned W_o at the last step over " + seeds(f["seeds"].get<int>()) + ": diagonally dominant rows " +
          with_range(f["dominant_rows"], percent) + " (diagonal-dominant from " + percent(kDominantRowsShare) +
          "); diagonal energy " + with_range(f["diagonal_energy"], x) + " times a matrix with no diagonal preference; " +
-         "largest/smallest head-block norm " + with_range(f["head_imbalance_final"], x) + " (step 0: " +
-         with_range(f["head_imbalance_init"], x) + "); changed " + with_range(f["change_from_init"], percent) +
+         "largest/smallest head-block norm " + with_range(f["head_imbalance_final"], x) + " against " +
+         with_range(f["head_imbalance_init"], x) + " at step 0; changed " + with_range(f["change_from_init"], percent) +
          " from step 0";
 }
 
