@@ -19,7 +19,12 @@ const CONFIGS = [
   { model: { wo: 'identity', heads: 8 }, task: { name: 'reverse', alphabet: 7 } },
   // Init bounds 1/sqrt(fan_in) that are not powers of two, unlike the others' (1/8, 1/16).
   { model: { wo: 'learned_identity_init', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 11, batch: 16 } },
+  // √3 × an init bound that is not a power of two, and a QR in double (src/orthogonal.cpp) at an
+  // odd head size: both must round the same in wasm as natively.
+  { model: { wo: 'frozen_random_scaled', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 2, batch: 16 } },
+  { model: { wo: 'frozen_orthogonal', ln: 'pre', d_model: 36 }, task: { name: 'reverse' }, train: { seed: 5, batch: 16 } },
 ];
+const FROZEN = ['frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'];
 
 // Native checkpoints at step 0 and after STEPS steps.
 function runNative(config, dir) {
@@ -57,8 +62,16 @@ for (const overrides of CONFIGS) {
         const rel = Math.abs(losses[i] - nativeLosses[i]) / Math.abs(nativeLosses[i]);
         assert.ok(rel <= 1e-4, `step ${i + 1}: wasm ${losses[i]} vs native ${nativeLosses[i]} (relative ${rel})`);
       }
-      assert.equal(readSafetensors(t.checkpoint()).metadata.data_rng, end.metadata.data_rng,
-        'both drew the same batches');
+      const ended = readSafetensors(t.checkpoint());
+      assert.equal(ended.metadata.data_rng, end.metadata.data_rng, 'both drew the same batches');
+      if (FROZEN.includes(overrides.model?.wo)) {
+        const names = Object.keys(theirs.tensors).filter((n) => /^layers\.\d+\.attn\.W_o\.weight$/.test(n));
+        assert.ok(names.length > 0, 'a frozen W_o is in the checkpoint');
+        for (const name of names) {
+          assert.deepEqual(ended.tensors[name], ours.tensors[name], `wasm: the frozen ${name} never changed`);
+          assert.deepEqual(end.tensors[name], theirs.tensors[name], `native: the frozen ${name} never changed`);
+        }
+      }
     } finally {
       t.delete();
       fs.rmSync(dir, { recursive: true, force: true });
