@@ -1,4 +1,4 @@
-// The JavaScript API of the core (spec.md, "Embind module"; types and docs in wolab.d.ts).
+// The JavaScript API of the core (docs/api.md; types and docs in wolab.d.ts).
 // Only conversions live here: JSON text in and out, std::vector -> typed-array copies, and C++
 // exceptions -> JS Errors. Everything a call does is the core's, exactly as the CLI runs it.
 #include <cstdlib>
@@ -88,13 +88,6 @@ std::vector<uint8_t> bytes_of(val& argument) {
   return emscripten::convertJSArrayToNumberVector<uint8_t>(arg);
 }
 
-// "learned|identity|...": model.wo's values, from the settings table the validator uses too.
-std::string wo_modes() {
-  for (const wolab::SettingInfo& s : wolab::settings())
-    if (s.path == "model.wo") return s.allowed;
-  return "a model.wo value";
-}
-
 // ---- module functions ----
 
 val validate_config(val config) {
@@ -107,6 +100,24 @@ std::string presets() {
 
 std::string experiments() {
   return js_errors([] { return wolab::experiments_json().dump(); });
+}
+
+std::string settings() {
+  return js_errors([] { return wolab::settings_json().dump(); });
+}
+
+std::string plan(val config, val names) {
+  return js_errors([&] {
+    const std::string config_text = text_of(config, "config");
+    const nlohmann::json list = nlohmann::json::parse(text_of(names, "experiments"), nullptr, /*allow_exceptions=*/false);
+    bool strings = list.is_array();
+    for (const auto& name : list) strings = strings && name.is_string();
+    if (!strings) throw wolab::ConfigError("experiments: expected a JSON array of experiment names");
+    std::vector<std::string> problems;
+    const wolab::ExperimentConfig cfg = wolab::read_config_text(config_text, problems);
+    if (!problems.empty()) throw wolab::ConfigError(problems.front());
+    return wolab::plan_json(wolab::plan_runs(cfg, list.get<std::vector<std::string>>())).dump();
+  });
 }
 
 std::string version() { return wolab::kVersion; }
@@ -140,7 +151,17 @@ val step(Trainer& t, int n) {
   return js_errors([&] { return float32_array(t.step(n)); });
 }
 
-std::string status(const Trainer& t) { return t.status(); }
+// {state, step?}: the results schema's status object (status_json).
+val status(const Trainer& t) {
+  const wolab::RunStatus& s = t.status();
+  const nlohmann::json j = wolab::status_json(s);
+  val out = val::object();
+  out.set("state", j["state"].get<std::string>());
+  if (j.contains("step")) out.set("step", s.step);
+  return out;
+}
+
+void stop(Trainer& t) { t.stop(); }
 
 val eval_object(const wolab::EvalResult& r) {
   val out = val::object();
@@ -211,18 +232,18 @@ val attention(Trainer& t, int layer, int head, int example) {
 // int64 -> double: a JS number holds any parameter count the memory limit allows exactly.
 double parameter_count(const Trainer& t) { return static_cast<double>(t.parameter_count()); }
 
+void keep_stats(Trainer& t, bool keep) { t.keep_stats(keep); }
+
 void record_wo_snapshots(Trainer& t, bool keep) {
   js_errors([&] { t.keep_wo_snapshots(keep); });
 }
 
-std::string record(Trainer& t, val variant) {
-  return js_errors([&] {
-    const std::string name = text_of(variant, "variant");
-    const auto mode = wolab::wo_mode_from_string(name);
-    if (!mode) throw wolab::ConfigError("variant: unknown value \"" + name + "\"; use " + wo_modes());
-    // W_o snapshots exist only if recordWoSnapshots(true) was called, so keep whatever is there.
-    return wolab::run_record(t, *mode, /*keep_wo=*/true).dump();
-  });
+std::string probe_record(const Trainer& t) {
+  return js_errors([&] { return wolab::probe_record(t).dump(); });
+}
+
+std::string record(Trainer& t) {
+  return js_errors([&] { return wolab::run_record(t).dump(); });
 }
 
 val checkpoint(const Trainer& t) {
@@ -238,6 +259,8 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("validateConfig", &validate_config);
   function("presets", &presets);
   function("experiments", &experiments);
+  function("settings", &settings);
+  function("plan", &plan);
   function("version", &version);
   function("makeResults", &make_results);
   function("parseResults", &parse_results);
@@ -249,6 +272,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
       .function("stepsDone", &Trainer::steps_done)
       .function("finished", &Trainer::finished)
       .function("status", &status)
+      .function("stop", &stop)
       .function("evaluate", &evaluate)
       .function("lastEval", &last_eval)
       .function("greedyExact", &greedy_exact)
@@ -259,7 +283,9 @@ EMSCRIPTEN_BINDINGS(wolab) {
       .function("ovSingularValues", &ov_singular_values)
       .function("attention", &attention)
       .function("parameterCount", &parameter_count)
+      .function("keepStats", &keep_stats)
       .function("recordWoSnapshots", &record_wo_snapshots)
+      .function("probeRecord", &probe_record)
       .function("record", &record)
       .function("checkpoint", &checkpoint);
 }

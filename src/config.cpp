@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment.h"
+
 namespace wolab {
 
 using json = nlohmann::json;
@@ -27,9 +29,13 @@ const std::vector<std::string> kWoNames = {"learned",
                                            "frozen_orthogonal"};
 const std::vector<std::string> kLnNames = {"post", "pre"};
 const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort"};
-// "all" is the CLI's shorthand for the four experiments, one after another.
-const std::vector<std::string> kExperimentNames = {"remove_wo", "freeze_wo", "wo_heatmap",
-                                                   "activation_stats", "all"};
+// The experiments of experiment.cpp's table, and "all" for every one of them.
+const std::vector<std::string> kExperimentNames = [] {
+  std::vector<std::string> names;
+  for (const ExperimentInfo& e : experiments()) names.push_back(e.name);
+  names.push_back("all");
+  return names;
+}();
 
 template <class E>
 std::optional<E> enum_from(const std::vector<std::string>& names, const std::string& s) {
@@ -77,7 +83,9 @@ double decimal_float(float x) {
 
 namespace {
 
-enum class Kind { integer, real, choice };
+// reals: an increasing list of 1..kMaxReals distinct numbers, each in the setting's range.
+enum class Kind { integer, real, choice, reals };
+constexpr size_t kMaxReals = 12;
 
 constexpr double kMaxSeed = 9007199254740992.0;  // 2^53: the largest integer JS numbers hold exactly
 // "No upper limit" for a float field: the largest float, since a larger value would be stored
@@ -88,12 +96,19 @@ json value_of(int v) { return v; }
 json value_of(uint64_t v) { return v; }
 json value_of(float v) { return decimal_float(v); }
 json value_of(const std::string& v) { return v; }
+json value_of(const std::vector<float>& v) {
+  json a = json::array();
+  for (float x : v) a.push_back(decimal_float(x));
+  return a;
+}
 template <class E, class = std::enable_if_t<std::is_enum<E>::value>>
 json value_of(E v) { return to_string(v); }
 
-// A setting: JSON path, CLI flag, allowed values, help, and access to its field.
+// A setting: JSON path, the page's short name for it (form field and URL parameter), CLI flag,
+// allowed values, help, and access to its field.
 struct Setting {
   const char* path;
+  const char* key;
   const char* flag;
   const char* metavar;
   Kind kind;
@@ -112,40 +127,45 @@ struct Setting {
 // Every setting with its limits. The ranges keep one run within kMaxRunBytes' reach and the
 // model meaningful (heads must divide d_model; see validate()).
 const Setting kSettings[] = {
-    {"experiment", "--experiment", "E", Kind::choice, 0, 0, false, &kExperimentNames,
-     "experiment to run (all: the four, one results file each)", FIELD(experiment)},
-    {"seeds", "--seeds", "N", Kind::integer, 1, 100, false, nullptr,
+    {"experiment", "experiment", "--experiment", "E", Kind::choice, 0, 0, false, &kExperimentNames,
+     "experiment to run (all: every one, one results file each)", FIELD(experiment)},
+    {"seeds", "seeds", "--seeds", "N", Kind::integer, 1, 100, false, nullptr,
      "runs per variant, with seeds seed..seed+N-1", FIELD(seeds)},
-    {"model.d_model", "--d-model", "N", Kind::integer, 1, 1024, false, nullptr,
+    {"model.d_model", "d_model", "--d-model", "N", Kind::integer, 1, 1024, false, nullptr,
      "width of the residual stream", FIELD(base.model.d_model)},
-    {"model.heads", "--heads", "N", Kind::integer, 1, 64, false, nullptr,
+    {"model.heads", "heads", "--heads", "N", Kind::integer, 1, 64, false, nullptr,
      "attention heads per layer (must divide d_model)", FIELD(base.model.heads)},
-    {"model.layers", "--layers", "N", Kind::integer, 1, 12, false, nullptr,
+    {"model.layers", "layers", "--layers", "N", Kind::integer, 1, 12, false, nullptr,
      "Transformer blocks", FIELD(base.model.layers)},
-    {"model.d_ff", "--d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
+    {"model.d_ff", "d_ff", "--d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
      "hidden width of the feed-forward layer", FIELD(base.model.d_ff)},
-    {"model.ln", "--ln", "P", Kind::choice, 0, 0, false, &kLnNames,
+    {"model.ln", "ln", "--ln", "P", Kind::choice, 0, 0, false, &kLnNames,
      "LayerNorm after (post, as in the article) or before (pre) each sublayer", FIELD(base.model.ln)},
-    {"model.wo", "", "W", Kind::choice, 0, 0, false, &kWoNames,
+    {"model.wo", "wo", "", "W", Kind::choice, 0, 0, false, &kWoNames,
      "W_o of a single run (experiments set it per variant)", FIELD(base.model.wo)},
-    {"task.name", "--task", "T", Kind::choice, 0, 0, false, &kTaskNames,
+    {"task.name", "task", "--task", "T", Kind::choice, 0, 0, false, &kTaskNames,
      "what the answer is: the input copied, reversed or sorted", FIELD(base.task.kind)},
-    {"task.alphabet", "--alphabet", "N", Kind::integer, 2, 64, false, nullptr,
+    {"task.alphabet", "alphabet", "--alphabet", "N", Kind::integer, 2, 64, false, nullptr,
      "distinct symbols", FIELD(base.task.alphabet)},
-    {"task.length", "--length", "N", Kind::integer, 1, 64, false, nullptr,
+    {"task.length", "length", "--length", "N", Kind::integer, 1, 64, false, nullptr,
      "symbols per input sequence", FIELD(base.task.length)},
-    {"train.steps", "--steps", "N", Kind::integer, 1, 1000000, false, nullptr,
+    {"train.steps", "steps", "--steps", "N", Kind::integer, 1, 1000000, false, nullptr,
      "training steps per run", FIELD(base.train.steps)},
-    {"train.batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr,
+    {"train.batch", "batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr,
      "sequences per step", FIELD(base.train.batch)},
-    {"train.lr", "--lr", "X", Kind::real, 0, 1, true, nullptr,
+    {"train.lr", "lr", "--lr", "X", Kind::real, 0, 1, true, nullptr,
      "Adam learning rate (constant)", FIELD(base.train.lr)},
-    {"train.clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
+    {"train.clip", "clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
      "global gradient-norm clip (0: off)", FIELD(base.train.clip)},
-    {"train.probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
+    {"train.probe_every", "probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
      "steps between held-out evals, activation stats and W_o snapshots", FIELD(base.train.probe_every)},
-    {"train.seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr,
+    {"train.seed", "seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr,
      "seed of the first run (weights and data)", FIELD(base.train.seed)},
+    {"lr_stability.lrs", "lrs", "--lrs", "X,Y,..", Kind::reals, 0, 1, true, nullptr,
+     "learning rates of experiment lr_stability (in place of train.lr)", FIELD(lr_stability.lrs)},
+    {"lr_stability.clip", "stability_clip", "--stability-clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
+     "gradient-norm clip of experiment lr_stability (0: off, so that clipping hides no instability)",
+     FIELD(lr_stability.clip)},
 };
 
 #undef FIELD
@@ -184,6 +204,9 @@ std::string allowed(const Setting& s) {
              format_number(s.hi) + "]";
     case Kind::choice:
       return join(*s.choices, ", ", " or ");
+    case Kind::reals:
+      return "1 to " + std::to_string(kMaxReals) + " increasing numbers in " + (s.lo_open ? "(" : "[") +
+             format_number(s.lo) + ", " + format_number(s.hi) + "]";
   }
   return "";
 }
@@ -197,8 +220,11 @@ const char* type_name(const json& v) {
   return "a number";
 }
 
+std::optional<json> check_reals(const Setting& s, const json& v, std::string& problem);
+
 // `v` as the setting stores it, or the problem with it (then `problem` is set, without the path).
 std::optional<json> check(const Setting& s, const json& v, std::string& problem) {
+  if (s.kind == Kind::reals) return check_reals(s, v, problem);
   if (s.kind == Kind::choice) {
     if (!v.is_string()) {
       problem = std::string("expected a string, got ") + type_name(v);
@@ -238,6 +264,32 @@ std::optional<json> check(const Setting& s, const json& v, std::string& problem)
   if (s.kind == Kind::real) return json(x);
   if (x < 0) return json(static_cast<int64_t>(x));
   return json(static_cast<uint64_t>(x));
+}
+
+// Each value as a real setting of the same range would take it, then their order.
+std::optional<json> check_reals(const Setting& s, const json& v, std::string& problem) {
+  if (!v.is_array()) {
+    problem = std::string("expected an array of numbers, got ") + type_name(v);
+    return std::nullopt;
+  }
+  if (v.empty() || v.size() > kMaxReals) {
+    problem = "has " + std::to_string(v.size()) + " values";
+    return std::nullopt;
+  }
+  Setting each = s;
+  each.kind = Kind::real;
+  json out = json::array();
+  for (const json& x : v) {
+    auto checked = check(each, x, problem);
+    if (!checked) return std::nullopt;
+    if (!out.empty() && checked->get<double>() <= out.back().get<double>()) {
+      auto shortest = [](const json& x) { return format_number(decimal_float(x.get<float>())); };
+      problem = shortest(*checked) + " does not increase on " + shortest(out.back());
+      return std::nullopt;
+    }
+    out.push_back(*checked);
+  }
+  return out;
 }
 
 std::string message(const std::string& where, const std::string& problem, const Setting& s) {
@@ -433,8 +485,10 @@ std::vector<std::string> validate(const RunConfig& cfg) {
 
 std::vector<std::string> validate(const ExperimentConfig& cfg) {
   std::vector<std::string> problems;
-  check_ranges(cfg, {"experiment", "seeds"}, problems);
-  check_run(cfg.base, cfg.experiment == "wo_heatmap" || cfg.experiment == "all", problems);
+  check_ranges(cfg, {"experiment", "seeds", "lr_stability."}, problems);
+  bool wo_snapshots = false;
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment)) wo_snapshots = wo_snapshots || e->wo_snapshots;
+  check_run(cfg.base, wo_snapshots, problems);
   return problems;
 }
 
@@ -471,13 +525,48 @@ json presets() {
           {"article", config_json(parse_experiment_config(article))}};
 }
 
+json settings_json() {
+  static const char* const kKindNames[] = {"integer", "real", "choice", "reals"};
+  json out = json::array();
+  ExperimentConfig defaults;
+  for (const auto& s : kSettings) {
+    const bool ranged = s.kind != Kind::choice;
+    json choices = nullptr;
+    if (s.choices) choices = *s.choices;
+    out.push_back({{"path", s.path},
+                   {"key", s.key},
+                   {"flag", s.flag},
+                   {"kind", kKindNames[static_cast<int>(s.kind)]},
+                   {"default", s.get(defaults)},
+                   {"min", ranged ? json(s.lo) : json(nullptr)},
+                   {"max", ranged && s.hi != kUnbounded ? json(s.hi) : json(nullptr)},
+                   {"lo_open", s.lo_open},
+                   {"max_items", s.kind == Kind::reals ? json(kMaxReals) : json(nullptr)},
+                   {"choices", choices},
+                   // The experiment and the W_o mode are chosen per run by the plan (experiment.h).
+                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo"},
+                   {"allowed", allowed(s)},
+                   {"help", s.help}});
+  }
+  return out;
+}
+
 std::vector<SettingInfo> settings() {
   std::vector<SettingInfo> out;
   ExperimentConfig defaults;
   for (const auto& s : kSettings) {
     json d = s.get(defaults);
-    out.push_back({s.path, s.flag, s.metavar,
-                   d.is_string() ? d.get<std::string>() : format_number(d.get<double>()),
+    std::string text;  // as the flag takes it
+    if (d.is_string()) {
+      text = d.get<std::string>();
+    } else if (d.is_array()) {
+      std::vector<std::string> items;
+      for (const json& x : d) items.push_back(format_number(x.get<double>()));
+      text = join(items, ",", ",");
+    } else {
+      text = format_number(d.get<double>());
+    }
+    out.push_back({s.path, s.flag, s.metavar, text,
                    s.kind == Kind::choice ? join(*s.choices, "|", "|") : allowed(s), s.help});
   }
   return out;
@@ -488,16 +577,26 @@ void set_from_flag(ExperimentConfig& cfg, const std::string& flag, const std::st
   for (const auto& x : kSettings)
     if (flag == x.flag && !flag.empty()) s = &x;
   if (!s) throw ConfigError(flag + ": unknown flag; see wolab run --help");
-  json v = text;
-  if (s->kind != Kind::choice) {
+  auto number = [&](const std::string& part) -> json {
     // Digits, sign, point and exponent only: strtod alone would also take "inf", "nan", "0x1p3".
     char* end = nullptr;
-    bool plain = !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string::npos;
-    double x = plain ? std::strtod(text.c_str(), &end) : 0;
-    if (!plain || *end != '\0') throw ConfigError(message(flag, in_quotes(text) + " is not a number", *s));
-    v = x;
-    if (text.find_first_not_of("0123456789") == std::string::npos && text.size() < 20)
-      v = std::stoull(text);  // exactly, as JSON would read it
+    bool plain = !part.empty() && part.find_first_not_of("0123456789+-.eE") == std::string::npos;
+    double x = plain ? std::strtod(part.c_str(), &end) : 0;
+    if (!plain || *end != '\0') throw ConfigError(message(flag, in_quotes(part) + " is not a number", *s));
+    if (part.find_first_not_of("0123456789") == std::string::npos && part.size() < 20)
+      return std::stoull(part);  // exactly, as JSON would read it
+    return x;
+  };
+  json v = text;
+  if (s->kind == Kind::reals) {  // comma-separated: --lrs 0.001,0.01
+    v = json::array();
+    for (size_t begin = 0, comma;; begin = comma + 1) {
+      comma = text.find(',', begin);
+      v.push_back(number(text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin)));
+      if (comma == std::string::npos) break;
+    }
+  } else if (s->kind != Kind::choice) {
+    v = number(text);
   }
   std::string problem;
   auto checked = check(*s, v, problem);

@@ -67,11 +67,19 @@ struct RunConfig {
   TrainConfig train;
 };
 
-// An experiment: the variants it compares (in `base.model.wo` order of experiment.h) × seeds.
+// Settings of experiment lr_stability, which trains every variant at each of these learning
+// rates in place of train.lr, and with this clip in place of train.clip.
+struct LrStabilityConfig {
+  std::vector<float> lrs = {1e-3f, 3e-3f, 1e-2f, 2e-2f, 3e-2f};  // increasing
+  float clip = 0;  // off: clipping would hide the instability the experiment measures
+};
+
+// An experiment (or "all"): the runs experiment.h plans from it, `seeds` per variant.
 struct ExperimentConfig {
   std::string experiment = "remove_wo";
   int seeds = 5;
   RunConfig base;
+  LrStabilityConfig lr_stability;
 };
 
 // A config the user got wrong: `what()` is one line naming the field and what is allowed.
@@ -118,8 +126,9 @@ nlohmann::json config_json(const ExperimentConfig& cfg);
 nlohmann::json config_json(const RunConfig& cfg);  // "model", "task", "train" only
 
 // One line per problem: `<field path>: <problem>; <what is allowed>`; [] when valid.
-// The memory limit counts W_o snapshots for experiments wo_heatmap and all, and not for a
-// RunConfig alone (a Trainer keeps none unless asked).
+// The memory limit counts W_o snapshots when an experiment of cfg.experiment keeps them
+// (ExperimentInfo::wo_snapshots, experiment.h), and not for a RunConfig alone (a Trainer keeps
+// none unless asked).
 std::vector<std::string> validate(const RunConfig& cfg);
 std::vector<std::string> validate(const ExperimentConfig& cfg);
 
@@ -130,6 +139,12 @@ uint64_t estimate_bytes(const RunConfig& cfg, bool wo_snapshots = false);
 
 // {"quick": config, "article": config}, fully defaulted.
 nlohmann::json presets();
+
+// The settings table for the page, which builds its form and URL parameters from it:
+// [{"path": "model.d_model", "key": "d_model", "flag": "--d-model", "kind": "integer",
+//   "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null, "choices": null,
+//   "form": true, "allowed": "an integer in 1..1024", "help": "..."}, ...] (docs/api.md).
+nlohmann::json settings_json();
 
 // One row of the settings table, for `--help`.
 struct SettingInfo {

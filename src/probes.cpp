@@ -38,4 +38,15 @@ std::vector<float> ov_singular_values(const float* wo, const float* wv, int C, i
   return out;
 }
 
+std::vector<float> singular_values(const float* a, int n) {
+  using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Mat m(n, n);
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++) m(r, c) = a[r * n + c];
+  Eigen::BDCSVD<Mat> svd(m);  // values only; divide and conquer, for W_o up to 1024 wide
+  std::vector<float> out(n);
+  for (int i = 0; i < n; i++) out[i] = static_cast<float>(svd.singularValues()(i));
+  return out;
+}
+
 }  // namespace wolab

@@ -21,4 +21,7 @@ std::vector<float> head_block_norms(const float* x, int rows, int C, int H);
 // wo may be null (identity mode: W_o = I).
 std::vector<float> ov_singular_values(const float* wo, const float* wv, int C, int H, int h);
 
+// (n) singular values, largest first, of the (n,n) matrix a (row-major).
+std::vector<float> singular_values(const float* a, int n);
+
 }  // namespace wolab

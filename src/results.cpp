@@ -1,9 +1,11 @@
 #include "results.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "experiment.h"
+#include "probes.h"
 
 namespace wolab {
 
@@ -12,24 +14,23 @@ using json = nlohmann::json;
 namespace {
 
 constexpr char kFormat[] = "wolab-results";
-constexpr int kSchemaVersion = 1;
 
 // ---- Building ----
 
 // A float as JSON, or null when it is not finite (JSON has no NaN; a reader must see the gap).
 json number(float x) { return std::isfinite(x) ? json(decimal_float(x)) : json(nullptr); }
 
-bool finite(const EvalResult& e) {
-  return std::isfinite(e.loss) && std::isfinite(e.token_acc) && std::isfinite(e.exact);
-}
-
-bool finite(const SiteStats& s) { return std::isfinite(s.mean) && std::isfinite(s.std); }
-
 bool finite(const std::vector<float>& xs) {
   for (float x : xs)
     if (!std::isfinite(x)) return false;
   return true;
 }
+
+bool finite(const EvalResult& e) {
+  return std::isfinite(e.loss) && std::isfinite(e.token_acc) && std::isfinite(e.exact);
+}
+
+bool finite(const SiteStats& s) { return std::isfinite(s.mean) && std::isfinite(s.std); }
 
 bool finite(const ProbeRecord& p) {
   for (const LayerStats& l : p.layers)
@@ -38,12 +39,68 @@ bool finite(const ProbeRecord& p) {
   return true;
 }
 
-json site(const SiteStats& s) { return {{"mean", number(s.mean)}, {"std", number(s.std)}}; }
+bool finite(const WoSnapshot& s) { return finite(s.data); }
+bool finite(const OvSnapshot& s) { return finite(s.values); }
+
+// How many entries of a series come before its first non-finite one: the record keeps those.
+template <class T>
+size_t finite_prefix(const std::vector<T>& series) {
+  size_t n = 0;
+  while (n < series.size() && finite(series[n])) ++n;
+  return n;
+}
+
+// The entries of `step` at the end of a series' finite prefix (none if the prefix ends earlier).
+template <class T>
+std::vector<const T*> at_step(const std::vector<T>& series, int step) {
+  const size_t n = finite_prefix(series);
+  size_t first = n;
+  while (first > 0 && series[first - 1].step == step) --first;
+  std::vector<const T*> out;
+  for (size_t i = first; i < n; ++i) out.push_back(&series[i]);
+  return out;
+}
 
 json numbers(const std::vector<float>& xs) {
   json a = json::array();
   for (float x : xs) a.push_back(number(x));
   return a;
+}
+
+json site(const SiteStats& s) { return {{"mean", number(s.mean)}, {"std", number(s.std)}}; }
+
+// One probe's entries of "stats": one per layer.
+void append_stats(json& stats, const ProbeRecord& p) {
+  for (size_t layer = 0; layer < p.layers.size(); ++layer) {
+    const LayerStats& l = p.layers[layer];
+    stats.push_back({{"step", p.step},
+                     {"layer", layer},
+                     {"concat", site(l.concat)},
+                     {"wo_out", site(l.wo_out)},
+                     {"residual", site(l.residual)},
+                     {"head_grad_norm", numbers(l.head_grad_norm)}});
+  }
+}
+
+json wo_entry(const WoSnapshot& s) {
+  return {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}};
+}
+
+json ov_entry(const OvSnapshot& s) {
+  return {{"step", s.step}, {"layer", s.layer}, {"head", s.head}, {"values", numbers(s.values)}};
+}
+
+json eval_entry(const EvalResult& e) {
+  return {{"loss", number(e.loss)}, {"token_acc", number(e.token_acc)}, {"exact", number(e.exact)}};
+}
+
+// The latest step of the trainer's probes (evals, stats, snapshots); 0 before the first.
+int latest_probe_step(const Trainer& t) {
+  int step = 0;
+  if (!t.evals().empty()) step = std::max(step, t.evals().back().step);
+  if (!t.probes().empty()) step = std::max(step, t.probes().back().step);
+  if (!t.wo_snapshots().empty()) step = std::max(step, t.wo_snapshots().back().step);
+  return step;
 }
 
 json mean_std(const std::vector<double>& xs) {
@@ -56,41 +113,44 @@ json mean_std(const std::vector<double>& xs) {
   return {{"mean", mean}, {"std", std}};
 }
 
-bool is_diverged(const json& run) { return run["status"].get<std::string>() != "done"; }
-
-// Per variant, in the experiment's order: runs that diverged are counted, not averaged.
-json summarize(const ExperimentInfo& exp, const std::vector<json>& runs) {
+// Per (variant, learning rate), in the experiment's order: runs that diverged or were stopped
+// are counted, not averaged (a stopped run trained fewer steps than the others).
+json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std::vector<json>& runs) {
   json summary = json::array();
   for (WoMode v : exp.variants) {
-    std::vector<const json*> group;
-    for (const json& r : runs)
-      if (r["variant"] == to_string(v)) group.push_back(&r);
-    if (group.empty()) continue;
-    std::vector<double> token_acc, exact, greedy, loss, steps;
-    int diverged = 0;
-    for (const json* r : group) {
-      if (is_diverged(*r)) {
-        ++diverged;
-        continue;
+    for (float lr : learning_rates(exp, cfg)) {
+      std::vector<const json*> group;
+      for (const json& r : runs)
+        if (r["variant"] == to_string(v) && static_cast<float>(r["lr"].get<double>()) == lr) group.push_back(&r);
+      if (group.empty()) continue;
+      std::vector<double> token_acc, exact, greedy, loss, steps;
+      int diverged = 0, stopped = 0;
+      for (const json* r : group) {
+        const RunStatus status = *status_from_json((*r)["status"]);
+        diverged += status.state == RunStatus::State::diverged;
+        stopped += status.state == RunStatus::State::stopped;
+        if (status.state != RunStatus::State::done) continue;
+        const json& f = (*r)["final"];
+        token_acc.push_back(f["token_acc"].get<double>());
+        exact.push_back(f["exact"].get<double>());
+        greedy.push_back(f["greedy_exact"].get<double>());
+        loss.push_back(f["loss"].get<double>());
+        if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
       }
-      const json& f = (*r)["final"];
-      token_acc.push_back(f["token_acc"].get<double>());
-      exact.push_back(f["exact"].get<double>());
-      greedy.push_back(f["greedy_exact"].get<double>());
-      loss.push_back(f["loss"].get<double>());
-      if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
+      json reached = mean_std(steps);
+      reached["reached"] = steps.size();
+      summary.push_back({{"variant", to_string(v)},
+                         {"lr", decimal_float(lr)},
+                         {"n", group.size()},
+                         {"token_acc", mean_std(token_acc)},
+                         {"exact", mean_std(exact)},
+                         {"greedy_exact", mean_std(greedy)},
+                         {"loss", mean_std(loss)},
+                         {"steps_to_loss_0_1", reached},
+                         {"parameters", (*group.front())["parameters"]},
+                         {"diverged", diverged},
+                         {"stopped", stopped}});
     }
-    json reached = mean_std(steps);
-    reached["reached"] = steps.size();
-    summary.push_back({{"variant", to_string(v)},
-                       {"n", group.size()},
-                       {"token_acc", mean_std(token_acc)},
-                       {"exact", mean_std(exact)},
-                       {"greedy_exact", mean_std(greedy)},
-                       {"loss", mean_std(loss)},
-                       {"steps_to_loss_0_1", reached},
-                       {"parameters", (*group.front())["parameters"]},
-                       {"diverged", diverged}});
   }
   return summary;
 }
@@ -155,7 +215,21 @@ void check_site(const json& run, const std::string& where) {
   check_number(field(run, where, "std"), where + ".std", 0);
 }
 
-void check_run(const json& run, const std::string& w, const RunConfig& cfg, const ExperimentInfo& exp) {
+// The run's status, which must be one a saved run can have.
+RunStatus check_status(const json& v, const std::string& where, int steps) {
+  const auto status = status_from_json(v);
+  if (!status)
+    bad(where, "expected {\"state\": \"done\"}, {\"state\": \"stopped\", \"step\": N} or "
+               "{\"state\": \"diverged\", \"step\": N}");
+  if (status->state == RunStatus::State::running) bad(where, "the run is still running; stop it or let it finish");
+  if (status->step > steps || (status->state == RunStatus::State::diverged && status->step < 1))
+    bad(where + ".step", std::to_string(status->step) + " is out of range " +
+                             (status->state == RunStatus::State::diverged ? "1.." : "0..") + std::to_string(steps));
+  return *status;
+}
+
+void check_run(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp) {
+  const RunConfig& cfg = exp_cfg.base;
   const double steps = cfg.train.steps, layers = cfg.model.layers;
   const size_t d = static_cast<size_t>(cfg.model.d_model), heads = static_cast<size_t>(cfg.model.heads);
   if (!run.is_object()) bad(w, "expected an object");
@@ -167,13 +241,28 @@ void check_run(const json& run, const std::string& w, const RunConfig& cfg, cons
   check_integer(field(run, w, "seed"), w + ".seed", 0, 9007199254740992.0 + 100);
   check_integer(field(run, w, "parameters"), w + ".parameters", 1, 1e12);
 
-  const json& status = field(run, w, "status");
-  if (!status.is_string()) bad(w + ".status", "expected a string");
-  const std::string s = status.get<std::string>();
-  const std::string prefix = "diverged at step ";
-  bool diverged = s.compare(0, prefix.size(), prefix) == 0 && s.size() > prefix.size() &&
-                  s.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
-  if (s != "done" && !diverged) bad(w + ".status", "expected \"done\" or \"diverged at step N\"");
+  // The learning rate and clip must be ones the experiment trains at, so that the summary's
+  // groups are the experiment's.
+  const std::vector<float> lrs = learning_rates(exp, exp_cfg);
+  const float lr = static_cast<float>(check_number(field(run, w, "lr"), w + ".lr", 0, 1));
+  if (std::find(lrs.begin(), lrs.end(), lr) == lrs.end())
+    bad(w + ".lr", format_number(decimal_float(lr)) + " is not a learning rate of " + exp.name +
+                       (exp.lr_sweep ? " (lr_stability.lrs)" : " (train.lr)"));
+  const float clip = gradient_clip(exp, exp_cfg);
+  if (static_cast<float>(check_number(field(run, w, "clip"), w + ".clip", 0)) != clip)
+    bad(w + ".clip", "expected " + format_number(decimal_float(clip)) + ", the clip of " + exp.name +
+                         (exp.lr_sweep ? " (lr_stability.clip)" : " (train.clip)"));
+
+  const RunStatus status = check_status(field(run, w, "status"), w + ".status", cfg.train.steps);
+  const bool diverged = status.state == RunStatus::State::diverged;
+
+  const json& wo_sv = field(run, w, "wo_sv");
+  if (!wo_sv.is_null()) {
+    check_array(wo_sv, w + ".wo_sv");
+    if (wo_sv.size() != static_cast<size_t>(layers))
+      bad(w + ".wo_sv", "has " + std::to_string(wo_sv.size()) + " entries, expected " + format_number(layers));
+    for (size_t l = 0; l < wo_sv.size(); ++l) check_numbers(wo_sv[l], w + ".wo_sv[" + std::to_string(l) + "]", d, 0);
+  }
 
   std::string c = w + ".curve";
   const json& curve = field(run, w, "curve");
@@ -209,6 +298,15 @@ void check_run(const json& run, const std::string& w, const RunConfig& cfg, cons
     check_numbers(field(wo[i], p, "data"), p + ".data", d * d);
   }
 
+  const json& ov = check_array(field(run, w, "ov"), w + ".ov");
+  for (size_t i = 0; i < ov.size(); ++i) {
+    std::string p = w + ".ov[" + std::to_string(i) + "]";
+    check_integer(field(ov[i], p, "step"), p + ".step", 0, steps);
+    check_integer(field(ov[i], p, "layer"), p + ".layer", 0, layers - 1);
+    check_integer(field(ov[i], p, "head"), p + ".head", 0, static_cast<double>(heads) - 1);
+    check_numbers(field(ov[i], p, "values"), p + ".values", d / heads, 0);
+  }
+
   std::string f = w + ".final";
   const json& fin = field(run, w, "final");
   const std::pair<const char*, double> metrics[] = {{"loss", HUGE_VAL}, {"token_acc", 1}, {"exact", 1}, {"greedy_exact", 1}};
@@ -223,10 +321,8 @@ void check_run(const json& run, const std::string& w, const RunConfig& cfg, cons
 const ExperimentInfo& experiment_info(const std::string& name, const std::string& where) {
   const ExperimentInfo* exp = find_experiment(name);
   if (!exp) {
-    std::vector<std::string> names;
-    for (const auto& x : experiments()) names.push_back(x.name);
     std::string list;
-    for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    for (const auto& x : experiments()) list += (list.empty() ? "" : ", ") + x.name;
     bad(where, "unknown experiment " + json(name).dump() + "; expected one of " + list);
   }
   return *exp;
@@ -237,12 +333,16 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   const ExperimentInfo& exp = experiment_info(experiment, "experiment");
   auto problems = validate(cfg);
   if (!problems.empty()) throw ConfigError("results: config." + problems.front());
-  for (size_t i = 0; i < runs.size(); ++i) check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base, exp);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
+    if (!exp.stats) runs[i]["stats"] = json::array();
+    if (!exp.wo_snapshots) runs[i]["wo"] = runs[i]["ov"] = json::array();
+  }
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment
-  json summary = summarize(exp, runs);
+  json summary = summarize(exp, cfg, runs);
   return {{"format", kFormat},
-          {"version", kSchemaVersion},
+          {"version", kResultsVersion},
           {"created_by", created_by},
           {"experiment", experiment},
           {"config", config_json(named)},
@@ -250,11 +350,27 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
           {"summary", std::move(summary)}};
 }
 
+// A version 1 run as version 2 writes it: its status as an object, the lr and clip of the
+// config (version 1 had no learning-rate sweeps), no OV values and unknown wo_sv. Anything
+// else is left to check_run.
+void upgrade_v1_run(json& run, const std::string& where, const RunConfig& cfg) {
+  if (!run.is_object()) return;
+  const json& status = field(run, where, "status");
+  const auto parsed = status.is_string() ? status_from_description(status.get<std::string>()) : std::nullopt;
+  if (!parsed || (parsed->state != RunStatus::State::done && parsed->state != RunStatus::State::diverged))
+    bad(where + ".status", "expected \"done\" or \"diverged at step N\"");
+  run["status"] = status_json(*parsed);
+  run["lr"] = decimal_float(cfg.train.lr);
+  run["clip"] = decimal_float(cfg.train.clip);
+  run["wo_sv"] = nullptr;
+  run["ov"] = json::array();
+}
+
 }  // namespace
 
-json run_record(Trainer& trainer, WoMode variant, bool keep_wo) {
-  if (!trainer.finished()) throw std::logic_error("run_record: the run has not finished");
-  const bool diverged = trainer.status() != "done";
+json run_record(Trainer& trainer) {
+  const RunStatus status = trainer.status();
+  const RunConfig& cfg = trainer.config();
 
   json steps = json::array(), losses = json::array(), reached = nullptr;
   const std::vector<float>& loss = trainer.losses();
@@ -264,62 +380,68 @@ json run_record(Trainer& trainer, WoMode variant, bool keep_wo) {
     if (reached.is_null() && loss[i] < 0.1f) reached = i + 1;
   }
 
-  json fin = {{"loss", nullptr}, {"token_acc", nullptr}, {"exact", nullptr}, {"greedy_exact", nullptr},
-              {"steps_to_loss_0_1", reached}};
-  auto set_final = [&fin](const EvalResult& e) {
-    fin["loss"] = number(e.loss);
-    fin["token_acc"] = number(e.token_acc);
-    fin["exact"] = number(e.exact);
-  };
-  if (!diverged) {
-    const auto& evals = trainer.evals();
-    set_final(!evals.empty() && evals.back().step == trainer.steps_done() ? evals.back() : trainer.evaluate());
-    fin["greedy_exact"] = number(trainer.greedy_exact());
-  } else {
-    for (const EvalResult& e : trainer.evals())
-      if (finite(e)) set_final(e);
+  const std::vector<EvalResult>& evals = trainer.evals();
+  const size_t finite_evals = finite_prefix(evals);
+  json fin = nullptr;
+  if (status.finished()) {
+    fin = {{"loss", nullptr}, {"token_acc", nullptr}, {"exact", nullptr}, {"greedy_exact", nullptr},
+           {"steps_to_loss_0_1", reached}};
+    auto set_final = [&fin](const EvalResult& e) {
+      fin["loss"] = number(e.loss);
+      fin["token_acc"] = number(e.token_acc);
+      fin["exact"] = number(e.exact);
+    };
+    if (status.state != RunStatus::State::diverged) {
+      set_final(!evals.empty() && evals.back().step == trainer.steps_done() ? evals.back() : trainer.evaluate());
+      fin["greedy_exact"] = number(trainer.greedy_exact());
+    } else if (finite_evals > 0) {
+      set_final(evals[finite_evals - 1]);
+    }
   }
 
   json ev = {{"step", json::array()}, {"loss", json::array()}, {"token_acc", json::array()}, {"exact", json::array()}};
-  for (const EvalResult& e : trainer.evals()) {
-    if (!finite(e)) break;  // a diverged run's record stops before its bad values
-    ev["step"].push_back(e.step);
-    ev["loss"].push_back(number(e.loss));
-    ev["token_acc"].push_back(number(e.token_acc));
-    ev["exact"].push_back(number(e.exact));
+  for (size_t i = 0; i < finite_evals; ++i) {
+    const json e = eval_entry(evals[i]);
+    ev["step"].push_back(evals[i].step);
+    for (const char* key : {"loss", "token_acc", "exact"}) ev[key].push_back(e[key]);
   }
 
   json stats = json::array();
-  for (const ProbeRecord& p : trainer.probes()) {
-    if (!finite(p)) break;
-    for (size_t layer = 0; layer < p.layers.size(); ++layer) {
-      const LayerStats& l = p.layers[layer];
-      stats.push_back({{"step", p.step},
-                       {"layer", layer},
-                       {"concat", site(l.concat)},
-                       {"wo_out", site(l.wo_out)},
-                       {"residual", site(l.residual)},
-                       {"head_grad_norm", numbers(l.head_grad_norm)}});
-    }
-  }
-
+  for (size_t i = 0, n = finite_prefix(trainer.probes()); i < n; ++i) append_stats(stats, trainer.probes()[i]);
   json wo = json::array();
-  if (keep_wo) {
-    for (const WoSnapshot& s : trainer.wo_snapshots()) {
-      if (!finite(s.data)) break;
-      wo.push_back({{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}});
-    }
-  }
+  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer.wo_snapshots()[i]));
+  json ov = json::array();
+  for (size_t i = 0, n = finite_prefix(trainer.ov_snapshots()); i < n; ++i) ov.push_back(ov_entry(trainer.ov_snapshots()[i]));
 
-  return {{"variant", to_string(variant)},
-          {"seed", trainer.config().train.seed},
+  // W_o at step 0 in every mode (the identity's are all 1): for the frozen modes, the matrix
+  // the run trains with.
+  json wo_sv = json::array();
+  for (int l = 0; l < cfg.model.layers; ++l)
+    wo_sv.push_back(numbers(singular_values(trainer.wo_init(l).data(), cfg.model.d_model)));
+
+  return {{"variant", to_string(cfg.model.wo)},
+          {"seed", cfg.train.seed},
+          {"lr", decimal_float(cfg.train.lr)},
+          {"clip", decimal_float(cfg.train.clip)},
           {"parameters", trainer.parameter_count()},
+          {"wo_sv", wo_sv},
           {"curve", {{"step", steps}, {"loss", losses}}},
           {"eval", ev},
           {"stats", stats},
           {"wo", wo},
+          {"ov", ov},
           {"final", fin},
-          {"status", trainer.status()}};
+          {"status", status_json(status)}};
+}
+
+json probe_record(const Trainer& trainer) {
+  const int step = latest_probe_step(trainer);
+  json out = {{"step", step}, {"eval", nullptr}, {"stats", json::array()}, {"wo", json::array()}, {"ov", json::array()}};
+  for (const EvalResult* e : at_step(trainer.evals(), step)) out["eval"] = eval_entry(*e);
+  for (const ProbeRecord* p : at_step(trainer.probes(), step)) append_stats(out["stats"], *p);
+  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(*s));
+  for (const OvSnapshot* s : at_step(trainer.ov_snapshots(), step)) out["ov"].push_back(ov_entry(*s));
+  return out;
 }
 
 json make_results(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs) {
@@ -339,8 +461,9 @@ json parse_results(const std::string& text) {
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw ConfigError("results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
   const json& version = field(j, "", "version");
-  if (version != kSchemaVersion)
-    bad("version", version.dump() + " is not supported; this build reads version " + std::to_string(kSchemaVersion));
+  if (version != 1 && version != kResultsVersion)
+    bad("version", version.dump() + " is not supported; this build reads versions 1 and " +
+                       std::to_string(kResultsVersion));
   const json& created_by = field(j, "", "created_by");
   if (!created_by.is_string()) bad("created_by", "expected a string");
   const json& experiment = field(j, "", "experiment");
@@ -352,9 +475,11 @@ json parse_results(const std::string& text) {
   ExperimentConfig cfg = read_config(config, problems);
   if (!problems.empty()) throw ConfigError("results: config." + problems.front());
 
-  const json& runs = check_array(field(j, "", "runs"), "runs");
+  std::vector<json> runs = check_array(field(j, "", "runs"), "runs").get<std::vector<json>>();
   check_array(field(j, "", "summary"), "summary");  // recomputed from the runs below
-  return build(cfg, experiment.get<std::string>(), runs.get<std::vector<json>>(), created_by.get<std::string>());
+  if (version == 1)
+    for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
+  return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>());
 }
 
 }  // namespace wolab

@@ -36,8 +36,10 @@ struct Trainer::Impl {
   std::vector<EvalResult> evals;
   std::vector<ProbeRecord> probes;
   std::vector<WoSnapshot> snapshots;
+  std::vector<OvSnapshot> ov_snapshots;
   bool keep_snapshots = false;
-  std::string status = "running";
+  bool keep_stats = true;
+  RunStatus status;
 
   explicit Impl(const RunConfig& c)
       : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
@@ -62,6 +64,14 @@ struct Trainer::Impl {
   void snapshot(int step) {
     const int C = cfg.model.d_model;
     for (int l = 0; l < cfg.model.layers; l++) snapshots.push_back({step, l, C, C, wo_matrix(l)});
+    snapshot_ov(step);
+  }
+
+  void snapshot_ov(int step) {
+    const int C = cfg.model.d_model, H = cfg.model.heads;
+    for (int l = 0; l < cfg.model.layers; l++)
+      for (int h = 0; h < H; h++)
+        ov_snapshots.push_back({step, l, h, wolab::ov_singular_values(model.wo(l), model.wv(l), C, H, h)});
   }
 
   // Stats of this step's forward and backward, before the update changes the weights.
@@ -86,18 +96,24 @@ struct Trainer::Impl {
     fill_batch(batch, cfg.task, data_rng);
     const float loss = model.forward(batch.input.data(), batch.target.data(), batch.size);
     if (!std::isfinite(loss)) {
-      status = "diverged at step " + std::to_string(step);
+      status = {RunStatus::State::diverged, step};
       return;
     }
     model.backward();
-    if (is_probe_step(step)) probe(step);
+    if (keep_stats && is_probe_step(step)) probe(step);
     adam.step(model.params, model.grads, model.param_info());
     losses.push_back(loss);
     if (is_probe_step(step)) {
       if (keep_snapshots) snapshot(step);
       evals.push_back(evaluate());
+      // Weights that give a non-finite held-out loss have diverged, even if this step's
+      // training loss, computed before the update, was finite.
+      if (!std::isfinite(evals.back().loss)) {
+        status = {RunStatus::State::diverged, step};
+        return;
+      }
     }
-    if (step == cfg.train.steps) status = "done";
+    if (step == cfg.train.steps) status = {RunStatus::State::done, 0};
   }
 
   EvalResult evaluate() {
@@ -181,22 +197,33 @@ std::vector<float> Trainer::step(int n) {
   std::vector<float> out;
   out.reserve(std::max(0, std::min(n, impl_->cfg.train.steps - steps_done())));
   for (int i = 0; i < n && !finished(); i++) {
+    const size_t before = impl_->losses.size();
     impl_->train_step();
-    if (impl_->status.rfind("diverged", 0) == 0) break;
-    out.push_back(impl_->losses.back());
+    if (impl_->losses.size() > before) out.push_back(impl_->losses.back());  // none if not finite
   }
   return out;
 }
 
 int Trainer::steps_done() const { return impl_->steps_done(); }
-bool Trainer::finished() const { return impl_->status != "running"; }
-const std::string& Trainer::status() const { return impl_->status; }
+bool Trainer::finished() const { return impl_->status.finished(); }
+const RunStatus& Trainer::status() const { return impl_->status; }
+
+void Trainer::stop() {
+  if (!finished()) impl_->status = {RunStatus::State::stopped, steps_done()};
+}
+
+void Trainer::keep_stats(bool keep) {
+  impl_->keep_stats = keep;
+  if (!keep) impl_->probes.clear();
+}
+
 EvalResult Trainer::evaluate() { return impl_->evaluate(); }
 float Trainer::greedy_exact() { return impl_->greedy_exact(); }
 const std::vector<float>& Trainer::losses() const { return impl_->losses; }
 const std::vector<EvalResult>& Trainer::evals() const { return impl_->evals; }
 const std::vector<ProbeRecord>& Trainer::probes() const { return impl_->probes; }
 const std::vector<WoSnapshot>& Trainer::wo_snapshots() const { return impl_->snapshots; }
+const std::vector<OvSnapshot>& Trainer::ov_snapshots() const { return impl_->ov_snapshots; }
 int64_t Trainer::parameter_count() const { return impl_->model.trainable_count(); }
 const std::vector<int>& Trainer::last_batch() const { return impl_->batch.input; }
 const std::vector<int>& Trainer::heldout_inputs() const { return impl_->heldout.input; }
@@ -212,6 +239,7 @@ void Trainer::keep_wo_snapshots(bool keep) {
   m.keep_snapshots = keep;
   if (!keep) {
     m.snapshots.clear();
+    m.ov_snapshots.clear();
     return;
   }
   if (!m.snapshots.empty()) return;
@@ -219,6 +247,7 @@ void Trainer::keep_wo_snapshots(bool keep) {
   const size_t n = static_cast<size_t>(C) * C;
   for (int l = 0; l < m.cfg.model.layers; l++)
     m.snapshots.push_back({0, l, C, C, {m.wo_init.begin() + l * n, m.wo_init.begin() + (l + 1) * n}});
+  if (m.steps_done() == 0) m.snapshot_ov(0);  // W_v has moved since step 0 otherwise
 }
 
 std::vector<float> Trainer::wo_weights(int layer) const {
@@ -266,7 +295,7 @@ std::vector<uint8_t> Trainer::save_checkpoint() const {
                  {"config", config_json(m.cfg).dump()},
                  {"step", std::to_string(m.steps_done())},
                  {"data_rng", std::to_string(m.data_rng.state())},
-                 {"status", m.status}};
+                 {"status", describe(m.status)}};
   for (const ParamInfo& p : m.model.param_info()) {
     auto slice = [&](const std::vector<float>& v) {
       return Tensor<float>{p.shape, {v.begin() + p.offset, v.begin() + p.offset + p.size}};
@@ -330,9 +359,9 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
   take("history.loss", {static_cast<int64_t>(step)}, m.losses.data());
   m.adam.t = static_cast<int64_t>(step);
   m.data_rng = Rng(whole_number("data_rng"));
-  m.status = meta("status");
-  if (m.status != "running" && m.status != "done" && m.status.rfind("diverged at step ", 0) != 0)
-    throw ConfigError("checkpoint: unknown status \"" + m.status + "\"");
+  const auto status = status_from_description(meta("status"));
+  if (!status) throw ConfigError("checkpoint: unknown status \"" + meta("status") + "\"");
+  m.status = *status;
   return t;
 }
 

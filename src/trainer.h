@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config.h"
+#include "status.h"
 
 namespace wolab {
 
@@ -43,6 +44,14 @@ struct WoSnapshot {
   std::vector<float> data;  // (rows, cols) row-major, PyTorch layout (out, in)
 };
 
+// Singular values of one head's OV circuit, taken with the W_o snapshots.
+struct OvSnapshot {
+  int step = 0;
+  int layer = 0;
+  int head = 0;
+  std::vector<float> values;  // (d_k) largest first
+};
+
 class Trainer {
  public:
   // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed.
@@ -52,25 +61,35 @@ class Trainer {
   Trainer& operator=(Trainer&&) noexcept;
 
   const RunConfig& config() const;
-  // Runs up to n steps (never past config().train.steps, none once diverged) and returns the
+  // Runs up to n steps (never past config().train.steps, none once finished) and returns the
   // loss of each step run. Probes, W_o snapshots and held-out evals happen at every
-  // probe_every-th step and at the last step.
+  // probe_every-th step and at the last step. A non-finite training loss, or a non-finite
+  // held-out loss after a probe step's update, ends the run as diverged at that step.
   std::vector<float> step(int n);
   int steps_done() const;
-  bool finished() const;               // all steps run, or diverged
-  const std::string& status() const;  // "running", "done" or "diverged at step N"
+  bool finished() const;  // all steps run, stopped or diverged
+  const RunStatus& status() const;
+  // Ends a running run where it is (status stopped at steps_done()); a finished run is left as
+  // it is. Its record (results.h) is then computed from what it has.
+  void stop();
 
   EvalResult evaluate();   // on the fixed held-out set, teacher forced
   float greedy_exact();    // held-out exact match generating answers autoregressively
 
   const std::vector<float>& losses() const;  // (steps_done) training loss of each step
   const std::vector<EvalResult>& evals() const;
+  // Activation stats at every probe step: kept unless turned off (the plan keeps them only
+  // for experiments that show them, experiment.h); turning them off drops those taken.
+  void keep_stats(bool keep);
   const std::vector<ProbeRecord>& probes() const;
-  // W_o of every layer at step 0 and every probe step, kept only when asked for (experiment
-  // wo_heatmap), since they grow with the run: layers·d²·(steps/probe_every + 1) floats.
-  // Throws ConfigError when keeping them would take the run over kMaxRunBytes.
+  // W_o of every layer, and the singular values of every head's OV circuit, at step 0 and every
+  // probe step, kept only when asked for (the plan's keep_wo), since they grow with the run:
+  // layers·(d² + d)·(steps/probe_every + 1) floats. Asked for after step 0 (a reloaded run),
+  // step 0's W_o comes from wo_init and its OV values are missing. Throws ConfigError when
+  // keeping them would take the run over kMaxRunBytes.
   void keep_wo_snapshots(bool keep);
   const std::vector<WoSnapshot>& wo_snapshots() const;
+  const std::vector<OvSnapshot>& ov_snapshots() const;  // (snapshots · layers · heads)
   int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
   // The data the run sees, so that tests can check every variant of a seed sees the same.
   const std::vector<int>& last_batch() const;      // (batch, seq_len) last step's input tokens

@@ -1,4 +1,4 @@
-// wolab: trains the W_o experiments from the command line and writes results JSON (schema v1,
+// wolab: trains the W_o experiments from the command line and writes results JSON (docs/results.md,
 // the page imports it), or reports the held-out metrics of a checkpoint.
 //
 // Exit status: 0 done (also when some runs diverged: they are reported, not failures);
@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,29 +39,33 @@ const char* const kUsage =
     "       wolab --help | run --help | eval --help | --version\n";
 
 // Flags of `wolab run` that are not config settings.
-struct FileFlag {
+struct RunFlag {
   const char* flag;
+  const char* metavar;
   const char* help;
 };
-const FileFlag kRunFileFlags[] = {
-    {"--config", "config JSON with keys experiment, seeds, model, task, train; flags override it"},
-    {"--out", "results JSON to write (required); see below for --experiment all"},
-    {"--save-checkpoint", "safetensors of the last run (the last variant with the last seed)"},
+const RunFlag kRunFlags[] = {
+    {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
+    {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
+    {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
+    {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
+                    "                          results are the same for every N"},
 };
+constexpr int kMaxJobs = 256;
 
 void print_run_help() {
   std::cout << kUsage << "\nwolab run: trains every variant of an experiment with each seed and writes the\n"
                "results JSON the page imports; prints a summary table per variant.\n\n";
-  for (const FileFlag& f : kRunFileFlags)
-    std::printf("  %-24s%s\n", (std::string(f.flag) + " FILE").c_str(), f.help);
+  for (const RunFlag& f : kRunFlags)
+    std::printf("  %-24s%s\n", (std::string(f.flag) + " " + f.metavar).c_str(), f.help);
   for (const SettingInfo& s : settings()) {
     if (s.flag.empty()) continue;  // model.wo: each experiment sets it per variant
     std::printf("  %-24s%s\n  %-24sdefault %s; %s\n", (s.flag + " " + s.metavar).c_str(), s.help.c_str(), "",
                 s.default_value.c_str(), s.allowed.c_str());
   }
-  std::cout << "\nWith --experiment all, --out results.json writes one file per experiment:\n"
-               "results.remove_wo.json, results.freeze_wo.json, results.wo_heatmap.json and\n"
-               "results.activation_stats.json (each variant and seed is trained once and shared).\n"
+  std::cout << "\nWith --experiment all, --out results.json writes one file per experiment,\n"
+               "results.<experiment>.json; a run that several experiments compare (same variant,\n"
+               "seed, learning rate and clip) is trained once and shared.\n"
                "\nExit status 0 when done (runs that diverged are reported as such), 2 for invalid\n"
                "input (one line on stderr), 1 for other errors. No partial output is left.\n";
 }
@@ -116,28 +122,37 @@ class Progress {
  public:
   Progress() : tty_(isatty(fileno(stderr))), start_(Clock::now()), last_draw_(start_) {}
 
+  // Runs may train in parallel and report in any order: the bar counts every run's steps.
   void operator()(int run, int runs, const Trainer& t) {
     const RunConfig& cfg = t.config();
     const int steps = cfg.train.steps;
+    char lr[32];
+    std::snprintf(lr, sizeof lr, "%g", decimal_float(cfg.train.lr));
     std::string who = "[" + std::to_string(run + 1) + "/" + std::to_string(runs) + "] " +
-                      to_string(cfg.model.wo) + " seed " + std::to_string(cfg.train.seed);
+                      to_string(cfg.model.wo) + " seed " + std::to_string(cfg.train.seed) + " lr " + lr;
+    const std::string status = describe(t.status());
     if (!tty_) {  // logs get one line per finished run
       if (t.finished()) {
-        std::fprintf(stderr, "%s: %s, final loss %s (%.1f s)\n", who.c_str(), t.status().c_str(),
+        std::fprintf(stderr, "%s: %s, final loss %s (%.1f s)\n", who.c_str(), status.c_str(),
                      last_loss(t).c_str(), seconds());
       }
       return;
     }
+    steps_done_.resize(runs, 0);
+    steps_done_[run] = t.finished() ? steps : t.steps_done();
     auto now = Clock::now();
     if (!t.finished() && now - last_draw_ < std::chrono::milliseconds(100)) return;
     last_draw_ = now;
-    double done = (double(run) + double(t.steps_done()) / steps) / runs;
+    double total = 0;
+    for (int n : steps_done_) total += n;
+    double done = total / (double(steps) * runs);
     int filled = static_cast<int>(done * 24);
     std::string bar = std::string(filled, '#') + std::string(24 - filled, '.');
     std::string eta = done > 0.01 ? " eta " + format_seconds(seconds() * (1 - done) / done) : "";
     std::fprintf(stderr, "\r\x1b[K[%s] %3.0f%% %s step %d/%d loss %s%s", bar.c_str(), done * 100, who.c_str(),
                  t.steps_done(), steps, last_loss(t).c_str(), eta.c_str());
-    if (t.finished() && t.status() != "done") std::fprintf(stderr, "\r\x1b[K%s: %s\n", who.c_str(), t.status().c_str());
+    if (t.finished() && t.status().state != RunStatus::State::done)
+      std::fprintf(stderr, "\r\x1b[K%s: %s\n", who.c_str(), status.c_str());
     std::fflush(stderr);
   }
 
@@ -166,6 +181,7 @@ class Progress {
 
   bool tty_;
   Clock::time_point start_, last_draw_;
+  std::vector<int> steps_done_;  // (runs) steps of each run so far; all of them once it finished
 };
 
 // ---- summary table on stdout ----
@@ -188,23 +204,37 @@ void print_summary(const json& results) {
   // "±" is two bytes: pad those columns one wider.
   std::printf("  %-28s %-18s %-18s %-26s %-20s %10s\n", "variant", "token acc", "exact match",
               "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  const ExperimentInfo* exp = find_experiment(results["experiment"].get<std::string>());
   for (const json& s : results["summary"]) {
-    const int n = s["n"].get<int>(), diverged = s["diverged"].get<int>();
+    const int n = s["n"].get<int>(), done = n - s["diverged"].get<int>() - s["stopped"].get<int>();
     std::string reached = mean_std(s["steps_to_loss_0_1"], "%.0f") + " (" +
                           std::to_string(s["steps_to_loss_0_1"]["reached"].get<int>()) + "/" +
-                          std::to_string(n - diverged) + ")";
-    std::string variant = s["variant"].get<std::string>() + " (n=" + std::to_string(n) + ")";
+                          std::to_string(done) + ")";
+    char lr[40] = "";
+    if (exp && exp->lr_sweep) std::snprintf(lr, sizeof lr, " lr %g", s["lr"].get<double>());
+    std::string variant = s["variant"].get<std::string>() + lr + " (n=" + std::to_string(n) + ")";
     std::printf("  %-28s %-19s %-19s %-27s %-21s %10lld\n", variant.c_str(), mean_std(s["token_acc"], "%.3f").c_str(),
                 mean_std(s["exact"], "%.3f").c_str(), reached.c_str(), mean_std(s["loss"], "%.4f").c_str(),
                 s["parameters"].get<long long>());
   }
-  for (const json& r : results["runs"])
-    if (r["status"] != "done")
-      std::printf("  %s seed %llu: %s (left out of the means)\n", r["variant"].get<std::string>().c_str(),
-                  r["seed"].get<unsigned long long>(), r["status"].get<std::string>().c_str());
+  for (const json& r : results["runs"]) {
+    const RunStatus status = *status_from_json(r["status"]);
+    if (status.state != RunStatus::State::done)
+      std::printf("  %s seed %llu lr %g: %s (left out of the means)\n", r["variant"].get<std::string>().c_str(),
+                  r["seed"].get<unsigned long long>(), r["lr"].get<double>(), describe(status).c_str());
+  }
 }
 
 // ---- commands ----
+
+int parse_jobs(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 3 && text.find_first_not_of("0123456789") == std::string::npos;
+  const int n = digits ? std::stoi(text) : 0;
+  if (n < 1 || n > kMaxJobs)
+    throw ConfigError("--jobs: " + json(text).dump(-1, ' ', false, json::error_handler_t::replace) +
+                      " is not a number of jobs; use an integer in 1.." + std::to_string(kMaxJobs));
+  return n;
+}
 
 int run_command(const std::vector<std::string>& args) {
   for (const std::string& a : args)
@@ -213,11 +243,13 @@ int run_command(const std::vector<std::string>& args) {
       return 0;
     }
   std::string config_path, out, checkpoint;
+  int jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const auto& [flag, value] : flag_pairs(args)) {
     if (flag == "--config") config_path = value;
     else if (flag == "--out") out = value;
     else if (flag == "--save-checkpoint") checkpoint = value;
+    else if (flag == "--jobs") jobs = parse_jobs(value);
     else overrides.emplace_back(flag, value);
   }
 
@@ -247,10 +279,13 @@ int run_command(const std::vector<std::string>& args) {
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;
-  std::vector<json> results = run_experiment(cfg, [&](int run, int runs, const Trainer& t) {
-    progress(run, runs, t);
-    if (!checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
-  });
+  std::vector<json> results = run_experiment(
+      cfg,
+      [&](int run, int runs, const Trainer& t) {
+        progress(run, runs, t);
+        if (!checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
+      },
+      jobs);
   progress.finish();
 
   for (const json& r : results) print_summary(r);
@@ -299,7 +334,7 @@ int eval_command(const std::vector<std::string>& args) {
               "seed %llu, step %d of %d (%s), %lld parameters\n",
               path.c_str(), to_string(c.model.wo), to_string(c.model.ln), c.model.d_model, c.model.heads,
               c.model.layers, c.model.d_ff, to_string(c.task.kind), c.task.alphabet, c.task.length,
-              static_cast<unsigned long long>(c.train.seed), t.steps_done(), c.train.steps, t.status().c_str(),
+              static_cast<unsigned long long>(c.train.seed), t.steps_done(), c.train.steps, describe(t.status()).c_str(),
               static_cast<long long>(t.parameter_count()));
   std::printf("held-out loss %.4f, token accuracy %.4f, exact match %.4f, greedy exact match %.4f\n", e.loss,
               e.token_acc, e.exact, greedy);

@@ -40,6 +40,8 @@ TEST(Config, EmptyObjectGivesTheSpecDefaults) {
   EXPECT_EQ(c.base.train.seed, 0u);
   EXPECT_EQ(c.base.model.vocab, 12);    // derived: alphabet + BOS + SEP
   EXPECT_EQ(c.base.model.seq_len, 17);  // derived: 2·length + 1
+  EXPECT_EQ(c.lr_stability.lrs, (std::vector<float>{0.001f, 0.003f, 0.01f, 0.02f, 0.03f}));
+  EXPECT_EQ(c.lr_stability.clip, 0.0f);
 }
 
 TEST(Config, EveryFieldIsRead) {
@@ -47,7 +49,8 @@ TEST(Config, EveryFieldIsRead) {
     "experiment": "freeze_wo", "seeds": 3,
     "model": {"d_model": 48, "heads": 6, "layers": 3, "d_ff": 100, "ln": "pre", "wo": "frozen_random"},
     "task": {"name": "sort", "alphabet": 20, "length": 5},
-    "train": {"steps": 50, "batch": 7, "lr": 0.5, "clip": 0, "probe_every": 9, "seed": 9007199254740992}})");
+    "train": {"steps": 50, "batch": 7, "lr": 0.5, "clip": 0, "probe_every": 9, "seed": 9007199254740992},
+    "lr_stability": {"lrs": [0.0001, 0.5, 1], "clip": 2.5}})");
   EXPECT_EQ(c.experiment, "freeze_wo");
   EXPECT_EQ(c.seeds, 3);
   EXPECT_EQ(c.base.model.d_model, 48);
@@ -67,6 +70,34 @@ TEST(Config, EveryFieldIsRead) {
   EXPECT_EQ(c.base.train.seed, 9007199254740992ull);
   EXPECT_EQ(c.base.model.vocab, 22);
   EXPECT_EQ(c.base.model.seq_len, 11);
+  EXPECT_EQ(c.lr_stability.lrs, (std::vector<float>{0.0001f, 0.5f, 1.0f}));
+  EXPECT_EQ(c.lr_stability.clip, 2.5f);
+}
+
+TEST(Config, LearningRateListsAreCheckedValueByValue) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"lr_stability": {"lrs": 0.01}})",
+       "lr_stability.lrs: expected an array of numbers, got a number; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": []}})", "lr_stability.lrs: has 0 values; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.91, 0.92, 0.93, 0.94]}})",
+       "lr_stability.lrs: has 13 values; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0.01, "x"]}})",
+       "lr_stability.lrs: expected a number, got a string; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0, 0.01]}})", "lr_stability.lrs: 0 is out of range; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0.01, 2]}})", "lr_stability.lrs: 2 is out of range; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0.01, 0.01]}})",
+       "lr_stability.lrs: 0.01 does not increase on 0.01; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"lrs": [0.03, 0.01]}})",
+       "lr_stability.lrs: 0.01 does not increase on 0.03; use 1 to 12 increasing numbers in (0, 1]"},
+      // distinct as doubles, one float: the runs would be the same
+      {R"({"lr_stability": {"lrs": [0.1, 0.10000000000000001]}})",
+       "lr_stability.lrs: 0.1 does not increase on 0.1; use 1 to 12 increasing numbers in (0, 1]"},
+      {R"({"lr_stability": {"clip": -1}})", "lr_stability.clip: -1 is out of range; use a number >= 0"},
+      {R"({"lr_stability": 3})", "lr_stability: expected an object, got a number; use an object with keys lrs and clip"},
+      {R"({"lr_stability": {"lr": [0.1]}})", "lr_stability.lr: unknown key; use lrs or clip"},
+  };
+  for (const auto& [text, expected] : cases) EXPECT_EQ(first_problem(text), expected) << text;
+  EXPECT_EQ(first_problem(R"({"lr_stability": {"lrs": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.91, 0.92, 1]}})"), "");
 }
 
 // JSON.stringify(1.0) is "1": a whole number where a real is expected is that real, even for
@@ -83,7 +114,8 @@ TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
   EXPECT_EQ(j, json::parse(R"({"experiment": "remove_wo", "seeds": 5,
     "model": {"d_model": 32, "heads": 4, "layers": 2, "d_ff": 256, "ln": "post", "wo": "learned"},
     "task": {"name": "copy", "alphabet": 10, "length": 8},
-    "train": {"steps": 400, "batch": 32, "lr": 0.003, "clip": 1.0, "probe_every": 25, "seed": 0}})"));
+    "train": {"steps": 400, "batch": 32, "lr": 0.003, "clip": 1.0, "probe_every": 25, "seed": 0},
+    "lr_stability": {"lrs": [0.001, 0.003, 0.01, 0.02, 0.03], "clip": 0}})"));
   EXPECT_EQ(j["train"]["lr"].dump(), "0.003");  // the decimal the user wrote, not the float's tail
   EXPECT_EQ(config_json(parse_experiment_config(j.dump())), j);
 
@@ -122,9 +154,9 @@ TEST(Config, StructureErrorsNameTheField) {
   EXPECT_EQ(first_problem(R"({"model": {"dmodel": 64}})"),
             "model.dmodel: unknown key; use d_model, heads, layers, d_ff, ln or wo");
   EXPECT_EQ(first_problem(R"({"modle": {}})"),
-            "modle: unknown key; use experiment, seeds, model, task or train");
+            "modle: unknown key; use experiment, seeds, model, task, train or lr_stability");
   EXPECT_EQ(first_problem(R"({"model.d_model": 64})"),
-            "model.d_model: unknown key; use experiment, seeds, model, task or train");
+            "model.d_model: unknown key; use experiment, seeds, model, task, train or lr_stability");
   EXPECT_EQ(first_problem(R"({"model": 64})"),
             "model: expected an object, got a number; use an object with keys d_model, heads, layers, d_ff, ln and wo");
   EXPECT_EQ(first_problem(R"({"model": {"d_model": "64"}})"),
@@ -153,7 +185,8 @@ TEST(Config, StructureErrorsNameTheField) {
 TEST(Config, EveryRangeHasItsMessage) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"experiment": "all_of_them"})",
-       "experiment: unknown value \"all_of_them\"; use remove_wo, freeze_wo, wo_heatmap, activation_stats or all"},
+       "experiment: unknown value \"all_of_them\"; use remove_wo, freeze_wo, wo_heatmap, activation_stats, "
+       "gain_vs_learning, lr_stability or all"},
       {R"({"seeds": 0})", "seeds: 0 is out of range; use an integer in 1..100"},
       {R"({"seeds": 101})", "seeds: 101 is out of range; use an integer in 1..100"},
       {R"({"model": {"d_model": 0}})", "model.d_model: 0 is out of range; use an integer in 1..1024"},
@@ -278,6 +311,12 @@ TEST(Config, FlagsCheckTypeAndRange) {
   EXPECT_EQ(c.base.task.kind, TaskKind::reverse);
   EXPECT_EQ(c.base.model.seq_len, 11);  // derived again
   EXPECT_EQ(c.base.train.seed, 7u);
+  set_from_flag(c, "--lrs", "0.001,0.003,1");
+  set_from_flag(c, "--stability-clip", "1");
+  EXPECT_EQ(c.lr_stability.lrs, (std::vector<float>{0.001f, 0.003f, 1.0f}));
+  EXPECT_EQ(c.lr_stability.clip, 1.0f);
+  set_from_flag(c, "--lrs", "0.02");
+  EXPECT_EQ(c.lr_stability.lrs, std::vector<float>{0.02f});
   const std::pair<std::pair<const char*, const char*>, const char*> bad[] = {
       {{"--d-model", "abc"}, "--d-model: \"abc\" is not a number; use an integer in 1..1024"},
       {{"--d-model", ""}, "--d-model: \"\" is not a number; use an integer in 1..1024"},
@@ -288,6 +327,12 @@ TEST(Config, FlagsCheckTypeAndRange) {
       {{"--steps", "0"}, "--steps: 0 is out of range; use an integer in 1..1000000"},
       {{"--seed", "9007199254740993"}, "--seed: 9007199254740993 is out of range; use an integer in 0..9007199254740992"},
       {{"--ln", "mid"}, "--ln: unknown value \"mid\"; use post or pre"},
+      {{"--lrs", "0.01,x"}, "--lrs: \"x\" is not a number; use 1 to 12 increasing numbers in (0, 1]"},
+      {{"--lrs", "0.01,"}, "--lrs: \"\" is not a number; use 1 to 12 increasing numbers in (0, 1]"},
+      {{"--lrs", "0.01 0.1"}, "--lrs: \"0.01 0.1\" is not a number; use 1 to 12 increasing numbers in (0, 1]"},
+      {{"--lrs", "0.1,0.01"}, "--lrs: 0.01 does not increase on 0.1; use 1 to 12 increasing numbers in (0, 1]"},
+      {{"--lrs", "0.5,2"}, "--lrs: 2 is out of range; use 1 to 12 increasing numbers in (0, 1]"},
+      {{"--stability-clip", "-0.5"}, "--stability-clip: -0.5 is out of range; use a number >= 0"},
       {{"--wo", "identity"}, "--wo: unknown flag; see wolab run --help"},
       {{"--dmodel", "3"}, "--dmodel: unknown flag; see wolab run --help"},
   };
@@ -300,6 +345,7 @@ TEST(Config, FlagsCheckTypeAndRange) {
     }
   }
   EXPECT_EQ(c.base.model.d_model, 32);  // a refused value changes nothing
+  EXPECT_EQ(c.lr_stability.lrs, std::vector<float>{0.02f});
 }
 
 TEST(Config, SettingsTableCoversEveryField) {
@@ -314,11 +360,49 @@ TEST(Config, SettingsTableCoversEveryField) {
     EXPECT_FALSE(s.help.empty()) << s.path;
     flags += !s.flag.empty();
   }
-  EXPECT_EQ(table.size(), 17u);  // every key of the config JSON
-  EXPECT_EQ(flags, 16);          // all but model.wo, which experiments set per variant
+  EXPECT_EQ(table.size(), 19u);  // every key of the config JSON
+  EXPECT_EQ(flags, 18);          // all but model.wo, which experiments set per variant
   EXPECT_EQ(table[2].flag, "--d-model");
   EXPECT_EQ(table[2].default_value, "64");
   EXPECT_EQ(table[2].allowed, "an integer in 1..1024");
+  EXPECT_EQ(table[17].flag, "--lrs");
+  EXPECT_EQ(table[17].default_value, "0.001,0.003,0.01,0.02,0.03");  // as the flag takes it
+}
+
+// The page builds its form and URL parameters from settings_json(): one row per config field,
+// with what a form needs to show and check it.
+TEST(Config, SettingsJsonDescribesEveryField) {
+  const json table = settings_json();
+  const json defaults = config_json(ExperimentConfig{});
+  ASSERT_EQ(table.size(), settings().size());
+  std::vector<std::string> keys;
+  for (const json& s : table) {
+    std::string pointer = "/" + s["path"].get<std::string>();
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    EXPECT_EQ(s["default"], defaults[json::json_pointer(pointer)]) << s["path"];
+    EXPECT_EQ(s.size(), 13u) << s.dump();
+    keys.push_back(s["key"]);
+  }
+  std::vector<std::string> unique = keys;
+  std::sort(unique.begin(), unique.end());
+  EXPECT_EQ(std::unique(unique.begin(), unique.end()), unique.end()) << "keys name one setting each";
+  EXPECT_EQ(table[2], json::parse(R"({"path": "model.d_model", "key": "d_model", "flag": "--d-model",
+      "kind": "integer", "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null,
+      "choices": null, "form": true, "allowed": "an integer in 1..1024", "help": "width of the residual stream"})"));
+  EXPECT_EQ(table[8]["key"], "task");
+  EXPECT_EQ(table[8]["choices"], json::parse(R"(["copy", "reverse", "sort"])"));
+  EXPECT_EQ(table[7]["form"], false);  // model.wo: the plan sets it per variant
+  EXPECT_EQ(table[0]["form"], false);  // experiment
+  EXPECT_EQ(table[13]["lo_open"], true);  // train.lr in (0, 1]
+  EXPECT_TRUE(table[14]["max"].is_null());  // train.clip: no upper limit
+  const json& lrs = table[17];
+  EXPECT_EQ(lrs["key"], "lrs");
+  EXPECT_EQ(lrs["kind"], "reals");
+  EXPECT_EQ(lrs["max_items"], 12);
+  EXPECT_EQ(lrs["default"], json::parse("[0.001, 0.003, 0.01, 0.02, 0.03]"));
+  EXPECT_EQ(table[18]["key"], "stability_clip");
+  EXPECT_EQ(table[18]["flag"], "--stability-clip");
+  EXPECT_EQ(table[18]["default"], 0);
 }
 
 TEST(Config, DecimalFloatIsShortestAndExact) {

@@ -101,7 +101,7 @@ TEST(Trainer, FrozenRandomWoNeverChanges) {
   t.step(30);
   EXPECT_EQ(t.wo_weights(0), before);
   EXPECT_EQ(t.wo_weights(1), t.wo_init(1));
-  EXPECT_EQ(t.status(), "done");
+  EXPECT_EQ(describe(t.status()), "done");
 }
 
 TEST(Trainer, IdentityHasNoWoParameters) {
@@ -188,7 +188,7 @@ TEST(Trainer, CheckpointContinuesExactly) {
   EXPECT_EQ(b.steps_done(), 12);
   EXPECT_EQ(b.losses(), a.losses());
   EXPECT_EQ(a.step(18), b.step(18));
-  EXPECT_EQ(b.status(), "done");
+  EXPECT_EQ(describe(b.status()), "done");
 }
 
 TEST(Trainer, CorruptCheckpointsAreRefused) {
@@ -211,7 +211,7 @@ TEST(Trainer, DivergenceStopsTheRunWithItsStep) {
   for (float& x : st.f32.at("pos_emb.weight").data) x = 3e38f;
   Trainer t = Trainer::from_checkpoint(write_safetensors(st));
   EXPECT_TRUE(t.step(5).empty());
-  EXPECT_EQ(t.status(), "diverged at step 1");
+  EXPECT_EQ(describe(t.status()), "diverged at step 1");
   EXPECT_TRUE(t.finished());
   EXPECT_TRUE(t.step(5).empty());
   for (float l : t.losses()) EXPECT_TRUE(std::isfinite(l));

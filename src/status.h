@@ -1,0 +1,36 @@
+// Where a run stands: running, done, stopped by the user, or diverged at a step. One function
+// words it for people (and checkpoints), one writes it for JSON, each with its reader.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wolab {
+
+struct RunStatus {
+  enum class State { running, done, stopped, diverged };
+  State state = State::running;
+  // stopped: the steps trained when it was stopped; diverged: the step whose training loss (or
+  // held-out loss after its update) was not finite; 0 otherwise.
+  int step = 0;
+
+  bool finished() const { return state != State::running; }
+  bool operator==(const RunStatus& o) const { return state == o.state && step == o.step; }
+  bool operator!=(const RunStatus& o) const { return !(*this == o); }
+};
+
+// "running", "done", "stopped at step 40", "diverged at step 17": progress lines, the CLI's
+// tables and checkpoint metadata (whose readers have always taken these words).
+std::string describe(const RunStatus& s);
+// describe()'s text back; nullopt for any other text.
+std::optional<RunStatus> status_from_description(const std::string& text);
+
+// {"state": "done"}, {"state": "diverged", "step": 17}: the results schema (docs/results.md)
+// and the page. "step" is present exactly for stopped and diverged.
+nlohmann::json status_json(const RunStatus& s);
+// status_json()'s value back; nullopt for anything else (a wrong key, type or step).
+std::optional<RunStatus> status_from_json(const nlohmann::json& j);
+
+}  // namespace wolab
