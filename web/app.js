@@ -294,7 +294,7 @@ function makeExperiment(name) {
   const body = $('.exp-body', section);
   const exp = {
     name, section, variants: [], config: null, source: null, file: '', createdBy: '',
-    resultsText: null, runs: [], summary: null,
+    resultsText: null, runs: [], summary: null, analysis: null,
   };
   exp.configLine = $('.config-line', section);
   exp.notices = $('.section-notices', section);
@@ -356,7 +356,7 @@ function renderFrame(exp) {
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
     const config = describeConfig(exp.config);
-    exp.configLine.textContent = exp.source === 'import'
+    exp.configLine.textContent = exp.source !== 'live'
       ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (app.embed) {
@@ -393,7 +393,7 @@ function renderVariants(exp) {
 }
 
 function resultsText(exp) {
-  if (exp.source === 'import') return exp.resultsText;
+  if (exp.source !== 'live') return exp.resultsText;
   return app.wolab.makeResults(exp.name, JSON.stringify(exp.config), toJson(finishedRuns(exp).map((r) => r.record)));
 }
 
@@ -424,7 +424,7 @@ const emptyRecord = (variant, seed) => ({
 });
 
 function reset(exp, fields) {
-  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null }, fields);
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null }, fields);
 }
 
 // ---------- running ----------
@@ -545,7 +545,10 @@ function updateRun(run, msg, now) {
 // Once every run of a live experiment has ended, its summary (one call into wasm per experiment,
 // not one per finished run: it is the costliest thing the main thread does with results).
 function settle(exp) {
-  if (exp.source === 'live' && !exp.summary && isSettled(exp)) summarize(exp);
+  if (exp.source === 'live' && !exp.summary && isSettled(exp)) {
+    summarize(exp);
+    onExperimentSettled(exp);
+  }
 }
 
 function stopAll() {
@@ -655,40 +658,56 @@ async function saveModel(run) {
 // parseResults has accepted it; anything it refuses changes nothing on the page.
 async function importFile(file) {
   const refuse = (message) => notice(t('importRefused', { file: file.name, message }), 'error');
-  let normalised, results;
+  let results;
   try {
-    normalised = app.wolab.parseResults(await file.text());
-    results = JSON.parse(normalised);
+    results = JSON.parse(app.wolab.parseResults(await file.text()));
   } catch (e) {
     refuse(errorText(e));
     return;
   }
+  const refused = showResults(results, { source: 'import', file: file.name });
+  if (refused) {
+    refuse(refused);
+    return;
+  }
+  notice(t('imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: app.exps.get(results.experiment).notices });
+  app.exps.get(results.experiment).section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
+}
+
+// Replaces an experiment's runs with those of a results document that parseResults has
+// normalised (an imported file, or results recorded with the page): source 'import' or
+// 'recorded', file its name. Returns why it cannot be shown (text for people), or '' once shown.
+export function showResults(results, { source, file = '' }) {
   const exp = app.exps.get(results.experiment);
-  if (!exp) {
-    refuse(t('importNotShown', { experiment: results.experiment }));
-    return;
-  }
-  if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) {
-    refuse(t('importBusy'));
-    return;
-  }
+  if (!exp) return t('importNotShown', { experiment: results.experiment });
+  if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) return t('importBusy');
   reset(exp, {
-    config: results.config, source: 'import', file: file.name, createdBy: results.created_by,
-    resultsText: normalised, summary: results.summary,
+    config: results.config, source, file, createdBy: results.created_by,
+    resultsText: JSON.stringify(results), summary: results.summary,
   });
   for (const record of results.runs) {
-    const id = app.nextId++;
     const steps = record.curve.step.length ? record.curve.step[record.curve.step.length - 1] : 0;
-    const run = {
-      id, experiment: exp.name, variant: record.variant, seed: record.seed, steps: results.config.train.steps,
+    exp.runs.push({
+      id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, steps: results.config.train.steps,
       stepsDone: steps, status: record.status, rate: 0, lastAt: 0, finished: true, error: '', record, ov: [],
-    };
-    exp.runs.push(run);
+    });
   }
+  onExperimentSettled(exp);
   exp.renderNow();
   refreshButtons();
-  notice(t('imported', { file: file.name, experiment: exp.name, runs: results.runs.length }), 'info', { box: exp.notices });
-  exp.section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
+  return '';
+}
+
+// Called once an experiment's runs have all ended (a live run settled, or results shown): where
+// whatever reads the finished results (summaries, verdicts) is brought up to date.
+function onExperimentSettled(exp) {
+  exp.analysis = null;
+  if (!finishedRuns(exp).length) return;
+  try {
+    exp.analysis = JSON.parse(app.wolab.analyze(`[${resultsText(exp)}]`)).experiments[0];
+  } catch (e) {
+    notice(errorText(e), 'error', { box: exp.notices });
+  }
 }
 
 // ---------- sharing ----------
