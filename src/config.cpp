@@ -64,6 +64,20 @@ const char* to_string(WoMode m) { return enum_name(kWoNames, m); }
 const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
 const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
 
+std::string escape_controls(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
 void derive(RunConfig& run) {
   run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
   run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
@@ -341,7 +355,7 @@ void read_object(const json& obj, const std::string& prefix, ExperimentConfig& c
         problems.push_back(path + ": expected an object, got " + type_name(item.value()) +
                            "; use an object with keys " + join(keys_under(path), ", ", " and "));
     } else {
-      problems.push_back(path + ": unknown key; use " + join(keys_under(prefix), ", ", " or "));
+      problems.push_back(escape_controls(path) + ": unknown key; use " + join(keys_under(prefix), ", ", " or "));
     }
   }
 }
@@ -576,7 +590,7 @@ void set_from_flag(ExperimentConfig& cfg, const std::string& flag, const std::st
   const Setting* s = nullptr;
   for (const auto& x : kSettings)
     if (flag == x.flag && !flag.empty()) s = &x;
-  if (!s) throw ConfigError(flag + ": unknown flag; see wolab run --help");
+  if (!s) throw ConfigError(escape_controls(flag) + ": unknown flag; see wolab run --help");
   auto number = [&](const std::string& part) -> json {
     // Digits, sign, point and exponent only: strtod alone would also take "inf", "nan", "0x1p3".
     char* end = nullptr;

@@ -87,6 +87,10 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// User text for a message: control characters (a newline, a terminal escape) written as \u00XX,
+// so that the message stays one line.
+std::string escape_controls(const std::string& text);
+
 // Sets the derived fields (vocab, seq_len) from the task.
 void derive(RunConfig& run);
 

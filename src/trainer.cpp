@@ -360,7 +360,7 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
   m.adam.t = static_cast<int64_t>(step);
   m.data_rng = Rng(whole_number("data_rng"));
   const auto status = status_from_description(meta("status"));
-  if (!status) throw ConfigError("checkpoint: unknown status \"" + meta("status") + "\"");
+  if (!status) throw ConfigError("checkpoint: unknown status \"" + escape_controls(meta("status")) + "\"");
   m.status = *status;
   return t;
 }
