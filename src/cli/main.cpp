@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "args.h"
 #include "checkpoint.h"
 #include "config.h"
 #include "experiment.h"
@@ -75,26 +76,7 @@ void print_eval_help() {
                "--save-checkpoint`\n(or the page) and prints its config and held-out metrics.\n";
 }
 
-// ---- argument parsing ----
-
-// "--flag value" or "--flag=value" pairs, in order.
-std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.compare(0, 2, "--") != 0)
-      throw ConfigError(a + ": unexpected argument; flags start with --, see wolab --help");
-    auto eq = a.find('=');
-    if (eq != std::string::npos) {
-      out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
-    } else {
-      if (i + 1 == args.size() || args[i + 1].compare(0, 2, "--") == 0)
-        throw ConfigError(a + ": missing value; see wolab --help");
-      out.emplace_back(a, args[++i]);
-    }
-  }
-  return out;
-}
+// ---- argument parsing (flag_pairs: args.h) ----
 
 // `path` with ".<experiment>" before its extension: results.json -> results.remove_wo.json.
 std::string output_path(const std::string& path, const std::string& experiment) {
