@@ -11,6 +11,7 @@
 #include <emscripten/val.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis.h"
 #include "config.h"
 #include "experiment.h"
 #include "results.h"
@@ -135,6 +136,10 @@ std::string make_results(val experiment, val config, val runs) {
 
 std::string parse_results(val results) {
   return js_errors([&] { return wolab::parse_results(text_of(results, "results")).dump(); });
+}
+
+std::string analyze(val results_array) {
+  return js_errors([&] { return wolab::analyze_text(text_of(results_array, "results")).dump(); });
 }
 
 // ---- Trainer ----
@@ -264,6 +269,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("version", &version);
   function("makeResults", &make_results);
   function("parseResults", &parse_results);
+  function("analyze", &analyze);
 
   emscripten::class_<Trainer>("Trainer")
       .constructor(&make_trainer, allow_raw_pointers())

@@ -154,7 +154,122 @@ export interface WolabModule {
    * @throws Error("results: <where>: <what is wrong>").
    */
   parseResults(json: JsonText): JsonText;
+  /**
+   * What a set of results measured (the analysis `wolab report` prints): per results document
+   * its convergence per variant, its paired comparisons seed by seed and its finding, then a
+   * verdict on each of the article's seven claims. JSON text of an {@link Analysis}: codes and
+   * numbers only, to be worded by the page; every rule and threshold is in docs/claims.md.
+   * @param resultsArrayJson a JSON array of results documents, each checked as parseResults does.
+   * @throws Error("results[i]: <where>: <what is wrong>") naming the first bad document.
+   */
+  analyze(resultsArrayJson: JsonText): JsonText;
   Trainer: typeof Trainer;
+}
+
+/** n values summarised; sd (sample) is null when n = 1. */
+export interface Spread {
+  n: number;
+  mean: number;
+  min: number;
+  max: number;
+  sd: number | null;
+}
+
+/** One metric compared seed by seed between variants a and b (differences are a − b). */
+export interface MetricComparison {
+  /** token_acc | exact | steps_to_loss_0_1 | loss_at_25 | loss_at_50 | loss_at_100 */
+  metric: string;
+  a: string;
+  b: string;
+  /** Paired seeds: both runs finished (done). */
+  n: number;
+  ahead_a: number;
+  ahead_b: number;
+  ties: number;
+  /** Seeds where neither run reached the loss threshold (steps_to_loss_0_1 only; else 0). */
+  neither: number;
+  /** The variant ahead in more than half the seeds, or null. */
+  leader: string | null;
+  /** The leader is ahead in at least thresholds.consistent_share of the seeds. */
+  consistent: boolean;
+  /** Consistent, and the mean gap reaches the clear gap (speed or accuracy). */
+  clear: boolean;
+  /** a − b over the seeds where both have a value (accuracies as fractions). */
+  diff: Spread | null;
+  /** Per seed in the leader's favour: accuracy points as fractions, or the other's extra steps or loss relative to the leader's. */
+  gap: Spread | null;
+  values: { seed: number; a: number | null; b: number | null }[];
+  /** Steps to the threshold only: seeds where each reached it. */
+  reached_a?: number;
+  reached_b?: number;
+  /** loss_at_* only: the step the smoothed loss is taken at. */
+  step?: number;
+}
+
+export interface PairComparison {
+  a: string;
+  b: string;
+  n: number;
+  /** Seeds left out because a run of the pair diverged or was stopped. */
+  excluded: number;
+  diverged: { a: number; b: number };
+  stopped: { a: number; b: number };
+  /** Both at the accuracy ceiling in every paired seed. */
+  at_ceiling: boolean;
+  /** The metric that measures speed for this pair: steps_to_loss_0_1 or loss_at_100. */
+  speed: string;
+  /** The metric that measures performance: token_acc, or the speed metric when at_ceiling. */
+  performance: string;
+  metrics: MetricComparison[];
+}
+
+export interface VariantConvergence {
+  variant: string;
+  runs: number;
+  done: number;
+  converged: number;
+  still_learning: number;
+  stalled: number;
+  diverged: number;
+  stopped: number;
+  /** converged | still_learning | stalled | mixed | none_finished */
+  state: string;
+}
+
+export interface ExperimentAnalysis {
+  experiment: string;
+  config: object;
+  seeds: number;
+  variants: string[];
+  /** The runs' distinct learning rates, ascending (one unless the experiment sweeps them). */
+  learning_rates: number[];
+  /** Steps the smoothed losses average over. */
+  smooth_window: number;
+  /** Every pair of variants in the experiment's order (empty for a learning-rate sweep). */
+  comparisons: PairComparison[];
+  convergence: VariantConvergence[];
+  /** The experiment's facts (docs/claims.md, "Findings"): pairs, wo, scale, speed_vs_identity, table, ... */
+  finding: Record<string, unknown>;
+}
+
+export interface ClaimVerdict {
+  /** 1..7, the article's claims in docs/claims.md's order. */
+  id: number;
+  verdict: 'supported' | 'partly_supported' | 'not_supported' | 'not_tested';
+  /** Why, as a code (docs/claims.md lists them per claim). */
+  reason: string;
+  /** The experiment the figures come from, or null. */
+  experiment: string | null;
+  figures: Record<string, unknown>;
+}
+
+export interface Analysis {
+  format: 'wolab-analysis';
+  version: 1;
+  /** Every threshold the rules use, by name (docs/claims.md). */
+  thresholds: Record<string, number>;
+  experiments: ExperimentAnalysis[];
+  claims: ClaimVerdict[];
 }
 
 /** Options of the Emscripten factory that matter here. */

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "args.h"
+#include "analysis.h"
 #include "checkpoint.h"
 #include "config.h"
 #include "experiment.h"
@@ -37,7 +38,8 @@ using namespace wolab;
 const char* const kUsage =
     "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
-    "       wolab --help | run --help | eval --help | --version\n";
+    "       wolab report results.json...             paired comparisons and the article's claims\n"
+    "       wolab --help | run --help | eval --help | report --help | --version\n";
 
 // Flags of `wolab run` that are not config settings.
 struct RunFlag {
@@ -74,6 +76,13 @@ void print_run_help() {
 void print_eval_help() {
   std::cout << kUsage << "\nwolab eval --checkpoint FILE: loads a checkpoint written by `wolab run "
                "--save-checkpoint`\n(or the page) and prints its config and held-out metrics.\n";
+}
+
+void print_report_help() {
+  std::cout << kUsage << "\nwolab report FILE...: reads results files written by `wolab run` (or the page) and\n"
+               "prints, per experiment, whether each variant converged and the paired comparisons of\n"
+               "its variants seed by seed, then a verdict on each of the article's claims\n"
+               "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n";
 }
 
 // ---- argument parsing (flag_pairs: args.h) ----
@@ -271,7 +280,7 @@ int run_command(const std::vector<std::string>& args) {
   progress.finish();
 
   for (const json& r : results) print_summary(r);
-  std::printf("\n");
+  std::printf("\n%s\n", format_analysis(analyze(results)).c_str());
   std::vector<std::string> written;
   try {
     for (size_t i = 0; i < results.size(); ++i) {
@@ -323,6 +332,26 @@ int eval_command(const std::vector<std::string>& args) {
   return 0;
 }
 
+int report_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_report_help();
+      return 0;
+    }
+  if (args.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");
+  std::vector<json> results;
+  for (const std::string& path : args) {
+    try {
+      const std::vector<uint8_t> bytes = read_file_bytes(path);
+      results.push_back(parse_results(std::string(bytes.begin(), bytes.end())));
+    } catch (const ConfigError& e) {
+      throw ConfigError(path + ": " + e.what());
+    }
+  }
+  std::printf("%s", format_analysis(analyze(results)).c_str());
+  return 0;
+}
+
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
   for (char& ch : s)
@@ -351,7 +380,8 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return run_command(rest);
     if (command == "eval") return eval_command(rest);
-    throw ConfigError(command + ": unknown command; use run, eval, --help or --version");
+    if (command == "report") return report_command(rest);
+    throw ConfigError(command + ": unknown command; use run, eval, report, --help or --version");
   } catch (const ConfigError& e) {
     std::cerr << "wolab: " << one_line(e.what()) << "\n";
     return 2;

@@ -197,5 +197,37 @@ TEST_F(Cli, HelpListsEveryFlagWithDefaultAndRange) {
   EXPECT_EQ(none.code, 2);
 }
 
+TEST_F(Cli, ReportRefusesABadFileWithOneLine) {
+  write("cut.json", "{\"format\": \"wolab-results\", \"version\": 1");
+  write("foreign.json", "{\"hello\": 1}");
+  const std::pair<std::string, const char*> cases[] = {
+      {"report '" + dir_ + "cut.json'", "cut.json: results: not valid JSON"},
+      {"report '" + dir_ + "foreign.json'", "foreign.json: results: not a W_o Lab results file"},
+      {"report '" + dir_ + "missing.json'", "missing.json: cannot read"},
+      {"report", "report: no results file"},
+  };
+  for (const auto& [args, expected] : cases) {
+    Outcome o = wolab(args);
+    EXPECT_EQ(o.code, 2) << args;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << args << "\n" << o.err;
+    EXPECT_NE(o.err.find(expected), std::string::npos) << args << "\ngot: " << o.err;
+    EXPECT_EQ(o.out, "") << args;
+  }
+}
+
+TEST_F(Cli, ReportOfARealRunPrintsComparisonsAndClaims) {
+  const std::string results = dir_ + "freeze.json";
+  Outcome run = wolab("run --experiment freeze_wo --d-model 8 --heads 2 --d-ff 16 --steps 30 --seeds 2 --out '" + results + "'");
+  ASSERT_EQ(run.code, 0) << run.err;
+  Outcome o = wolab("report '" + results + "'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  for (const char* expected : {"learned vs identity: 2 paired seeds", "frozen_random vs learned_identity_init",
+                               "token accuracy", "steps to loss < 0.1", "The article's claims",
+                               "  7  not tested with these settings"})
+    EXPECT_NE(o.out.find(expected), std::string::npos) << expected << "\n" << o.out;
+  // `wolab run` prints the same analysis after its summary.
+  EXPECT_NE(run.out.find(o.out), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace wolab
