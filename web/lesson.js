@@ -1,0 +1,283 @@
+// The lesson: the claims panel, each experiment's verdict and the conclusion, worded in the page's
+// languages from the core's analysis (analyze(), docs/claims.md). The analysis holds codes and
+// numbers only; this module turns them into sentences and computes nothing of its own.
+
+import { lang, t } from './i18n.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+const lesson = {
+  wolab: null,
+  exps: null,          // app.js's Map name -> experiment
+  resultsText: null,   // exp -> its results JSON text
+  analysis: null,      // analyze() of every experiment that has finished runs
+  thresholds: null,
+  queued: false,
+};
+
+export function setUpLesson({ wolab, exps, resultsText }) {
+  Object.assign(lesson, { wolab, exps, resultsText });
+  lessonChanged();
+}
+
+// The results shown changed: analyse them all once this task is over (showing several recorded
+// experiments in a row costs one analysis, not one per experiment).
+export function lessonChanged() {
+  if (!lesson.wolab || lesson.queued) return;
+  lesson.queued = true;
+  setTimeout(() => {
+    lesson.queued = false;
+    const shown = [...lesson.exps.values()].filter((e) => e.analysis);
+    lesson.analysis = null;
+    try {
+      if (shown.length) lesson.analysis = JSON.parse(lesson.wolab.analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
+    } catch (e) {
+      console.error(e);  // each experiment's own analysis (app.js) has already reported it
+    }
+    if (lesson.analysis) lesson.thresholds = lesson.analysis.thresholds;
+    renderClaims();
+  }, 0);
+}
+
+// ---------- numbers ----------
+
+const fixed = (x, d) => (Math.abs(x) < 0.5 * 10 ** -d ? 0 : x).toFixed(d);
+const points = (x) => fixed(100 * x, 1);
+const percent = (x) => `${fixed(100 * x, Math.abs(x) < 0.1 ? 1 : 0)}%`;
+const ratio = (x) => fixed(x, 2);
+const small = (x) => fixed(x, 3);
+const rate = (x) => String(Number(x.toPrecision(4)));
+
+// A spread (n, mean, min, max): the mean, and its range when there are several values; never a ±
+// for a single value.
+function range(s, f) {
+  if (!s) return '—';
+  return s.n > 1 ? `${f(s.mean)} (${f(s.min)}–${f(s.max)})` : f(s.mean);
+}
+
+const thr = () => (lesson.thresholds ? lesson.thresholds.loss_threshold : 0.1);
+
+function metricLabel(m) {
+  switch (m.metric) {
+    case 'token_acc': return t('mTokenAcc');
+    case 'exact': return t('mExact');
+    case 'steps_to_loss_0_1': return t('mSteps', { thr: thr() });
+    default: return t('mLossAt', { step: m.step });
+  }
+}
+
+const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
+
+// Who was ahead on one metric, in how many seeds, and by how much (the CLI's lead_phrase).
+export function leadPhrase(m) {
+  const { n, a, b } = m;
+  if (n === 0) return t('noPairs');
+  if (m.leader == null) {
+    if (n === 1) return t(m.neither ? 'neitherOnly' : 'tiedOnly');
+    return t('noLeader', { a, b, ka: m.ahead_a, kb: m.ahead_b, n });
+  }
+  const other = m.leader === a ? b : a;
+  const lead = t('ahead', { leader: m.leader, where: where(m.leader === a ? m.ahead_a : m.ahead_b, n) });
+  if (!m.gap) return lead;
+  if (m.metric === 'token_acc' || m.metric === 'exact') return t('gapPoints', { lead, gap: range(m.gap, points) });
+  if (m.metric === 'steps_to_loss_0_1') {
+    const censored = (m.leader === a ? m.reached_b : m.reached_a) < n;
+    return t('gapSteps', { lead, other, atLeast: censored ? t('atLeast') : '', gap: range(m.gap, percent) });
+  }
+  return t('gapLoss', { lead, other, gap: range(m.gap, percent) });
+}
+
+// ---------- the claims panel ----------
+
+function claimFigures(c) {
+  const f = c.figures || {};
+  if (c.verdict === 'not_tested') return t(`r_${c.reason}`, { thr: thr() });
+  let out = '';
+  if (f.comparison) {
+    out = t('figMetric', { metric: metricLabel(f.comparison), lead: leadPhrase(f.comparison) });
+    if (f.still_learning && f.still_learning.length) out += t('figStill', { variants: f.still_learning.join(', ') });
+  } else if (c.id === 5) {
+    out = t('figWo', {
+      rows: range(f.dominant_rows, percent), share: percent(lesson.thresholds.dominant_rows_share),
+      final: range(f.head_imbalance_final, ratio), init: range(f.head_imbalance_init, ratio),
+    });
+  } else if (c.id === 6) {
+    out = t('figScale', {
+      first: range(f.scale_ratio_first, small), last: range(f.scale_ratio_last, small),
+      cvL: range(f.residual_cv_learned, small), cvI: range(f.residual_cv_identity, small),
+    });
+  } else if (c.id === 7) {
+    const lr = (v) => (f.highest_trainable_lr[v] == null ? t('lrNone') : rate(f.highest_trainable_lr[v]));
+    out = t('figLr', { l: lr('learned'), i: lr('identity'), dl: f.diverged.learned, di: f.diverged.identity });
+  }
+  const r = f.refinement;
+  if (r && r.scaled_like_identity != null) {
+    out += t('figRefine', { how: t(r.scaled_like_identity ? 'refineLike' : 'refineLag') + (r.unscaled_lags ? t('refineUnscaled') : '') });
+  }
+  return out;
+}
+
+function cell(tag, text, className) {
+  const el = document.createElement(tag);
+  if (text != null) el.textContent = text;
+  if (className) el.className = className;
+  return el;
+}
+
+export function renderClaims() {
+  const panel = $('#claims');
+  if (!panel) return;
+  const body = $('#claims-body', panel);
+  const a = lesson.analysis;
+  $('#claims-none', panel).hidden = Boolean(a);
+  $('#claims-table', panel).hidden = !a;
+  if (!a) {
+    body.replaceChildren();
+    $('#conclusion').hidden = true;
+    return;
+  }
+  body.replaceChildren(...a.claims.map((c) => {
+    const tr = document.createElement('tr');
+    tr.dataset.claim = c.id;
+    tr.dataset.verdict = c.verdict;
+    const measured = cell('td', null);
+    measured.append(claimFigures(c));
+    if (c.experiment) {
+      const link = cell('a', t('seeExperiment', { title: t(`${c.experiment}_title`) }));
+      link.href = `#exp-${c.experiment}`;
+      measured.append(' (', link, ')');
+    }
+    tr.append(cell('td', `${c.id}. ${t(`claim${c.id}`)}`), cell('td', t(`v_${c.verdict}`), `verdict v-${c.verdict}`), measured);
+    return tr;
+  }));
+  renderConclusion(a);
+}
+
+// ---------- the conclusion ----------
+
+function renderConclusion(a) {
+  const count = (v) => a.claims.filter((c) => c.verdict === v).length;
+  const sentences = [t('conclusionCounts', {
+    s: count('supported'), p: count('partly_supported'), n: count('not_supported'), nt: count('not_tested'),
+  })];
+  const byId = (id) => a.claims.find((c) => c.id === id);
+  const speed = byId(1), frozen = byId(3);
+  if (speed && speed.figures.comparison && speed.figures.comparison.n > 0) {
+    sentences.push(t('conclusionSpeed', { metric: metricLabel(speed.figures.comparison), lead: leadPhrase(speed.figures.comparison) }));
+  }
+  if (frozen && frozen.figures.comparison && frozen.figures.comparison.n > 0) {
+    sentences.push(t('conclusionFrozen', { metric: metricLabel(frozen.figures.comparison), lead: leadPhrase(frozen.figures.comparison) }));
+  }
+  if (a.claims.some((c) => c.figures && c.figures.still_learning && c.figures.still_learning.length)) sentences.push(t('conclusionStill'));
+  const box = $('#conclusion');
+  box.hidden = false;
+  $('#conclusion-text').textContent = sentences.slice(0, 3).join(lang() === 'zh' ? '' : ' ');
+}
+
+// ---------- an experiment's verdict ----------
+
+function convergenceLines(e) {
+  const out = [];
+  for (const c of e.convergence || []) {
+    if (c.still_learning) {
+      const w = c.done === 1 ? '' : c.still_learning < c.done ? t('convWhereK', { k: c.still_learning, n: c.done })
+        : c.done === 2 ? t('convWhereBoth') : t('convWhereAll', { n: c.done });
+      out.push(t('convStill', { variant: c.variant, where: w }));
+    }
+    if (c.diverged) out.push(t('convDiverged', { variant: c.variant, k: c.diverged, n: c.runs }));
+  }
+  return out;
+}
+
+function pairLines(f) {
+  return (f.pairs || []).filter((p) => p.n > 0).map((p) => t('pairLine', {
+    a: p.a, b: p.b,
+    speed: t('figMetric', { metric: metricLabel(p.speed), lead: leadPhrase(p.speed) }),
+    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy), lead: leadPhrase(p.accuracy) }),
+  }));
+}
+
+function woLines(w) {
+  if (!w || !w.seeds) return [];
+  const th = lesson.thresholds || {};
+  return [
+    t('woLine', {
+      dominant: t(w.not_dominant.consistent ? 'woNotDominant' : 'woDominant'),
+      rows: range(w.dominant_rows, percent), share: percent(th.dominant_rows_share ?? 0.5),
+    }),
+    t('woHeads', {
+      final: range(w.head_imbalance_final, ratio), init: range(w.head_imbalance_init, ratio),
+      what: t(w.imbalanced.consistent ? 'woHeadsUneven' : 'woHeadsEven'), change: range(w.change_from_init, percent),
+    }),
+  ];
+}
+
+function scaleLines(s) {
+  if (!s || !s.seeds) return [];
+  return [
+    t('scaleLine', {
+      first: range(s.scale_ratio_first, small), last: range(s.scale_ratio_last, small),
+      what: t(s.adapts.consistent ? 'scaleAdapts' : 'scaleKept'),
+    }),
+    t('steadyLine', {
+      cvL: range(s.residual_cv_learned, small), cvI: range(s.residual_cv_identity, small),
+      what: t(s.steadier.consistent ? 'steadyYes' : 'steadyNo'),
+    }),
+  ];
+}
+
+function gainLines(f) {
+  if (!f.speed_vs_identity) return [];
+  const items = Object.entries(f.speed_vs_identity).filter(([, v]) => v != null)
+    .map(([variant, v]) => t('gainItem', { variant, how: t(v === 'behind' ? 'gainBehind' : v === 'ahead' ? 'gainAhead' : 'gainSimilar') }));
+  const out = items.length ? [t('gainLine', { list: items.join(lang() === 'zh' ? '；' : '; ') })] : [];
+  if (f.scaled_like_identity != null && f.unscaled_lags != null) {
+    out.push(t('gainScaled', {
+      how: t(f.scaled_like_identity ? 'gainScaledLike' : 'gainScaledLag'),
+      lag: t(f.unscaled_lags ? 'gainUnscaledLags' : 'gainUnscaledNot'),
+    }));
+  }
+  return out;
+}
+
+function lrLines(f) {
+  if (!f.table) return [];
+  const h = f.highest_trainable_lr || {};
+  const out = [];
+  if (!f.most_tolerant || !f.most_tolerant.length) out.push(t('lrNoneTrained', { thr: thr() }));
+  else out.push(t('lrTolerant', { lr: rate(h[f.most_tolerant[0]]), variants: f.most_tolerant.join(', ') }));
+  if (f.identity_vs_learned) {
+    const lr = (v) => (h[v] == null ? t('lrNone') : rate(h[v]));
+    const how = { smaller: 'lrSmaller', same: 'lrSame', larger: 'lrLarger' }[f.identity_vs_learned];
+    out.push(t('lrIdentity', { how: t(how), i: lr('identity'), l: lr('learned') }));
+  }
+  return out;
+}
+
+// The verdict sentences of one experiment's analysis (app.js's exp.analysis): its comparisons,
+// its own interpretation (experiments 3 to 6), then which variants were still learning.
+export function verdictSentences(e) {
+  const f = e.finding || {};
+  return [...pairLines(f), ...gainLines(f), ...woLines(f.wo), ...scaleLines(f.scale), ...lrLines(f), ...convergenceLines(e)];
+}
+
+// The verdict box under an experiment's heading: one sentence per line.
+export function renderVerdict(exp, settled) {
+  let box = $('.verdict-box', exp.section);
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'verdict-box sentence';
+    box.setAttribute('aria-live', 'polite');
+    $('.exp-body', exp.section).prepend(box);
+  }
+  const finished = exp.runs.filter((r) => r.finished).length;
+  let lines;
+  if (!exp.runs.length) lines = [t('noRunsYet')];
+  else if (!settled) lines = [t('verdictWaiting', { done: finished, total: exp.runs.length })];
+  else lines = exp.analysis ? verdictSentences(exp.analysis) : [];
+  if (settled && !lines.length) lines = [t('sentenceNone')];
+  const key = `${lang()}\n${lines.join('\n')}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...lines.map((s) => cell('p', s)));
+}

@@ -1,0 +1,40 @@
+// Results recorded with the native CLI at build time (scripts/record.sh writes recorded/index.json
+// and recorded/<preset>/results.<experiment>.json), shown on load so that a reader sees curves,
+// tables and verdicts before pressing Run. Same origin only; every file goes through the core's
+// parseResults like an imported one. Without the files (a dev server) the page says so and works.
+
+import { t } from './i18n.js';
+
+// show(results, { source, file }): app.js's showResults; returns why it did not show them, or ''.
+export async function loadRecorded(wolab, preset, show) {
+  let index;
+  try {
+    const response = await fetch('recorded/index.json', { cache: 'no-cache' });
+    if (!response.ok) throw new Error(String(response.status));
+    index = await response.json();
+  } catch {
+    const none = document.getElementById('claims-none');
+    none.dataset.i18n = 'recordedNone';
+    none.textContent = t('recordedNone');
+    return;
+  }
+  const name = index.presets && index.presets[preset] ? preset : 'quick';
+  const files = (index.presets && index.presets[name]) || [];
+  const texts = await Promise.all(files.map(async (file) => {
+    try {
+      const response = await fetch(`recorded/${name}/${file}`);
+      return response.ok ? [file, await response.text()] : null;
+    } catch {
+      return null;
+    }
+  }));
+  for (const entry of texts) {
+    if (!entry) continue;
+    const [file, text] = entry;
+    try {
+      show(JSON.parse(wolab.parseResults(text)), { source: 'recorded', file: `recorded/${name}/${file}` });
+    } catch (e) {
+      console.error(`recorded/${name}/${file}: ${e.message || e}`);
+    }
+  }
+}
