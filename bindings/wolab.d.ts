@@ -15,7 +15,7 @@
 // src/config.h) before anything is allocated. Every typed array returned here is a copy that
 // the caller owns, so it stays valid when the heap grows.
 //
-// JSON schemas: docs/config.md (config) and docs/results.md (results).
+// JSON schemas: docs/config.md (config) and docs/results.md (results); this API: docs/api.md.
 
 /** A config or results JSON document, as text. */
 export type JsonText = string;
@@ -57,6 +57,84 @@ export interface ProbeStats {
   layers: LayerStats[];
 }
 
+/** Where a run stands (the results schema's "status"); `step` exactly for stopped and diverged. */
+export type RunStatus =
+  | { state: 'running' }
+  | { state: 'done' }
+  /** Stopped by the user after `step` steps. */
+  | { state: 'stopped'; step: number }
+  /** The training loss of step `step` (or the held-out loss after its update) was not finite. */
+  | { state: 'diverged'; step: number };
+
+/** One row of settings(): a config field, from the core's settings table (src/config.cpp). */
+export interface Setting {
+  /** JSON path, e.g. "model.d_model" (docs/config.md). */
+  path: string;
+  /** Short unique name for a form field and a URL parameter, e.g. "d_model", "lrs". */
+  key: string;
+  /** CLI flag, e.g. "--d-model"; "" for model.wo. */
+  flag: string;
+  /** reals: an increasing list of 1..max_items numbers, each within min/max. */
+  kind: 'integer' | 'real' | 'choice' | 'reals';
+  default: number | string | number[];
+  /** Range of a number (each number of a list); null for a choice. */
+  min: number | null;
+  /** null for a choice, and where there is no upper limit. */
+  max: number | null;
+  /** true when min itself is not allowed: (min, max]. */
+  lo_open: boolean;
+  /** reals only: most numbers in the list; null otherwise. */
+  max_items: number | null;
+  /** choice only: the allowed strings; null otherwise. */
+  choices: string[] | null;
+  /** false for the fields the plan sets per run (experiment, model.wo): not a form field. */
+  form: boolean;
+  /** What is allowed, in the words of validation messages, e.g. "an integer in 1..1024". */
+  allowed: string;
+  help: string;
+}
+
+/** One row of experiments(): an experiment, its variants and what its runs keep. */
+export interface ExperimentInfo {
+  name: string;
+  /** W_o modes, in the order results and tables show them. */
+  variants: string[];
+  /** Its runs keep activation stats (record "stats"; Trainer.keepStats). */
+  stats: boolean;
+  /** Its learned-W_o variants keep W_o snapshots and OV values ("wo", "ov"; Trainer.recordWoSnapshots). */
+  wo_snapshots: boolean;
+  /** One run per (variant, lr of lr_stability.lrs, seed), clipped at lr_stability.clip. */
+  lr_sweep: boolean;
+}
+
+/** One run of plan(): train it once, for every experiment in `experiments`. */
+export interface PlannedRun {
+  variant: string;
+  seed: number;
+  lr: number;
+  clip: number;
+  /** Call keepStats(keep.stats) and recordWoSnapshots(keep.wo) before the first step. */
+  keep: { stats: boolean; wo: boolean };
+  /** The experiments that compare this run, in experiments() order. */
+  experiments: string[];
+  /** Its run config: model, task, train with model.wo, train.seed, lr and clip set. */
+  config: { model: object; task: object; train: object };
+}
+
+/**
+ * What the trainer measured at its latest probe step, in the results record's shapes
+ * (docs/results.md, "Probe fragments"): append `step` and `eval`'s values to the record's eval
+ * columns and the entries of stats, wo and ov to its arrays.
+ */
+export interface ProbeFragment {
+  step: number;
+  /** null at step 0 and once an eval was not finite. */
+  eval: { loss: number; token_acc: number; exact: number } | null;
+  stats: object[];
+  wo: { step: number; layer: number; rows: number; cols: number; data: number[] }[];
+  ov: { step: number; layer: number; head: number; values: number[] }[];
+}
+
 /** One training run: a model, its Adam state, its data stream and what it measured. */
 export declare class Trainer {
   /**
@@ -78,16 +156,18 @@ export declare class Trainer {
 
   /**
    * Runs up to n training steps and returns their losses, (n') with n' <= n: fewer once
-   * train.steps is reached or when the loss turns non-finite (then status() says where).
+   * train.steps is reached, the run was stopped, or it diverged (then status() says where).
    * Call it in chunks (V8 optimises wasm only between calls; ~50 ms a call works well).
    */
   step(n: number): Float32Array;
   /** Steps trained so far. */
   stepsDone(): number;
-  /** True once all train.steps ran or the run diverged. */
+  /** True once all train.steps ran, or the run was stopped or diverged. */
   finished(): boolean;
-  /** "running", "done" or "diverged at step N". */
-  status(): string;
+  /** Where the run stands. */
+  status(): RunStatus;
+  /** Ends a running run where it is ({state: 'stopped', step: stepsDone()}); record() then gives its finals. */
+  stop(): void;
 
   /** Held-out loss, token accuracy and exact match now (teacher forced). */
   evaluate(): EvalResult;
@@ -112,18 +192,27 @@ export declare class Trainer {
   parameterCount(): number;
 
   /**
-   * Keep W_o of every layer at step 0 and at every probe step, for record()'s "wo" (what the
-   * CLI does for experiment wo_heatmap). Costs layers·d²·(steps/probe_every + 1) floats, so
-   * it is off by default; turning it off drops what was kept. The validator counts this memory
-   * when the config says "experiment": "wo_heatmap": construct the trainer from such a config.
+   * Keep activation stats at every probe step (on by default); turning it off drops those
+   * taken. A planned run's keep.stats says which.
+   */
+  keepStats(keep: boolean): void;
+  /**
+   * Keep W_o of every layer and the OV singular values of every head at step 0 and at every
+   * probe step, for the record's "wo" and "ov" (a planned run's keep.wo). Costs
+   * layers·(d² + d)·(steps/probe_every + 1) floats, so it is off by default; turning it off
+   * drops what was kept. Call it before the first step.
+   * @throws Error("train.probe_every: ...") when the snapshots would exceed the memory limit.
    */
   recordWoSnapshots(keep: boolean): void;
+  /** What the latest probe step measured (step 0 before the first), as JSON text of a ProbeFragment. */
+  probeRecord(): JsonText;
   /**
-   * This run's entry of the results "runs" array (schema v1), as JSON text, for makeResults().
-   * @param variant the W_o mode the run stands for in its experiment (usually model.wo).
-   * @throws Error while the run has not finished, or for an unknown variant.
+   * This run's entry of the results "runs" array (docs/results.md, version 2) as JSON text, as
+   * far as the run has come: while running, "final" is null and the status running (take it
+   * at step 0 and append probeRecord()'s fragments); once finished, with its final metrics
+   * (computed now for a done or stopped run, which costs a held-out evaluation).
    */
-  record(variant: string): JsonText;
+  record(): JsonText;
 
   /** The whole run (weights, Adam moments, data stream position, losses) as safetensors bytes. */
   checkpoint(): Uint8Array;
@@ -138,19 +227,30 @@ export interface WolabModule {
   validateConfig(configJson: JsonText): string[];
   /** {"quick": config, "article": config}, fully defaulted, as JSON text. */
   presets(): JsonText;
-  /** [{"name": "remove_wo", "variants": ["learned", "identity"]}, ...] as JSON text. */
+  /** JSON text of ExperimentInfo[]: the six experiments in their order ("all" runs them all). */
   experiments(): JsonText;
+  /** JSON text of Setting[]: every config field, in the settings table's order. */
+  settings(): JsonText;
+  /**
+   * The runs that these experiments need, each distinct (variant, seed, lr, clip) once, seed by
+   * seed: JSON text of PlannedRun[]. The same plan `wolab run` trains.
+   * @param configJson the experiment config (its "experiment" is not read).
+   * @param experimentsJson a JSON array of experiment names, "all" for every one.
+   * @throws Error with the validator's message for a bad config, Error("experiments: ...") for an unknown name.
+   */
+  plan(configJson: JsonText, experimentsJson: JsonText): JsonText;
   /** The core's version, e.g. "0.1.0" (results say "created_by": "wolab <version>"). */
   version(): string;
   /**
-   * The full results document (schema v1, with the summary per variant) of `experiment` from
-   * its config and a JSON array of Trainer.record() entries: the same code the CLI uses.
-   * @throws Error("results: ...") for a malformed run, Error with the validator's message for a bad config.
+   * The full results document (version 2, with the summary per variant and learning rate) of
+   * `experiment` from its config and a JSON array of finished Trainer.record() entries: the
+   * same code the CLI uses. Each run keeps only what the experiment keeps.
+   * @throws Error("results: ...") for a malformed or running run, Error with the validator's message for a bad config.
    */
   makeResults(experiment: string, configJson: JsonText, runsJson: JsonText): JsonText;
   /**
-   * Checks an imported results document and returns it normalised (config fully defaulted,
-   * summary recomputed from the runs).
+   * Checks an imported results document (version 1 or 2) and returns it normalised as version
+   * 2 (config fully defaulted, version 1 runs converted, summary recomputed from the runs).
    * @throws Error("results: <where>: <what is wrong>").
    */
   parseResults(json: JsonText): JsonText;

@@ -192,21 +192,28 @@ void print_summary(const json& results) {
               c["task"]["alphabet"].get<int>(), c["task"]["length"].get<int>(), c["model"]["d_model"].get<int>(),
               c["model"]["heads"].get<int>(), c["model"]["layers"].get<int>(), c["model"]["d_ff"].get<int>(),
               c["model"]["ln"].get<std::string>().c_str(), c["train"]["steps"].get<int>());
-  // "±" is two bytes: pad those columns one wider.
-  std::printf("  %-28s %-18s %-18s %-26s %-20s %10s\n", "variant", "token acc", "exact match",
-              "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  // A row per (variant, learning rate): the rate is shown where the experiment sweeps it.
   const ExperimentInfo* exp = find_experiment(results["experiment"].get<std::string>());
+  std::vector<std::string> labels;
+  int width = 28;
   for (const json& s : results["summary"]) {
+    char lr[40] = "";
+    if (exp && exp->lr_sweep) std::snprintf(lr, sizeof lr, " lr %g", s["lr"].get<double>());
+    labels.push_back(s["variant"].get<std::string>() + lr + " (n=" + std::to_string(s["n"].get<int>()) + ")");
+    width = std::max(width, static_cast<int>(labels.back().size()));
+  }
+  // "±" is two bytes: pad those columns one wider.
+  std::printf("  %-*s %-18s %-18s %-26s %-20s %10s\n", width, "variant", "token acc", "exact match",
+              "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const json& s = results["summary"][i];
     const int n = s["n"].get<int>(), done = n - s["diverged"].get<int>() - s["stopped"].get<int>();
     std::string reached = mean_std(s["steps_to_loss_0_1"], "%.0f") + " (" +
                           std::to_string(s["steps_to_loss_0_1"]["reached"].get<int>()) + "/" +
                           std::to_string(done) + ")";
-    char lr[40] = "";
-    if (exp && exp->lr_sweep) std::snprintf(lr, sizeof lr, " lr %g", s["lr"].get<double>());
-    std::string variant = s["variant"].get<std::string>() + lr + " (n=" + std::to_string(n) + ")";
-    std::printf("  %-28s %-19s %-19s %-27s %-21s %10lld\n", variant.c_str(), mean_std(s["token_acc"], "%.3f").c_str(),
-                mean_std(s["exact"], "%.3f").c_str(), reached.c_str(), mean_std(s["loss"], "%.4f").c_str(),
-                s["parameters"].get<long long>());
+    std::printf("  %-*s %-19s %-19s %-27s %-21s %10lld\n", width, labels[i].c_str(),
+                mean_std(s["token_acc"], "%.3f").c_str(), mean_std(s["exact"], "%.3f").c_str(), reached.c_str(),
+                mean_std(s["loss"], "%.4f").c_str(), s["parameters"].get<long long>());
   }
   for (const json& r : results["runs"]) {
     const RunStatus status = *status_from_json(r["status"]);

@@ -21,7 +21,8 @@ function tiny(model = {}, train = {}) {
 // Trainable parameters of the spec's PyTorch model.
 function pytorchParameterCount(wo, ln) {
   const linear = (i, o) => o * i + o;
-  const woParams = { learned: linear(D, D), learned_identity_init: linear(D, D), identity: 0, frozen_random: 0 }[wo];
+  const frozen = ['identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'].includes(wo);
+  const woParams = frozen ? 0 : linear(D, D);
   const layer = 3 * linear(D, D) + woParams + 2 * D + linear(D, FF) + linear(FF, D) + 2 * D;
   return V * D + T * D + LAYERS * layer + (ln === 'pre' ? 2 * D : 0) + linear(D, V);
 }
@@ -34,7 +35,7 @@ function assertFiniteArray(a, length, what) {
   for (const x of a) assert.ok(Number.isFinite(x), `${what} has only finite values`);
 }
 
-test('module functions: version, presets, experiments, validateConfig', async () => {
+test('module functions: version, presets, experiments, settings, validateConfig', async () => {
   const wolab = await loadWolab();
   assert.equal(wolab.version(), require(`${root}/package.json`).version);
 
@@ -46,12 +47,38 @@ test('module functions: version, presets, experiments, validateConfig', async ()
   }
   assert.equal(presets.article.model.d_model, 256);
 
+  const plain = { stats: false, wo_snapshots: false, lr_sweep: false };
   assert.deepEqual(JSON.parse(wolab.experiments()), [
-    { name: 'remove_wo', variants: ['learned', 'identity'] },
-    { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'] },
-    { name: 'wo_heatmap', variants: ['learned'] },
-    { name: 'activation_stats', variants: ['learned', 'identity'] },
+    { name: 'remove_wo', variants: ['learned', 'identity'], ...plain },
+    { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain },
+    { name: 'wo_heatmap', variants: ['learned'], ...plain, wo_snapshots: true },
+    { name: 'activation_stats', variants: ['learned', 'identity'], ...plain, stats: true },
+    { name: 'gain_vs_learning', variants: ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'], ...plain },
+    { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true },
   ]);
+
+  // The settings table: one row per config field, with what a form needs, defaults included.
+  const settings = JSON.parse(wolab.settings());
+  const defaults = JSON.parse(wolab.presets()).quick;  // a fully defaulted config has every field
+  assert.equal(new Set(settings.map((s) => s.key)).size, settings.length, 'keys are unique');
+  for (const s of settings) {
+    const value = s.path.split('.').reduce((o, k) => o[k], defaults);
+    assert.notEqual(value, undefined, `${s.path} is a config field`);
+    assert.ok(['integer', 'real', 'choice', 'reals'].includes(s.kind), s.kind);
+    assert.equal(s.choices === null, s.kind !== 'choice', `${s.path} choices`);
+    assert.ok(s.help.length > 0 && s.allowed.length > 0);
+  }
+  const byKey = Object.fromEntries(settings.map((s) => [s.key, s]));
+  assert.deepEqual(byKey.d_model, {
+    path: 'model.d_model', key: 'd_model', flag: '--d-model', kind: 'integer', default: 64, min: 1, max: 1024,
+    lo_open: false, max_items: null, choices: null, form: true, allowed: 'an integer in 1..1024',
+    help: 'width of the residual stream',
+  });
+  assert.deepEqual(byKey.lrs.default, [0.001, 0.003, 0.01, 0.02, 0.03]);
+  assert.equal(byKey.lrs.kind, 'reals');
+  assert.equal(byKey.stability_clip.default, 0, 'clipping off in lr_stability');
+  assert.equal(byKey.wo.form, false);
+  assert.deepEqual(byKey.task.choices, ['copy', 'reverse', 'sort']);
 
   assert.deepEqual(wolab.validateConfig('{}'), []);
   assert.deepEqual(wolab.validateConfig('{"model": {"heads": 5}}'),
@@ -67,7 +94,7 @@ test('a trainer steps to the end, then stops', async () => {
   const t = new wolab.Trainer(tiny());
   try {
     assert.equal(t.stepsDone(), 0);
-    assert.equal(t.status(), 'running');
+    assert.deepEqual(t.status(), { state: 'running' });
     assert.equal(t.finished(), false);
 
     const first = t.step(7);
@@ -81,7 +108,7 @@ test('a trainer steps to the end, then stops', async () => {
     assert.equal(rest.length, 53);
     assert.equal(t.stepsDone(), 60);
     assert.equal(t.finished(), true);
-    assert.equal(t.status(), 'done');
+    assert.deepEqual(t.status(), { state: 'done' });
     assert.equal(t.step(5).length, 0, 'a finished run takes no more steps');
     assert.ok(rest[rest.length - 1] < first[0], 'the loss went down');
   } finally {
@@ -133,7 +160,7 @@ test('evaluate, greedyExact and stats', async () => {
 test('W_o accessors: shapes and meaning in each W_o mode', async () => {
   const wolab = await loadWolab();
   const identity = Float32Array.from({ length: D * D }, (_, i) => (i % (D + 1) === 0 ? 1 : 0));
-  for (const wo of ['learned', 'identity', 'frozen_random', 'learned_identity_init']) {
+  for (const wo of ['learned', 'identity', 'frozen_random', 'learned_identity_init', 'frozen_random_scaled', 'frozen_orthogonal']) {
     for (const ln of ['post', 'pre']) {
       const t = new wolab.Trainer(tiny({ wo, ln }));
       try {
@@ -150,7 +177,7 @@ test('W_o accessors: shapes and meaning in each W_o mode', async () => {
           assert.deepEqual(t.woInit(l), init[l], 'woInit does not move');
           if (wo === 'identity') assert.deepEqual(w, identity);
           if (wo === 'learned_identity_init') assert.deepEqual(init[l], identity);
-          if (wo === 'frozen_random') assert.deepEqual(w, init[l], 'a frozen W_o never changes');
+          if (wo.startsWith('frozen_')) assert.deepEqual(w, init[l], 'a frozen W_o never changes');
           if (wo === 'learned' || wo === 'learned_identity_init') assert.notDeepEqual(w, init[l]);
 
           // ‖W_o[:, head cols]‖_F from the weights themselves (row-major (out, in)).
@@ -216,28 +243,61 @@ test('returned arrays are copies that survive wasm memory growth', async () => {
   }
 });
 
-test('record, recordWoSnapshots, makeResults and parseResults', async () => {
+// The page's way through a run: the plan's keeps, record() at step 0, then probeRecord()'s
+// fragments appended at each probe step, which must give the finished record's series.
+test('plan, record, probeRecord, makeResults and parseResults', async () => {
   const wolab = await loadWolab();
+  const config = JSON.stringify({ ...JSON.parse(tiny()), seeds: 1 });
+  const plan = JSON.parse(wolab.plan(config, JSON.stringify(['remove_wo', 'wo_heatmap'])));
+  assert.deepEqual(plan.map((r) => [r.variant, r.seed, r.lr, r.clip, r.keep.wo, r.experiments]), [
+    ['learned', 0, 0.001, 1, true, ['remove_wo', 'wo_heatmap']],
+    ['identity', 0, 0.001, 1, false, ['remove_wo']],
+  ]);
   const records = [];
-  for (const wo of ['learned', 'identity']) {
-    const t = new wolab.Trainer(tiny({ wo }));
+  for (const run of plan) {
+    const t = new wolab.Trainer(JSON.stringify(run.config));
     try {
-      t.recordWoSnapshots(wo === 'learned');
-      t.step(60);
-      const r = JSON.parse(t.record(wo));
-      assert.equal(r.variant, wo);
+      t.keepStats(run.keep.stats);
+      t.recordWoSnapshots(run.keep.wo);
+      const record = JSON.parse(t.record());
+      assert.equal(record.final, null);
+      assert.deepEqual(record.status, { state: 'running' });
+      assert.equal(record.wo_sv.length, LAYERS);
+      assert.equal(record.wo_sv[0].length, D);
+      let last = 0;
+      while (!t.finished()) {
+        record.curve.loss.push(...t.step(Math.min(7, 20 - (t.stepsDone() % 20))));  // chunks end at probe steps
+        const f = JSON.parse(t.probeRecord());
+        if (f.step === last) continue;
+        last = f.step;
+        record.eval.step.push(f.step);
+        for (const k of ['loss', 'token_acc', 'exact']) record.eval[k].push(f.eval[k]);
+        record.stats.push(...f.stats);
+        record.wo.push(...f.wo);
+        record.ov.push(...f.ov);
+        assert.equal(f.step, t.stepsDone());
+        if (run.keep.wo) {
+          assert.deepEqual(Float32Array.from(f.wo[LAYERS - 1].data), t.woWeights(LAYERS - 1), 'the probe holds W_o now');
+          assert.deepEqual(Float32Array.from(f.ov[0].values), t.ovSingularValues(0, 0));
+        }
+      }
+      const r = JSON.parse(t.record());
+      assert.equal(r.variant, run.variant, 'the variant is the config\'s');
       assert.equal(r.seed, 0);
-      assert.equal(r.status, 'done');
+      assert.equal(r.lr, 0.001);
+      assert.deepEqual(r.status, { state: 'done' });
       assert.equal(r.parameters, t.parameterCount());
       assert.deepEqual(r.curve.step, Array.from({ length: 60 }, (_, i) => i + 1));
-      assert.equal(r.curve.loss.length, 60);
+      assert.deepEqual(record.curve.loss.map(Math.fround), r.curve.loss.map(Math.fround));
       assert.deepEqual(r.eval.step, [20, 40, 60]);
-      assert.deepEqual([...new Set(r.stats.map((s) => s.step))], [20, 40, 60]);
-      if (wo === 'learned') {
+      for (const k of ['eval', 'stats', 'wo', 'ov', 'wo_sv']) assert.deepEqual(record[k], r[k], `${k} from fragments`);
+      assert.equal(r.stats.length, 0, 'no experiment of these two shows stats');
+      if (run.keep.wo) {
         assert.deepEqual(r.wo.map((s) => [s.step, s.layer]), [0, 20, 40, 60].flatMap((s) => [[s, 0], [s, 1]]));
-        assert.deepEqual(Float32Array.from(r.wo[r.wo.length - 1].data), t.woWeights(1), 'last snapshot is W_o now');
+        assert.equal(r.ov.length, 4 * LAYERS * H);
       } else {
         assert.deepEqual(r.wo, []);
+        assert.deepEqual(r.ov, []);
       }
       records.push(r);
     } finally {
@@ -245,13 +305,62 @@ test('record, recordWoSnapshots, makeResults and parseResults', async () => {
     }
   }
 
-  const text = wolab.makeResults('remove_wo', tiny(), JSON.stringify(records));
+  const text = wolab.makeResults('remove_wo', config, JSON.stringify(records));
   const results = JSON.parse(text);
   assert.equal(results.format, 'wolab-results');
-  assert.equal(results.version, 1);
+  assert.equal(results.version, 2);
   assert.equal(results.experiment, 'remove_wo');
   assert.equal(results.config.model.d_model, D);
-  assert.deepEqual(results.runs, records);
-  assert.deepEqual(results.summary.map((s) => [s.variant, s.n]), [['learned', 1], ['identity', 1]]);
+  assert.deepEqual(results.runs[1], records[1]);
+  assert.deepEqual(results.runs[0].wo, [], 'remove_wo keeps no snapshots');
+  assert.deepEqual(results.summary.map((s) => [s.variant, s.lr, s.n]), [['learned', 0.001, 1], ['identity', 0.001, 1]]);
   assert.deepEqual(JSON.parse(wolab.parseResults(text)), results, 'parseResults keeps a valid file as it is');
+  const heatmap = JSON.parse(wolab.makeResults('wo_heatmap', config, JSON.stringify([records[0]])));
+  assert.deepEqual(heatmap.runs[0], records[0]);
+
+  assert.throws(() => wolab.plan(config, '["nope"]'), /^Error: experiments: unknown experiment "nope"; use remove_wo, /);
+  assert.throws(() => wolab.plan(config, '"all"'), /^Error: experiments: expected a JSON array of experiment names$/);
+  assert.throws(() => wolab.plan('{"seeds": 0}', '["all"]'), /^Error: seeds: 0 is out of range; /);
+});
+
+test('lr_stability plans every variant at every rate, unclipped', async () => {
+  const wolab = await loadWolab();
+  const config = JSON.stringify({ ...JSON.parse(tiny()), seeds: 2, lr_stability: { lrs: [0.001, 0.03] } });
+  const plan = JSON.parse(wolab.plan(config, '["lr_stability"]'));
+  assert.equal(plan.length, 4 * 2 * 2);
+  for (const run of plan) {
+    assert.equal(run.clip, 0);
+    assert.equal(run.config.train.clip, 0);
+    assert.equal(run.config.train.lr, run.lr);
+    assert.deepEqual(run.experiments, ['lr_stability']);
+  }
+  assert.deepEqual(plan.slice(0, 3).map((r) => [r.variant, r.seed, r.lr]), [['learned', 0, 0.001], ['learned', 0, 0.03], ['identity', 0, 0.001]]);
+});
+
+test('stop ends a run where it is, and its record can be saved', async () => {
+  const wolab = await loadWolab();
+  const t = new wolab.Trainer(tiny());
+  try {
+    t.step(25);
+    t.stop();
+    assert.equal(t.finished(), true);
+    assert.deepEqual(t.status(), { state: 'stopped', step: 25 });
+    assert.equal(t.step(5).length, 0);
+    const r = JSON.parse(t.record());
+    assert.deepEqual(r.status, { state: 'stopped', step: 25 });
+    assert.ok(r.final.token_acc >= 0 && r.final.token_acc <= 1, 'finals from what it has');
+    const results = JSON.parse(wolab.makeResults('remove_wo', tiny(), JSON.stringify([r])));
+    assert.equal(results.summary[0].stopped, 1);
+    assert.equal(results.summary[0].token_acc.mean, null, 'a stopped run is not averaged');
+  } finally {
+    t.delete();
+  }
+  const running = new wolab.Trainer(tiny());
+  try {
+    running.step(3);
+    assert.throws(() => wolab.makeResults('remove_wo', tiny(), JSON.stringify([JSON.parse(running.record())])),
+      /^Error: results: runs\[0\]\.status: the run is still running; stop it or let it finish$/);
+  } finally {
+    running.delete();
+  }
 });
