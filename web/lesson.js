@@ -3,6 +3,7 @@
 // numbers only; this module turns them into sentences and computes nothing of its own.
 
 import { lang, t } from './i18n.js';
+import { renderPrediction } from './predict.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -277,7 +278,9 @@ export function renderVerdict(exp, settled) {
   else lines = exp.analysis ? verdictSentences(exp.analysis) : [];
   if (settled && !lines.length) lines = [t('sentenceNone')];
   const key = `${lang()}\n${lines.join('\n')}`;
-  if (box.dataset.key === key) return;
-  box.dataset.key = key;
-  box.replaceChildren(...lines.map((s) => cell('p', s)));
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...lines.map((s) => cell('p', s)));
+  }
+  renderPrediction(exp, box, settled, leadPhrase);
 }

@@ -1,0 +1,50 @@
+// The lesson: results recorded with the native CLI (scripts/record.sh) are on the page without a
+// click, with the claims panel and every section's verdict; a live run then replaces them.
+import { test, expect } from '@playwright/test';
+import { openPage, screenshot } from './helpers.js';
+
+test('on load, without a click: recorded curves, tables and verdicts in every section, and the claims panel', async ({ page }) => {
+  const problems = await openPage(page);
+  const ready = Date.now();  // the engine is ready: from here on the page is on its own
+  await expect(page.locator('#claims-body tr')).toHaveCount(7);
+  expect(Date.now() - ready).toBeLessThan(2_000);
+  const index = await page.evaluate(async () => (await fetch('recorded/index.json')).json());
+  const shown = index.presets.quick.map((f) => f.replace(/^results\.(.*)\.json$/, '$1'));
+  expect(shown.length).toBeGreaterThanOrEqual(4);
+  const sections = page.locator('section.experiment');
+  for (const name of shown) {
+    const section = page.locator(`#exp-${name}`);
+    await expect(section).toHaveAttribute('data-state', 'settled');
+    await expect(section.locator('.config-line')).toHaveText(/^Recorded with this engine\. Press Run to train live in your browser\./);
+    await expect(section.locator('.verdict-box p').first()).not.toHaveText(/No runs yet|Not enough/);
+  }
+  await expect(sections.locator('table.summary-table').first()).toBeVisible();
+  const claim1 = page.locator('#claims-body tr[data-claim="1"]');
+  await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
+  await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
+  await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 7 claims, these runs support \d/);
+  await screenshot(page, 'lesson_claims', page.locator('#claims'));
+  for (const name of shown) await screenshot(page, `lesson_${name}`, page.locator(`#exp-${name}`));
+  expect(problems).toEqual([]);
+});
+
+test('a live run replaces the recorded one, and the claims follow it', async ({ page }) => {
+  const problems = await openPage(page);
+  const claim1 = page.locator('#claims-body tr[data-claim="1"] td').nth(2);
+  await expect(claim1).toContainText('remove_wo');
+  const recorded = await claim1.textContent();
+  // One seed, few steps: quick to train, and worded for a single seed.
+  await page.locator('#settings summary').click();
+  await page.locator('#s-seeds').fill('1');
+  await page.locator('#s-steps').fill('60');
+  await page.locator('#s-probe_every').fill('20');
+  const section = page.locator('#exp-remove_wo');
+  await section.locator('button.run').click();
+  await expect(section.locator('.config-line')).toHaveText(/^Trained here with: /, { timeout: 5_000 });
+  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await expect(section.locator('.verdict-box p').first()).toHaveText(/^learned against identity: .*(in the only seed|tied in the only seed|neither reached it in the only seed)/);
+  await expect(section.locator('.verdict-box')).not.toContainText('±');
+  await expect(claim1).not.toHaveText(recorded);
+  await expect(claim1).toContainText('only seed');
+  expect(problems).toEqual([]);
+});
