@@ -48,6 +48,7 @@ struct RunFlag {
   const char* help;
 };
 const RunFlag kRunFlags[] = {
+    {"--preset", "NAME", "start from a preset of the page (quick or article) instead of --config; flags override it"},
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
@@ -240,11 +241,12 @@ int run_command(const std::vector<std::string>& args) {
       print_run_help();
       return 0;
     }
-  std::string config_path, out, checkpoint;
+  std::string preset, config_path, out, checkpoint;
   int jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const auto& [flag, value] : flag_pairs(args)) {
-    if (flag == "--config") config_path = value;
+    if (flag == "--preset") preset = value;
+    else if (flag == "--config") config_path = value;
     else if (flag == "--out") out = value;
     else if (flag == "--save-checkpoint") checkpoint = value;
     else if (flag == "--jobs") jobs = parse_jobs(value);
@@ -252,6 +254,14 @@ int run_command(const std::vector<std::string>& args) {
   }
 
   ExperimentConfig cfg;
+  if (!preset.empty()) {
+    const json all = presets();
+    if (!all.contains(preset)) throw ConfigError("--preset: " + json(preset).dump(-1, ' ', false, json::error_handler_t::replace) +
+                                                 " is not a preset; use quick or article");
+    cfg = parse_experiment_config(all[preset].dump());
+  }
+  if (!preset.empty() && !config_path.empty())
+    throw ConfigError("--preset: cannot be combined with --config; give one of them, and flags for the rest");
   if (!config_path.empty()) {
     std::vector<uint8_t> bytes;
     try {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Records the page's presets with the native CLI (the same core as the page), so the page has
+# results to show on load: dist/recorded/<preset>/results.<experiment>.json, one per experiment,
+# and dist/recorded/index.json listing them. Run after build-native.sh and build-wasm.sh.
+#   WOLAB_BIN   the wolab CLI (default build/wolab)
+#   WOLAB_DIST  the assembled page (default dist)
+# Exit status: 0 done; 1 a recording failed (dist/recorded/ is then left without it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${WOLAB_BIN:-build/wolab}
+dist=${WOLAB_DIST:-dist}
+presets=(quick article)
+
+# Written beside dist/recorded and moved into place, so the page never sees half of it.
+tmp=$dist/recorded.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp"
+for preset in "${presets[@]}"; do
+  mkdir -p "$tmp/$preset"
+  start=$(date +%s)
+  "$bin" run --preset "$preset" --experiment all --jobs 2 --out "$tmp/$preset/results.json" > "$tmp/$preset/report.txt"
+  echo "record: $preset in $(( $(date +%s) - start )) s"
+done
+
+# index.json: {"presets": {"quick": ["results.remove_wo.json", ...], ...}}
+{
+  printf '{"presets": {'
+  sep=''
+  for preset in "${presets[@]}"; do
+    printf '%s"%s": [' "$sep" "$preset"
+    sep2=''
+    for f in "$tmp/$preset"/results.*.json; do
+      printf '%s"%s"' "$sep2" "$(basename "$f")"
+      sep2=', '
+    done
+    printf ']'
+    sep=', '
+  done
+  printf '}}\n'
+} > "$tmp/index.json"
+rm -rf "$dist/recorded"
+mv "$tmp" "$dist/recorded"
+echo "record: $dist/recorded ($(du -sh "$dist/recorded" | cut -f1))"
