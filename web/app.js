@@ -17,6 +17,8 @@ import { curvesCsv, download, toJson } from './export.js';
 import { applyTheme, warmUp } from './charts.js';
 import { applyHeatTheme } from './heatmap.js';
 import { reportHeight } from './frame-height.js';
+import { lessonChanged, renderClaims, renderVerdict, setUpLesson } from './lesson.js';
+import { loadRecorded } from './recorded.js';
 
 const VIEWS = { remove_wo: CurvesView, freeze_wo: CurvesView, wo_heatmap: HeatmapView, activation_stats: StatsView };
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -320,6 +322,7 @@ function makeExperiment(name) {
   body.append(exp.partialLine, runsBox, viewBox, exports);
   exp.render = () => {
     renderFrame(exp);
+    renderVerdict(exp, exp.runs.length > 0 && isSettled(exp));
     exp.view.render();
   };
   exp.redraw = () => invalidate(exp, exp.render);
@@ -356,8 +359,8 @@ function renderFrame(exp) {
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
     const config = describeConfig(exp.config);
-    exp.configLine.textContent = exp.source !== 'live'
-      ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
+    exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
+      : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (app.embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
@@ -708,6 +711,7 @@ function onExperimentSettled(exp) {
   } catch (e) {
     notice(errorText(e), 'error', { box: exp.notices });
   }
+  lessonChanged();
 }
 
 // ---------- sharing ----------
@@ -753,6 +757,7 @@ function renderAll() {
   showErrors();
   for (const exp of app.exps.values()) exp.renderNow();
   overall.renderNow();
+  renderClaims();
   if (app.wolab) showEngine();
 }
 
@@ -861,8 +866,14 @@ async function boot() {
   app.runner = new Runner(app.script, poolSize(), onWorker);
   settingsFromLink(query);
   renderAll();  // with the engine's variants and the settings that apply
+  setUpLesson({ wolab: app.wolab, exps: app.exps, resultsText });
   document.body.dataset.ready = 'true';
   if (app.pending) runExperiments(app.pending);
+  // Results recorded with the preset the settings match fill the experiments nothing else has
+  // filled yet; settings of one's own (a link) start empty.
+  else if ($('#preset').value !== 'custom') {
+    loadRecorded(app.wolab, $('#preset').value, (results, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, how)));
+  }
 }
 
 boot();

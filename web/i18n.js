@@ -2,6 +2,8 @@
 // on the sections and fields it builds); everything else asks t(key, params). Strings are only
 // ever set with textContent.
 
+import { en as lessonEn, zh as lessonZh } from './i18n-lesson.js';
+
 const en = {
   skip: 'Skip to the experiments',
   title: 'W_o Lab',
@@ -109,23 +111,6 @@ const en = {
   summaryNotes: 'Token accuracy: answer symbols predicted right when the model sees the true answer so far. Exact match: answers with every symbol right, read the same way. Greedy exact: answers fully right when the model writes the whole answer itself, one symbol at a time.',
   colSeeds: 'Seeds', colTokenAcc: 'Token accuracy', colExact: 'Exact match', colGreedy: 'Greedy exact',
   colSteps01: 'Steps to loss < 0.1 (seeds reaching it)', colFinalLoss: 'Final loss', colParams: 'Parameters', colDiverged: 'Diverged',
-  sentenceSteps: 'Over {n} seeds, the training loss fell below 0.1 after {base} steps with a learned W_o{baseExtra}; {others}.',
-  sentenceAcc: 'Over {n} seeds, after {steps} steps the held-out token accuracy was {base} with a learned W_o{baseExtra}; {others}.',
-  clauseSteps: '{variant} needed {value} ({extra}{verdict})',
-  clauseAcc: '{variant} reached {value} ({extra}{verdict})',
-  clauseJoin: ', ',
-  verdictWithin: 'a difference within the spread across seeds, so these runs show no clear difference',
-  verdictSlower: 'slower than learned by more than the spread across seeds',
-  verdictFaster: 'faster than learned by more than the spread across seeds',
-  verdictLower: 'lower than learned by more than the spread across seeds',
-  verdictHigher: 'higher than learned by more than the spread across seeds',
-  verdictSingle: 'with one seed there is no spread to compare with, so this may be chance',
-  verdictNoData: 'no comparison: every run of one of the two diverged',
-  noteReached: 'loss < 0.1 in {k} of {n} seeds',
-  noteDiverged: '{k} diverged',
-  noteWrap: ' ({notes})',
-  noteJoin: ', ',
-  noteSep: '; ',
   heatRun: 'Run',
   heatRunOption: '{variant}, seed {seed}',
   heatSnapshot: 'Snapshot',
@@ -321,23 +306,6 @@ const zh = {
   summaryNotes: 'token 准确率：模型看到前面真实答案时，答案符号预测正确的比例。完全匹配：按同样方式读出、每个符号都正确的答案比例。贪心生成完全匹配：模型自己逐个写出整个答案时，完全正确的答案比例。',
   colSeeds: '种子数', colTokenAcc: 'token 准确率', colExact: '完全匹配', colGreedy: '贪心生成完全匹配',
   colSteps01: '损失 < 0.1 所需步数（达到的种子数）', colFinalLoss: '最终损失', colParams: '参数量', colDiverged: '发散',
-  sentenceSteps: '在 {n} 个种子上，使用可学习的 W_o 时训练损失在 {base} 步后降到 0.1 以下{baseExtra}；{others}。',
-  sentenceAcc: '在 {n} 个种子上，训练 {steps} 步后，使用可学习的 W_o 时验证集 token 准确率为 {base}{baseExtra}；{others}。',
-  clauseSteps: '{variant} 需要 {value} 步（{extra}{verdict}）',
-  clauseAcc: '{variant} 为 {value}（{extra}{verdict}）',
-  clauseJoin: '；',
-  verdictWithin: '差异在种子间的波动范围之内，这些运行没有显示出明确差别',
-  verdictSlower: '比 learned 慢，差距超出种子间的波动',
-  verdictFaster: '比 learned 快，差距超出种子间的波动',
-  verdictLower: '低于 learned，差距超出种子间的波动',
-  verdictHigher: '高于 learned，差距超出种子间的波动',
-  verdictSingle: '只有一个种子，没有波动可比，差异可能是偶然',
-  verdictNoData: '无法比较：其中一方的所有运行都发散了',
-  noteReached: '{n} 个种子中 {k} 个达到损失 < 0.1',
-  noteDiverged: '{k} 个发散',
-  noteWrap: '（{notes}）',
-  noteJoin: '，',
-  noteSep: '；',
   heatRun: '运行',
   heatRunOption: '{variant}，种子 {seed}',
   heatSnapshot: '快照',
@@ -425,7 +393,7 @@ const zh = {
   runBusy: '运行中…',
 };
 
-const STRINGS = { en, zh };
+const STRINGS = { en: { ...en, ...lessonEn }, zh: { ...zh, ...lessonZh } };
 let current = 'en';
 
 export const lang = () => current;
@@ -444,7 +412,7 @@ export function setLang(l) {
 }
 
 export function t(key, params = {}) {
-  const s = STRINGS[current][key] ?? en[key] ?? key;
+  const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 

@@ -36,7 +36,7 @@ export class RunList {
 
   render(runs, source) {
     this.wrap.hidden = runs.length === 0;
-    this.caption.textContent = t(source === 'import' ? 'runsImported' : 'runsCaption');
+    this.caption.textContent = t({ import: 'runsImported', recorded: 'runsRecorded' }[source] || 'runsCaption');
     const heads = ['colVariant', 'colSeed', 'colProgress', 'colRate', 'colStatus', 'colModel'];
     this.head.replaceChildren(...heads.map((k) => {
       const th = document.createElement('th');
@@ -82,7 +82,7 @@ export class RunList {
     row.tr.dataset.status = run.status.startsWith('diverged') ? 'diverged' : run.status;
     row.button.textContent = t('modelButton');
     row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));
-    row.button.hidden = source === 'import';
+    row.button.hidden = source !== 'live';  // imported and recorded runs have no weights here
     row.button.disabled = !run.finished;
   }
 }

@@ -1,10 +1,15 @@
 // Experiments 1 and 2: training loss and held-out token accuracy per variant (mean line and
-// min–max band over seeds), both live while the runs train, the summary table (mean ± std) and
-// the sentence that reads it.
+// min–max band over seeds), both live while the runs train, and the summary table (mean ± std);
+// lesson.js words the verdict.
 import { lang, t, variantLabel } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
-import { compareSentence, fmtPercent, fmtSteps } from './sentence.js';
+
+// Summary means are null where every run of a variant diverged; one seed has no spread to show.
+// n: the runs behind the mean.
+const spread = (m, n, f) => (m.mean == null ? '—' : n === 1 ? f(m.mean) : `${f(m.mean)} ± ${f(m.std)}`);
+const fmtSteps = (m, n) => spread(m, n, (x) => String(Math.round(x)));
+const fmtPercent = (m, n) => (m.mean == null ? '—' : `${spread(m, n, (x) => (100 * x).toFixed(1))}%`);
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
@@ -28,9 +33,6 @@ export class CurvesView {
     this.grid = grid;
     this.loss = new ChartBox(grid, lineOptions({ logY: true }), () => `wolab-${exp.name}-loss.png`, 'loss');
     this.acc = new ChartBox(grid, lineOptions({ yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`, 'accuracy');
-    this.sentence = document.createElement('p');
-    this.sentence.className = 'sentence';
-    this.sentence.setAttribute('aria-live', 'polite');
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
     this.table = document.createElement('table');
@@ -38,7 +40,7 @@ export class CurvesView {
     wrap.appendChild(this.table);
     this.notes = document.createElement('p');
     this.notes.className = 'hint';
-    container.append(grid, this.sentence, wrap, this.notes);
+    container.append(grid, wrap, this.notes);
   }
 
   render() {
@@ -60,15 +62,6 @@ export class CurvesView {
       })));
     }
     this.renderTable();
-    this.renderSentence();
-  }
-
-  renderSentence() {
-    const exp = this.exp;
-    const finished = exp.runs.filter((r) => r.finished).length;
-    if (!exp.runs.length) this.sentence.textContent = t('noRunsYet');
-    else if (!isSettled(exp)) this.sentence.textContent = t('sentenceWaiting', { done: finished, total: exp.runs.length });
-    else this.sentence.textContent = compareSentence(exp.summary, exp.config.train.steps, t) || t('sentenceNone');
   }
 
   renderTable() {
@@ -93,9 +86,9 @@ export class CurvesView {
       tr.dataset.variant = s.variant;
       const reach = s.steps_to_loss_0_1;
       const cells = [
-        variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
-        `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
-        s.loss.mean == null ? '—' : `${s.loss.mean.toPrecision(3)} ± ${s.loss.std.toPrecision(2)}`,
+        variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc, s.n), fmtPercent(s.exact, s.n), fmtPercent(s.greedy_exact, s.n),
+        `${reach.reached > 0 ? fmtSteps(reach, reach.reached) : '—'} (${reach.reached}/${s.n})`,
+        spread(s.loss, s.n, (x) => x.toPrecision(3)),
         String(s.parameters), String(s.diverged),
       ];
       cells.forEach((text, i) => {

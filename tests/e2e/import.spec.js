@@ -70,7 +70,7 @@ test('a CLI results file renders like a live run: curves, table and sentence fro
     expect(row[2]).toBe(`${(100 * s.token_acc.mean).toFixed(1)} ± ${(100 * s.token_acc.std).toFixed(1)}%`);
     expect(row[7]).toBe(String(s.parameters));
   });
-  await expect(section.locator('.sentence')).toHaveText(/^Over 2 seeds, /);
+  await expect(section.locator('.sentence')).toHaveText(/^learned against identity: /);
   await expect(section.locator('.runs-table caption')).toHaveText('Runs (imported)');
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(results.runs.length);
   expect(problems).toEqual([]);
@@ -120,7 +120,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
   const cells = await tableCells(section.locator('table.summary-table'));
   expect(cells[2][0]).toBe('identity');
   expect(cells[2][8]).toBe('1');  // diverged
-  await expect(section.locator('.sentence')).toContainText('1 diverged');
+  await expect(section.locator('.sentence')).toContainText('identity diverged in 1 of');
   const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const identity = loss.find((d) => d.group === 'identity' && d.role === 'mean');
   expect(identity.x).toHaveLength(TINY.steps);  // the other seed goes on to the end

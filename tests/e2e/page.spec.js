@@ -120,12 +120,12 @@ test('language: ?lang=zh shows Chinese, the selector switches back and records i
   await expect(page.getByRole('region', { name: '1 · 去掉 W_o' })).toHaveAttribute('id', 'exp-remove_wo');
   await expect(page.locator('#exp-freeze_wo .explain span').last()).toHaveText(/冻结的随机 W_o/);
   await runAndWait(page, 'remove_wo');
-  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^在 2 个种子上/);
+  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^learned 对比 identity：/);
   await screenshot(page, 'remove_wo_zh', page.locator('#exp-remove_wo'));
 
   await page.locator('#lang').selectOption('en');
   await expect(page.locator('h1')).toHaveText('W_o Lab');
-  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^Over 2 seeds, /);
+  await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^learned against identity: /);
   await expect(page.locator('#exp-remove_wo th').first()).toHaveText('Variant');
   expect(new URL(page.url()).searchParams.get('lang')).toBe('en');
   expect(problems).toEqual([]);
