@@ -3,8 +3,8 @@
 // finished run and an imported CLI file all go through the same drawing code.
 import { applyStatic, detectLang, lang, setLang, t, variantLabel } from './i18n.js';
 import {
-  experimentConfig, matchPreset, parseValue, readQuery, runConfig, SETTINGS, settingForField,
-  settingsFromConfig, SPEC_DEFAULTS, writeQuery, EXPERIMENTS,
+  defaults, experimentConfig, experimentInfos, formSettings, matchPreset, parseValue, readQueryChrome, readSettings,
+  setCoreTables, settingForField, settingsFromConfig, valueText, writeQuery,
 } from './state.js';
 import { loadWolab } from './wasm.js';
 import { poolSize, Runner } from './runner.js';
@@ -13,6 +13,7 @@ import { RunList } from './runlist.js';
 import { CurvesView, isSettled } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
+import { LrView } from './view-lr.js';
 import { curvesCsv, download, toJson } from './export.js';
 import { applyTheme, warmUp } from './charts.js';
 import { applyHeatTheme } from './heatmap.js';
@@ -20,16 +21,17 @@ import { reportHeight } from './frame-height.js';
 import { lessonChanged, renderClaims, renderVerdict, setUpLesson } from './lesson.js';
 import { loadRecorded } from './recorded.js';
 
-const VIEWS = { remove_wo: CurvesView, freeze_wo: CurvesView, wo_heatmap: HeatmapView, activation_stats: StatsView };
+// An experiment's view follows from what it declares (experiments(), docs/api.md): what its
+// runs keep, or that it sweeps learning rates.
+const viewFor = (info) => (info.wo_snapshots ? HeatmapView : info.stats ? StatsView : info.lr_sweep ? LrView : CurvesView);
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const app = {
   wolab: null,                     // the Embind module on this thread
   script: null,                    // its script, 'wolab.js' or 'wolab-nosimd.js', for the workers too
   presets: {},
-  variants: {},                    // experiment -> its variants, from the wasm experiments()
-  base: { ...SPEC_DEFAULTS },      // where bad values fall back to: the Quick preset once loaded
-  settings: { ...SPEC_DEFAULTS },  // the last value of each field that parsed
+  base: {},                        // where bad values fall back to: the Quick preset
+  settings: {},                    // the last value of each field that parsed
   texts: {},                       // each field's text as typed (what the URL carries)
   fieldErrors: {},                 // key -> { key: i18n key } or { text: validator message }
   generalErrors: [],               // validator messages that name no field of the form
@@ -96,10 +98,11 @@ const form = () => $('#settings-form');
 // By id, not form.elements[key]: form.elements.length is the element count, not the field.
 const input = (key) => document.getElementById(`s-${key}`);
 
-// A field per setting, in SETTINGS order: a select for a choice (option texts are the i18n keys
-// <key>_<value>), a number box for a whole number, a text box for a real (so 1e-3 can be typed).
+// A field per setting of the core's table, in its order: a select for a choice (option texts
+// are the i18n keys <key>_<value>), a number box for a whole number, a text box for a real or a
+// list of reals (so 1e-3 can be typed).
 function buildForm() {
-  for (const s of SETTINGS) {
+  for (const s of formSettings()) {
     const field = document.createElement('div');
     field.className = 'field';
     field.dataset.setting = s.key;
@@ -107,18 +110,18 @@ function buildForm() {
     label.htmlFor = `s-${s.key}`;
     label.dataset.i18n = `f_${s.key}`;
     let control;
-    if (s.type === 'enum') {
+    if (s.kind === 'choice') {
       control = document.createElement('select');
-      for (const value of s.values) {
+      for (const value of s.choices) {
         const option = new Option(value, value);
         option.dataset.i18n = `${s.key}_${value}`;
         control.add(option);
       }
     } else {
       control = document.createElement('input');
-      control.type = s.type === 'int' ? 'number' : 'text';
-      control.inputMode = s.type === 'int' ? 'numeric' : 'decimal';
-      if (s.type === 'int') control.step = '1';
+      control.type = s.kind === 'integer' ? 'number' : 'text';
+      control.inputMode = s.kind === 'integer' ? 'numeric' : 'decimal';
+      if (s.kind === 'integer') control.step = '1';
       else control.spellcheck = false;
     }
     control.id = `s-${s.key}`;
@@ -134,15 +137,15 @@ function buildForm() {
 }
 
 function fillForm() {
-  for (const s of SETTINGS) {
-    input(s.key).value = String(app.settings[s.key]);
-    app.texts[s.key] = String(app.settings[s.key]);
+  for (const s of formSettings()) {
+    input(s.key).value = valueText(app.settings[s.key]);
+    app.texts[s.key] = valueText(app.settings[s.key]);
   }
 }
 
 function readForm() {
   app.fieldErrors = {};
-  for (const s of SETTINGS) {
+  for (const s of formSettings()) {
     const text = input(s.key).value;
     app.texts[s.key] = text;
     const r = parseValue(s, text);
@@ -179,7 +182,7 @@ function validate() {
 const configValid = () => Object.keys(app.fieldErrors).length === 0 && app.generalErrors.length === 0;
 
 function showErrors() {
-  for (const s of SETTINGS) {
+  for (const s of formSettings()) {
     const field = form().querySelector(`[data-setting="${s.key}"]`);
     const control = input(s.key);
     let msg = field.querySelector('.field-error');
@@ -210,6 +213,7 @@ function showErrors() {
 // The folded settings' one-line summary; settings that need fixing unfold them.
 function summarizeSettings() {
   const summary = $('#settings-summary');
+  if (!formSettings().length) return;  // the core's settings table has not loaded yet
   const valid = configValid();
   summary.classList.toggle('error', !valid);
   summary.textContent = valid
@@ -253,7 +257,7 @@ function applyPreset(name) {
 function settingsFromLink(query) {
   const items = [];
   for (const p of query.problems) {
-    const fallback = p.key === 'lang' ? lang() : p.key in app.base ? app.base[p.key] : '—';
+    const fallback = p.key === 'lang' ? lang() : p.key in app.base ? valueText(app.base[p.key]) : '—';
     items.push(t('urlProblem', { text: p.text, field: fieldLabel(p.key), problem: t(p.error), fallback }));
   }
   app.settings = { ...app.base, ...query.settings };
@@ -267,7 +271,7 @@ function settingsFromLink(query) {
     let refused = messages.filter((m) => fromLink.has(m.key));
     if (!refused.length) refused = [...fromLink].map((key) => ({ key, rest: messages[0].rest }));
     for (const m of refused) {
-      items.push(t('urlRefused', { value: app.settings[m.key], field: fieldLabel(m.key), problem: m.rest, fallback: app.base[m.key] }));
+      items.push(t('urlRefused', { value: valueText(app.settings[m.key]), field: fieldLabel(m.key), problem: m.rest, fallback: valueText(app.base[m.key]) }));
       app.settings[m.key] = app.base[m.key];
       fromLink.delete(m.key);
     }
@@ -291,12 +295,14 @@ function experimentSection(name) {
   return section;
 }
 
-function makeExperiment(name) {
+// info: the experiment's row of the core's experiments(): name, variants, what it keeps.
+function makeExperiment(info) {
+  const { name } = info;
   const section = experimentSection(name);
   const body = $('.exp-body', section);
   const exp = {
-    name, section, variants: [], config: null, source: null, file: '', createdBy: '',
-    resultsText: null, runs: [], summary: null, analysis: null,
+    name, info, section, variants: info.variants, config: null, source: null, file: '', createdBy: '',
+    resultsText: null, runs: [], summary: null, analysis: null, settled: false,
   };
   exp.configLine = $('.config-line', section);
   exp.notices = $('.section-notices', section);
@@ -306,7 +312,7 @@ function makeExperiment(name) {
   exp.runList = new RunList(runsBox, saveModel);
   const viewBox = document.createElement('div');
   viewBox.className = 'view';
-  exp.view = new VIEWS[name](viewBox, exp);
+  exp.view = new (viewFor(info))(viewBox, exp);
   const exports = document.createElement('div');
   exports.className = 'exports';
   exp.exportJson = button('small', () => {
@@ -348,7 +354,9 @@ const finishedRuns = (exp) => exp.runs.filter((r) => r.finished);
 function describeConfig(config) {
   const s = settingsFromConfig(config);
   const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
-  return t('configLine', { ...s, ln: t(`ln_${s.ln}`), seedText });
+  // A sweep trains at its list of rates in place of train.lr.
+  const sweep = experimentInfos().some((e) => e.name === config.experiment && e.lr_sweep);
+  return t('configLine', { ...s, lr: sweep ? s.lrs.join(', ') : s.lr, ln: t(`ln_${s.ln}`), seedText });
 }
 
 // data-state on each experiment (empty | running | settled) and on #controls (idle | running |
@@ -365,14 +373,14 @@ function renderFrame(exp) {
   } else if (app.embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
   }
-  const done = finishedRuns(exp).length;
+  const done = exp.runs.filter(complete).length;
   const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && done < exp.runs.length;
   exp.partialLine.hidden = !cut;
   if (cut) exp.partialLine.textContent = t('partialLine', { done, total: exp.runs.length });
   exp.runList.render(exp.runs, exp.source);
   renderVariants(exp);
   // Hidden rather than disabled until there is something to export.
-  exp.exports.hidden = done === 0;
+  exp.exports.hidden = !exp.resultsText;
   exp.exportJson.textContent = t('exportResults');
   exp.exportCsv.textContent = t('exportCsv');
 }
@@ -395,113 +403,103 @@ function renderVariants(exp) {
   }));
 }
 
-function resultsText(exp) {
-  if (exp.source !== 'live') return exp.resultsText;
-  return app.wolab.makeResults(exp.name, JSON.stringify(exp.config), toJson(finishedRuns(exp).map((r) => r.record)));
+// The experiment's results document (docs/results.md) as JSON text: the file shown, or made by
+// the core's makeResults from the finished runs once they have all ended.
+const resultsText = (exp) => exp.resultsText;
+
+// What an experiment does not keep (experiments(): stats, wo_snapshots) stays out of the JSON
+// handed to makeResults, which would drop it anyway: a shared run's W_o snapshots are large.
+function kept(exp, record) {
+  return { ...record, stats: exp.info.stats ? record.stats : [], wo: exp.info.wo_snapshots ? record.wo : [], ov: exp.info.wo_snapshots ? record.ov : [] };
 }
 
-// The summary (mean ± std per variant) of the finished runs, from the same C++ code as the CLI.
-// It reads each run's variant, status, parameters and final metrics only, so the curves,
-// probes and snapshots are left out of the JSON: that makes the call ~100x cheaper.
+// Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
+// one call into wasm per experiment, not one per finished run.
 function summarize(exp) {
   const done = finishedRuns(exp);
-  if (!done.length) {
-    exp.summary = null;
-    return;
-  }
+  exp.resultsText = null;
+  exp.summary = null;
+  if (!done.length) return;
   try {
-    const runs = JSON.stringify(done.map((r) => ({
-      ...r.record, curve: { step: [], loss: [] }, eval: { step: [], loss: [], token_acc: [], exact: [] }, stats: [], wo: [],
-    })));
-    exp.summary = JSON.parse(app.wolab.makeResults(exp.name, JSON.stringify(exp.config), runs)).summary;
+    exp.resultsText = app.wolab.makeResults(exp.name, JSON.stringify(exp.config), toJson(done.map((r) => kept(exp, r.record))));
+    exp.summary = JSON.parse(exp.resultsText).summary;
   } catch (e) {
-    notice(errorText(e), 'error');
+    notice(errorText(e), 'error', { box: exp.notices });
   }
 }
 
-const emptyRecord = (variant, seed) => ({
-  variant, seed, parameters: 0,
-  curve: { step: [], loss: [] },
-  eval: { step: [], loss: [], token_acc: [], exact: [] },
-  stats: [], wo: [], final: null, status: 'running',
-});
-
 function reset(exp, fields) {
-  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null }, fields);
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false }, fields);
 }
 
 // ---------- running ----------
 
-// Queues the runs of these experiments. A (variant, seed) that several of them compare with the
-// same settings is trained once and shared, as the CLI does for `--experiment all`: identical
-// configs train identically, so "Run all four" trains 12 runs of the Quick preset, not 27.
+// Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
+// (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
+// CLI does for `--experiment all`, and keeps what each of its experiments keeps.
+// names: a list of experiments, or 'all'.
 function runExperiments(names) {
   if (!app.wolab && !app.engineFailed) app.pending = names;  // run once the engine is loaded
   if (!app.wolab || !configValid()) return;
-  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
-  const byConfig = new Map();  // run config JSON -> job
-  for (const name of names) {
-    const exp = app.exps.get(name);
-    if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) continue;
-    const config = experimentConfig(app.settings, name);
-    reset(exp, { config, source: 'live' });
-    for (let i = 0; i < config.seeds; i++) {
-      for (const variant of app.variants[name]) {
-        const seed = config.train.seed + i;
-        const key = JSON.stringify(runConfig(config, variant, i));
-        let job = byConfig.get(key);
-        if (!job) {
-          job = {
-            id: app.nextId++, variant, config: JSON.parse(key), needs: { stats: false, wo: false },
-            runs: [], record: emptyRecord(variant, seed), ov: [],
-          };
-          byConfig.set(key, job);
-        }
-        job.needs.stats ||= name === 'activation_stats';
-        job.needs.wo ||= name === 'wo_heatmap';
-        const run = {
-          id: app.nextId++, job: job.id, experiment: name, variant, seed, steps: config.train.steps,
-          stepsDone: 0, status: 'queued', rate: 0, lastAt: 0, startedAt: 0, finished: false, error: '',
-          record: job.record, ov: job.ov,  // shared with the job's other runs until it finishes
-        };
-        job.runs.push(run);
-        exp.runs.push(run);
-      }
-    }
-    exp.renderNow();
+  if (names === 'all') names = [...app.exps.keys()];
+  const free = names.filter((name) => !app.exps.get(name).runs.some(active));
+  if (!free.length) return;
+  let plan;
+  try {
+    plan = JSON.parse(app.wolab.plan(JSON.stringify(experimentConfig(app.settings, 'all')), JSON.stringify(free)));
+  } catch (e) {
+    notice(errorText(e), 'error');
+    return;
   }
-  const jobs = [...byConfig.values()];
-  for (const job of jobs) app.jobs.set(job.id, job);
+  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
+  for (const name of free) reset(app.exps.get(name), { config: experimentConfig(app.settings, name), source: 'live' });
+  const jobs = plan.map((p) => ({ id: app.nextId++, plan: p, runs: [], record: null, probed: 0 }));
+  for (const job of jobs) {
+    for (const name of job.plan.experiments.filter((e) => free.includes(e))) {
+      const exp = app.exps.get(name);
+      const run = {
+        id: app.nextId++, job: job.id, experiment: name, variant: job.plan.variant, seed: job.plan.seed, lr: job.plan.lr,
+        steps: job.plan.config.train.steps, stepsDone: 0, status: { state: 'queued' }, rate: 0, lastAt: 0, startedAt: 0,
+        finished: false, error: '', record: null,
+      };
+      job.runs.push(run);
+      exp.runs.push(run);
+    }
+    app.jobs.set(job.id, job);
+  }
+  for (const name of free) app.exps.get(name).renderNow();
   app.batch.jobs.push(...jobs);
-  app.runner.enqueue(jobs.map(({ id, variant, config, needs }) => ({ id, variant, config, needs })));
+  app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep })));
   overall.renderNow();
 }
 
-function addProbe(job, probe) {
+// The live record: the trainer's step-0 record, then each step's loss and each probe step's
+// fragment (docs/results.md, "Probe fragments"), appended as they come.
+function append(job, msg) {
   const r = job.record;
-  if (probe.stats) probe.stats.layers.forEach((l, layer) => r.stats.push({ step: probe.stats.step, layer, ...l }));
-  if (probe.wo) r.wo.push(...probe.wo);
-  if (probe.ov) job.ov.push(...probe.ov);
+  msg.losses.forEach((loss, i) => {
+    r.curve.step.push(msg.firstStep + i);
+    r.curve.loss.push(loss);
+  });
+  const f = msg.fragment;
+  if (!f || f.step <= job.probed) return;  // a chunk that ends the run may repeat the last probe
+  job.probed = f.step;
+  if (f.eval) {
+    r.eval.step.push(f.step);
+    for (const key of ['loss', 'token_acc', 'exact']) r.eval[key].push(f.eval[key]);
+  }
+  r.stats.push(...f.stats);
+  r.wo.push(...f.wo);
+  r.ov.push(...f.ov);
 }
 
 function onWorker(msg) {
   const job = app.jobs.get(msg.id);
   if (!job) return;
   const now = performance.now();
-  if (msg.type === 'started') job.record.parameters = msg.parameters;
-  if (msg.type === 'progress') {
-    const c = job.record.curve;
-    msg.losses.forEach((loss, i) => {
-      c.step.push(msg.firstStep + i);
-      c.loss.push(loss);
-    });
-  }
-  if (msg.eval) {
-    const ev = job.record.eval;  // the finished record's eval series holds these same points
-    for (const key of ['step', 'loss', 'token_acc', 'exact']) ev[key].push(msg.eval[key]);
-  }
-  if (msg.probe) addProbe(job, msg.probe);
-  for (const run of job.runs) updateRun(run, msg, now);
+  if (msg.type === 'started') job.record = msg.record;
+  if (msg.type === 'progress') append(job, msg);
+  for (const run of job.runs) updateRun(run, job, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
   if (!app.runner.busy && !app.batch.end) app.batch.end = now;
   for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
@@ -511,10 +509,11 @@ function onWorker(msg) {
   overall.redraw();
 }
 
-function updateRun(run, msg, now) {
+function updateRun(run, job, msg, now) {
   switch (msg.type) {
     case 'started':
-      run.status = 'running';
+      run.status = { state: 'running' };
+      run.record = job.record;  // shared with the job's other runs until it finishes
       run.lastAt = now;
       run.startedAt = now;
       break;
@@ -525,30 +524,31 @@ function updateRun(run, msg, now) {
       run.stepsDone = msg.stepsDone;
       break;
     }
-    case 'finished':
-      // W_o snapshots belong to experiment 3's results only (results schema v1).
-      run.record = run.experiment === 'wo_heatmap' ? msg.record : { ...msg.record, wo: [] };
-      run.status = msg.status;
+    case 'finished': {
+      // Done, stopped or diverged: the core's record, with its final metrics and status.
+      run.record = msg.record;
+      run.status = msg.record.status;
       run.finished = true;
-      run.stepsDone = run.record.curve.step.length ? run.record.curve.step[run.record.curve.step.length - 1] : 0;
-      run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
+      const steps = run.record.curve.step;
+      run.stepsDone = run.status.state === 'done' ? run.steps : run.status.step;
+      if (steps.length) run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
       break;
-    case 'stopped':
-      run.status = 'stopped';
-      run.stepsDone = msg.stepsDone;
+    }
+    case 'stopped':  // before its worker began it
+      run.status = { state: 'stopped', step: 0 };
       break;
     case 'error':
-      run.status = 'error';
+      run.status = { state: 'error' };
       run.error = msg.message;
       break;
     default:
   }
 }
 
-// Once every run of a live experiment has ended, its summary (one call into wasm per experiment,
-// not one per finished run: it is the costliest thing the main thread does with results).
+// Once every run of a live experiment has ended: its results, then whatever reads them.
 function settle(exp) {
-  if (exp.source === 'live' && !exp.summary && isSettled(exp)) {
+  if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
+    exp.settled = true;
     summarize(exp);
     onExperimentSettled(exp);
   }
@@ -556,7 +556,7 @@ function settle(exp) {
 
 function stopAll() {
   for (const queued of app.runner.stop()) {
-    for (const run of app.jobs.get(queued.id).runs) run.status = 'stopped';
+    for (const run of app.jobs.get(queued.id).runs) run.status = { state: 'stopped', step: 0 };
     app.jobs.delete(queued.id);
   }
   if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
@@ -573,7 +573,8 @@ function togglePause() {
   overall.renderNow();
 }
 
-const settledStatus = (r) => r.finished || r.status === 'stopped' || r.status === 'error';
+const active = (r) => r.status.state === 'queued' || r.status.state === 'running';
+const complete = (r) => r.status.state === 'done' || r.status.state === 'diverged';  // trained to its end
 const started = (r) => Boolean(r.startedAt || r.stepsDone);
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
 
@@ -585,27 +586,27 @@ const overall = {
     let total = 0, done = 0, rate = 0;
     for (const r of runs) {
       total += r.steps;
-      done += r.finished ? r.steps : r.stepsDone;  // a stopped run counts the steps it trained
-      if (r.status === 'running') rate += r.rate;
+      done += complete(r) ? r.steps : r.stepsDone;  // a stopped run counts the steps it trained
+      if (r.status.state === 'running') rate += r.rate;
     }
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
-    const finished = runs.filter(settledStatus).length;
+    const finished = runs.filter((r) => !active(r)).length;
     let label = t('overallIdle');
     if (busy && app.runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {
       const eta = rate > 0 ? fmtTime((1000 * (total - done)) / rate) : '…';
       label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
-    } else if (runs.some((r) => r.status === 'stopped')) {
-      const stopped = runs.filter((r) => r.status === 'stopped');
+    } else if (runs.some((r) => r.status.state === 'stopped')) {
+      const stopped = runs.filter((r) => r.status.state === 'stopped');
       const partway = stopped.filter(started).length;
       const parts = [
         [partway, 'partPartway'], [stopped.length - partway, 'partNotStarted'],
-        [runs.filter((r) => r.status === 'error').length, 'partFailed'],
+        [runs.filter((r) => r.status.state === 'error').length, 'partFailed'],
       ].filter(([k]) => k > 0).map(([k, key]) => t('partSep') + t(key, { k }));
-      label = t('overallStopped', { done: runs.filter((r) => r.finished).length, total: runs.length, parts: parts.join('') });
+      label = t('overallStopped', { done: runs.filter(complete).length, total: runs.length, parts: parts.join('') });
     } else if (runs.length) {
-      label = t('overallDone', { done: runs.filter((r) => r.finished).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
+      label = t('overallDone', { done: runs.filter(complete).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
     }
     $('#overall-label').textContent = label;
     const controls = $('#controls');
@@ -624,11 +625,11 @@ function refreshButtons() {
   const focused = document.activeElement;
   for (const exp of app.exps.values()) {
     const b = $('.run', exp.section);
-    const running = exp.runs.some((r) => r.status === 'queued' || r.status === 'running');
+    const running = exp.runs.some(active);
     b.disabled = !ready || running;
     b.textContent = t(running ? 'runBusy' : 'run');
   }
-  $('#run-all').disabled = !ready || [...app.exps.values()].every((e) => e.runs.some((r) => r.status === 'queued' || r.status === 'running'));
+  $('#run-all').disabled = !ready || (app.exps.size > 0 && [...app.exps.values()].every((e) => e.runs.some(active)));
   const pause = $('#pause');
   pause.disabled = !busy;
   pause.textContent = t(app.runner && app.runner.paused ? 'resume' : 'pause');
@@ -683,16 +684,17 @@ async function importFile(file) {
 export function showResults(results, { source, file = '' }) {
   const exp = app.exps.get(results.experiment);
   if (!exp) return t('importNotShown', { experiment: results.experiment });
-  if (exp.runs.some((r) => r.status === 'queued' || r.status === 'running')) return t('importBusy');
+  if (exp.runs.some(active)) return t('importBusy');
   reset(exp, {
     config: results.config, source, file, createdBy: results.created_by,
     resultsText: JSON.stringify(results), summary: results.summary,
   });
+  const steps = results.config.train.steps;
   for (const record of results.runs) {
-    const steps = record.curve.step.length ? record.curve.step[record.curve.step.length - 1] : 0;
     exp.runs.push({
-      id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, steps: results.config.train.steps,
-      stepsDone: steps, status: record.status, rate: 0, lastAt: 0, finished: true, error: '', record, ov: [],
+      id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
+      stepsDone: record.status.state === 'done' ? steps : record.status.step, status: record.status,
+      rate: 0, lastAt: 0, startedAt: 0, finished: true, error: '', record,
     });
   }
   onExperimentSettled(exp);
@@ -793,16 +795,18 @@ function trackBarHeight() {
 
 // ---------- start ----------
 
+// The first paint (header, control bar, texts) needs no engine; the settings form and the
+// experiments come from the core's tables, once the module has loaded.
 async function boot() {
-  const query = readQuery(location.search);
+  const query = readQueryChrome(location.search);
   app.langChosen = query.lang;
   app.embed = query.embed;
   app.theme = query.theme;
   setLang(query.lang || detectLang(navigator.languages));
   setUpTheme();
+  const embedClasses = [document.documentElement.classList, document.body.classList];
   if (app.embed) {
-    document.documentElement.classList.add('embed');
-    document.body.classList.add('embed');
+    for (const list of embedClasses) list.add('embed');
     reportHeight();
   }
   trackBarHeight();
@@ -810,15 +814,6 @@ async function boot() {
   window.addEventListener('beforeunload', (e) => {
     if (app.runner && app.runner.busy) e.preventDefault();
   });
-  for (const name of EXPERIMENTS) {
-    const exp = makeExperiment(name);
-    exp.section.hidden = Boolean(app.embed) && name !== app.embed;
-    $('#experiments').appendChild(exp.section);
-    app.exps.set(name, exp);
-  }
-  buildForm();
-  app.settings = { ...SPEC_DEFAULTS, ...query.settings };
-  fillForm();
   renderAll();
 
   form().addEventListener('input', onSettingsEdited);
@@ -834,7 +829,7 @@ async function boot() {
   $('#copy-link').addEventListener('click', copyLink);
   $('#run-all').addEventListener('click', (e) => {
     app.lastRun = e.currentTarget;
-    runExperiments(EXPERIMENTS);
+    runExperiments('all');
   });
   $('#pause').addEventListener('click', togglePause);
   $('#stop').addEventListener('click', stopAll);
@@ -851,21 +846,33 @@ async function boot() {
     app.wolab = module;
     app.script = script;
     app.presets = JSON.parse(module.presets());
-    for (const e of JSON.parse(module.experiments())) app.variants[e.name] = e.variants;
-    for (const exp of app.exps.values()) exp.variants = app.variants[exp.name] || [];
-    if (app.presets.quick) app.base = settingsFromConfig(app.presets.quick);
+    setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
   } catch (e) {
     app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });
     $('#engine').classList.add('error');
-    if (app.embed) notice($('#engine').textContent, 'error', { box: app.exps.get(app.embed).notices });
+    if (app.embed) notice($('#engine').textContent, 'error');
     showErrors();
     return;
   }
+  for (const info of experimentInfos()) {
+    const exp = makeExperiment(info);
+    exp.section.hidden = Boolean(app.embed) && info.name !== app.embed;
+    $('#experiments').appendChild(exp.section);
+    app.exps.set(info.name, exp);
+  }
+  const link = readSettings(location.search);
+  if (app.embed && !app.exps.has(app.embed)) {  // the whole page, with the link's other values
+    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum' });
+    app.embed = null;
+    for (const list of embedClasses) list.remove('embed');
+  }
+  app.base = app.presets.quick ? settingsFromConfig(app.presets.quick) : defaults();
+  buildForm();
   warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);
-  settingsFromLink(query);
-  renderAll();  // with the engine's variants and the settings that apply
+  settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems] });
+  renderAll();  // with the engine's experiments and the settings that apply
   setUpLesson({ wolab: app.wolab, exps: app.exps, resultsText });
   document.body.dataset.ready = 'true';
   if (app.pending) runExperiments(app.pending);

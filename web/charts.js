@@ -84,7 +84,7 @@ function toggleGroup(e, item, legend) {
   chart.update('none');
 }
 
-export function lineOptions({ logY = false, yMin, yMax } = {}) {
+export function lineOptions({ logX = false, logY = false, yMin, yMax } = {}) {
   return {
     type: 'line',
     options: {
@@ -94,7 +94,9 @@ export function lineOptions({ logY = false, yMin, yMax } = {}) {
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       elements: { point: { radius: 0, hitRadius: 4 }, line: { borderWidth: 1.5 } },
       scales: {
-        x: { type: 'linear', ticks: { precision: 0 }, title: { display: true, text: '' } },  // steps, indices
+        x: logX  // learning rates
+          ? { type: 'logarithmic', title: { display: true, text: '' } }
+          : { type: 'linear', ticks: { precision: 0 }, title: { display: true, text: '' } },  // steps, indices
         y: { type: logY ? 'logarithmic' : 'linear', min: yMin, max: yMax, title: { display: true, text: '' } },
       },
       plugins: {
@@ -135,9 +137,10 @@ function copyOptions(o) {
 
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
-// groups: [{ group, label, legend, color, dash, band, bands: { x, mean, min, max } }]. Each group
-// becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that tests and
-// the legend can tell them apart; band: false draws the mean line alone.
+// groups: [{ group, label, legend, color, dash, band, points, bands: { x, mean, min, max } }].
+// Each group becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that
+// tests and the legend can tell them apart; band: false draws the mean line alone, points: true
+// marks its points (a line of a few measurements).
 function bandDatasets(groups) {
   const datasets = [];
   for (const g of groups) {
@@ -149,7 +152,7 @@ function bandDatasets(groups) {
         borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
     }
     datasets.push({ ...common, role: 'mean', label: g.label, legend: g.legend, data: points(g.bands.x, g.bands.mean),
-      borderColor: g.color, backgroundColor: g.color, fill: false });
+      borderColor: g.color, backgroundColor: g.color, fill: false, pointRadius: g.points ? 3 : 0 });
   }
   return datasets;
 }

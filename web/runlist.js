@@ -2,18 +2,22 @@
 // trained model's download. Rows are built once per set of runs and then only updated.
 import { t, variantLabel } from './i18n.js';
 
+// A run's status for people, the one place it is worded: the record's typed status
+// ({state, step}, docs/results.md) once the run has one, else the page's own queued, running
+// or error.
 export function statusText(run) {
-  switch (run.status) {
+  const { state, step } = run.status;
+  switch (state) {
     case 'queued': return t('statusQueued');
     case 'running':
       return run.rate > 0
         ? t('statusRunningEta', { s: Math.ceil((run.steps - run.stepsDone) / run.rate) })
         : t('statusRunning');
     case 'done': return t('statusDone');
-    // A run stopped before a worker took it never trained a step.
-    case 'stopped': return run.startedAt || run.stepsDone ? t('statusStopped', { step: run.stepsDone }) : t('statusNotStarted');
-    case 'error': return t('statusError', { message: run.error });
-    default: return run.status;  // the trainer's own words, e.g. "diverged at step 17"
+    // A run stopped before a worker took it never trained a step, and has no record.
+    case 'stopped': return run.finished ? t('statusStopped', { step }) : t('statusNotStarted');
+    case 'diverged': return t('statusDiverged', { step });
+    default: return t('statusError', { message: run.error });
   }
 }
 
@@ -77,9 +81,9 @@ export class RunList {
     row.steps.textContent = `${run.stepsDone}/${run.steps}`;
     row.cells[0].textContent = variantLabel(run.variant);
     // While running: the recent rate; once finished: the run's average (none for imports).
-    row.cells[3].textContent = (run.status === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
+    row.cells[3].textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
     row.cells[4].textContent = statusText(run);
-    row.tr.dataset.status = run.status.startsWith('diverged') ? 'diverged' : run.status;
+    row.tr.dataset.status = run.status.state;
     row.button.textContent = t('modelButton');
     row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));
     row.button.hidden = source !== 'live';  // imported and recorded runs have no weights here

@@ -105,7 +105,7 @@ export class Runner {
   }
 
   // Drops the queue (returned, so the page can mark those runs) and stops the running runs, which
-  // answer with 'stopped'. Leaves the pool unpaused for the next runs.
+  // answer with 'finished' and their stopped record. Leaves the pool unpaused for the next runs.
   stop() {
     const dropped = this.queue.splice(0);
     for (const s of this.slots) {

@@ -1,6 +1,7 @@
-// Experiments 1 and 2: training loss and held-out token accuracy per variant (mean line and
-// min–max band over seeds), both live while the runs train, and the summary table (mean ± std);
-// lesson.js words the verdict.
+// An experiment that compares variants at one learning rate: training loss and held-out token
+// accuracy per variant (mean line and min–max band over seeds), both live while the runs train,
+// the singular values of each variant's W_o at step 0 (a frozen variant trains with that
+// matrix: the record's wo_sv), the summary table (mean ± std; the verdict sentences are lesson.js's).
 import { lang, t, variantLabel } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
@@ -13,16 +14,18 @@ const fmtPercent = (m, n) => (m.mean == null ? '—' : `${spread(m, n, (x) => (1
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
+// One group per variant with runs: pick(run) gives a series { x, y }, or a list of them.
 export function variantGroups(exp, pick) {
-  const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
+  const runs = exp.runs.filter((r) => r.record);  // a queued run has no record yet
+  const variants = exp.variants.filter((v) => runs.some((r) => r.variant === v));
   return variants.map((v) => ({
     group: v, label: variantLabel(v), color: variantColor(v),
-    bands: thinBands(seedBands(exp.runs.filter((r) => r.variant === v).map(pick)), MAX_POINTS),
+    bands: thinBands(seedBands(runs.filter((r) => r.variant === v).flatMap(pick)), MAX_POINTS),
   }));
 }
 
 export function isSettled(exp) {
-  return exp.runs.every((r) => r.status !== 'queued' && r.status !== 'running');
+  return exp.runs.every((r) => r.status.state !== 'queued' && r.status.state !== 'running');
 }
 
 export class CurvesView {
@@ -33,6 +36,7 @@ export class CurvesView {
     this.grid = grid;
     this.loss = new ChartBox(grid, lineOptions({ logY: true }), () => `wolab-${exp.name}-loss.png`, 'loss');
     this.acc = new ChartBox(grid, lineOptions({ yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-accuracy.png`, 'accuracy');
+    this.sv = new ChartBox(grid, lineOptions({ yMin: 0 }), () => `wolab-${exp.name}-wo-singular-values.png`, 'wo-sv');
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
     this.table = document.createElement('table');
@@ -52,7 +56,7 @@ export class CurvesView {
     // accuracy chart is redrawn only when it gains points, when a run's finished record takes
     // the place of its live points (the same points), or when the language or the theme's colours
     // change.
-    const runsKey = exp.runs.map((r) => `${r.id}:${r.finished}:${r.record.eval.step.length}`);
+    const runsKey = exp.runs.map((r) => `${r.id}:${r.finished}:${r.record ? r.record.eval.step.length : -1}`);
     const accKey = [lang(), ...exp.variants.map(variantColor), ...runsKey].join();
     if (accKey !== this.accKey) {
       this.accKey = accKey;
@@ -61,7 +65,22 @@ export class CurvesView {
         x: r.record.eval.step, y: r.record.eval.token_acc.map((a) => 100 * a),
       })));
     }
+    this.renderSv();
     this.renderTable();
+  }
+
+  // Each variant's W_o singular values at step 0, largest first, index by index: mean and
+  // min–max over its seeds and layers. Version 1 files did not record them (wo_sv null).
+  renderSv() {
+    const exp = this.exp;
+    const runs = exp.runs.filter((r) => r.record && r.record.wo_sv);
+    this.sv.figure.hidden = runs.length === 0;
+    const key = [lang(), ...exp.variants.map(variantColor), ...runs.map((r) => r.id)].join();
+    if (key === this.svKey) return;
+    this.svKey = key;
+    this.sv.label(t('chartWoSv'), t('axisSvIndex'), t('axisSv'));
+    this.sv.bands(variantGroups({ ...exp, runs }, (r) => r.record.wo_sv.map((values) => ({ x: values.map((_, i) => i + 1), y: values })))
+      .map((g) => ({ ...g, points: true })));
   }
 
   renderTable() {

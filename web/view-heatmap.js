@@ -100,7 +100,7 @@ export class HeatmapView {
     for (const span of [this.runSpan, this.sliderSpan, this.diffSpan, this.perSnapshotSpan]) span.textContent = t(span.dataset.key);
     const runs = this.exp.runs;
     this.controls.hidden = runs.length === 0;
-    // Run choices: one per seed (this experiment has the single variant 'learned').
+    // Run choices: one per run that keeps W_o snapshots.
     const options = runs.map((r) => `${r.id}`).join(',');
     if (this.runSelect.dataset.options !== options) {
       const keep = this.runSelect.value;
@@ -111,7 +111,7 @@ export class HeatmapView {
     runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: variantLabel(r.variant), seed: r.seed }); });
 
     const run = this.selectedRun();
-    const snaps = run ? run.record.wo : [];
+    const snaps = run && run.record ? run.record.wo : [];
     const steps = [...new Set(snaps.map((s) => s.step))].sort((a, b) => a - b);
     this.empty.textContent = steps.length ? '' : t(runs.length ? 'heatWaiting' : 'noRunsYet');
     this.empty.hidden = steps.length > 0;
@@ -138,11 +138,11 @@ export class HeatmapView {
     // Progress messages arrive far more often than snapshots: redraw only what changed.
     const same = p.shown && p.shown.snap === snap && p.shown.diff === diff && p.shown.lang === lang() &&
       p.shown.perSnapshot === perSnapshot && p.shown.snaps === snaps.length;
-    if (same && p.shown.ovCount === run.ov.length) return;
+    if (same && p.shown.ovCount === run.record.ov.length) return;
     const data = same ? p.shown.data : diff ? subtract(snap.data, init.data) : snap.data;
     p.shown = {
       snap, data, rows: snap.rows, cols: snap.cols, step, layer, diff, seed: run.seed, lang: lang(),
-      ovCount: run.ov.length, perSnapshot, snaps: snaps.length,
+      ovCount: run.record.ov.length, perSnapshot, snaps: snaps.length,
     };
     const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
     p.map.axes(t('heatRows'), t('heatCols'), (h) => t(heads <= 4 ? 'headN' : 'heatHeadShort', { head: h }));
@@ -165,9 +165,9 @@ export class HeatmapView {
       { label: t('normsSeries'), data: norms, color: PALETTE[0] },
     ]);
 
-    // OV singular values come from the live trainer (they need W_v, which results files lack);
-    // show the latest probe at or before the selected step.
-    const ov = (run.ov || []).filter((o) => o.layer === layer && o.step <= step);
+    // The record's OV singular values (none in version 1 files): the latest probe at or before
+    // the selected step.
+    const ov = run.record.ov.filter((o) => o.layer === layer && o.step <= step);
     const ovStep = ov.length ? Math.max(...ov.map((o) => o.step)) : null;
     p.ov.label(t('ovTitle', { step: ovStep ?? step }), t('axisSvIndex'), t('axisSv'));
     const groups = [];
@@ -181,7 +181,7 @@ export class HeatmapView {
     }
     p.ov.bands(groups);
     p.ov.figure.hidden = groups.length === 0;
-    p.ovNote.textContent = groups.length ? '' : t(this.exp.source === 'import' ? 'ovImported' : 'ovWaiting');
+    p.ovNote.textContent = groups.length ? '' : t(run.finished ? 'ovNone' : 'ovWaiting');
     p.ovNote.hidden = groups.length > 0;
   }
 

@@ -40,8 +40,9 @@ export class StatsView {
 
   render() {
     const exp = this.exp;
-    const variants = exp.variants.filter((v) => exp.runs.some((r) => r.variant === v));
-    const all = exp.runs.flatMap((r) => r.record.stats);
+    const runs = exp.runs.filter((r) => r.record);  // a queued run has no record yet
+    const variants = exp.variants.filter((v) => runs.some((r) => r.variant === v));
+    const all = runs.flatMap((r) => r.record.stats);
     const layers = all.length ? Math.max(...all.map((s) => s.layer)) + 1 : 0;
     this.empty.textContent = t(exp.runs.length ? 'statsWaiting' : 'noRunsYet');
     this.empty.hidden = layers > 0;
@@ -53,7 +54,7 @@ export class StatsView {
       // once, and this line says which dash is which.
       p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: variantLabel(v) })).join(t('noteJoin'));
       // series(variant, value) -> bands over seeds of value(stat entry) along the probe steps.
-      const series = (variant, value) => seedBands(exp.runs.filter((r) => r.variant === variant).map((r) => {
+      const series = (variant, value) => seedBands(runs.filter((r) => r.variant === variant).map((r) => {
         const mine = r.record.stats.filter((s) => s.layer === layer);
         return { x: mine.map((s) => s.step), y: mine.map(value) };
       }));
@@ -79,7 +80,7 @@ export class StatsView {
   }
 
   renderTable() {
-    const rows = earlyLate(this.exp.runs.map((r) => ({ variant: r.variant, stats: r.record.stats })));
+    const rows = earlyLate(this.exp.runs.filter((r) => r.record).map((r) => ({ variant: r.variant, stats: r.record.stats })));
     this.table.hidden = rows.length === 0;
     this.table.replaceChildren();
     if (!rows.length) return;

@@ -43,15 +43,12 @@ self.onmessage = (e) => {
       break;
     case 'stop':
       if (pending) {
-        self.postMessage({ type: 'stopped', id: pending.id, stepsDone: 0 });
+        self.postMessage({ type: 'stopped', id: pending.id });
         pending = null;
       }
       if (run) {
-        const { job, trainer } = run;
-        const stepsDone = trainer.stepsDone();
-        trainer.delete();
-        run = null;
-        self.postMessage({ type: 'stopped', id: job.id, stepsDone });
+        run.trainer.stop();  // the run ends here, with a record of what it trained
+        finish(run.job, run.trainer);
       }
       break;
     case 'checkpoint': {
@@ -74,45 +71,15 @@ function fail(id, err) {
   self.postMessage({ type: 'error', id, message: errorText(err) });
 }
 
+// A planned run (docs/api.md): it keeps what its experiments keep, and the page starts its
+// record from the trainer's own step-0 record.
 function start(wolab, job) {
   const trainer = new wolab.Trainer(JSON.stringify(job.config));  // throws the validator's message
-  if (job.needs.wo) trainer.recordWoSnapshots(true);  // so that record() holds them too
-  run = { job, trainer, chunk: 5, evalsFinite: true };
-  const info = { type: 'started', id: job.id, parameters: trainer.parameterCount() };
-  if (job.needs.wo) info.probe = probe(trainer, job, 0);
-  self.postMessage(info);
+  trainer.keepStats(job.keep.stats);
+  trainer.recordWoSnapshots(job.keep.wo);
+  run = { job, trainer, chunk: 5 };
+  self.postMessage({ type: 'started', id: job.id, record: JSON.parse(trainer.record()) });
   if (!paused) schedule();
-}
-
-// What the page draws at a probe step besides the losses and held-out metrics, in the results
-// schema's shapes. Asked for only when an experiment draws it: stats and W_o copies cost.
-function probe(trainer, job, step) {
-  const out = {};
-  const layers = job.config.model.layers;
-  if (job.needs.stats && step > 0) out.stats = trainer.stats();
-  if (job.needs.wo) {
-    const d = job.config.model.d_model;
-    const heads = job.config.model.heads;
-    out.wo = [];
-    out.ov = [];
-    for (let layer = 0; layer < layers; layer++) {
-      out.wo.push({ step, layer, rows: d, cols: d, data: trainer.woWeights(layer).slice() });
-      for (let head = 0; head < heads; head++) {
-        out.ov.push({ step, layer, head, values: trainer.ovSingularValues(layer, head).slice() });
-      }
-    }
-  }
-  return out;
-}
-
-// The held-out eval the trainer took at this probe step (free: lastEval() recomputes nothing),
-// for live accuracy curves; null where the record's eval series would not hold it either: it
-// stops before the first non-finite eval, so the live curve is the finished one's prefix.
-function heldOut(trainer, step) {
-  const e = trainer.lastEval();
-  if (!e || e.step !== step || !run.evalsFinite) return null;
-  run.evalsFinite = [e.loss, e.token_acc, e.exact].every(Number.isFinite);
-  return run.evalsFinite ? e : null;
 }
 
 function stepChunk() {
@@ -135,11 +102,8 @@ function stepChunk() {
     const stepsDone = trainer.stepsDone();
     const finished = trainer.finished();
     const msg = { type: 'progress', id: job.id, firstStep: before + 1, losses, stepsDone, ms };
-    const diverged = trainer.status().startsWith('diverged');
-    if ((stepsDone === boundary || finished) && !diverged) {
-      msg.eval = heldOut(trainer, stepsDone);
-      if (job.needs.stats || job.needs.wo) msg.probe = probe(trainer, job, stepsDone);
-    }
+    // The probe step's measurements, in the record's shapes (empty once a series has stopped).
+    if (stepsDone === boundary || finished) msg.fragment = JSON.parse(trainer.probeRecord());
     const transfer = [losses.buffer];
     self.postMessage(msg, transfer);
     if (finished) finish(job, trainer);
@@ -149,21 +113,14 @@ function stepChunk() {
   }
 }
 
-// The run's record, parsed here rather than on the page: with W_o snapshots it can be tens of
-// MB of JSON (d_model 256), and the snapshots travel as Float32Arrays, which cost the page
-// almost nothing to receive.
+// The run's finished record (done, stopped or diverged), parsed here rather than on the page:
+// with W_o snapshots it can be tens of MB of JSON (d_model 256).
 function finish(job, trainer) {
-  const record = JSON.parse(trainer.record(job.variant));
-  const transfer = [];
-  for (const w of record.wo) {
-    w.data = Float32Array.from(w.data);
-    transfer.push(w.data.buffer);
-  }
-  const status = trainer.status();
+  const record = JSON.parse(trainer.record());
   keep(job.id, trainer.checkpoint().slice());
   trainer.delete();
   run = null;
-  self.postMessage({ type: 'finished', id: job.id, record, status }, transfer);
+  self.postMessage({ type: 'finished', id: job.id, record });
 }
 
 function keep(id, bytes) {

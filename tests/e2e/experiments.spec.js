@@ -279,17 +279,20 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
   expect(problems).toEqual([]);
 });
 
-test('Run all four trains each (variant, seed) once and shares it between the experiments', async ({ page }) => {
-  const problems = await openPage(page, query(TINY));
+test('Run all trains each planned (variant, seed, lr, clip) once and shares it between the experiments', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, lrs: '0.01' }));
   await page.locator('#run-all').click();
-  for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats']) {
-    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability']) {
+    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
   }
-  // 4 variants × 2 seeds are trained, though the four tables list 4 + 8 + 2 + 4 runs.
-  await expect(page.locator('#overall-label')).toHaveText(/^8 of 8 runs finished in [\d.]+ s$/);
+  // 6 variants × 2 seeds at train.lr, clipped, and experiment 6's 4 variants × 2 seeds at its one
+  // rate, unclipped (so none of them is shared), though the tables list 4 + 8 + 2 + 4 + 10 + 8 runs.
+  await expect(page.locator('#overall-label')).toHaveText(/^20 of 20 runs finished in [\d.]+ s$/);
   const remove = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const freeze = await chartData(page, '#exp-freeze_wo canvas[data-chart="loss"]');
+  const gain = await chartData(page, '#exp-gain_vs_learning canvas[data-chart="loss"]');
   expect(freeze.slice(0, 6)).toEqual(remove);  // learned and identity: the same runs
+  expect(gain.slice(0, 9)).toEqual(freeze.slice(0, 9));  // learned, identity, frozen_random
   // W_o snapshots stay in experiment 3's results only.
   const section = page.locator('#exp-activation_stats');
   const [json] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Results JSON' }).click()]);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { chartData, openPage, screenshot, tableCells, TINY } from './helpers.js';
 
-const CLI = path.resolve('build/wolab');
+const CLI = path.resolve(process.env.WOLAB_CLI || 'build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
 
 const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
@@ -89,7 +89,12 @@ test('a CLI heatmap file shows its W_o snapshots', async ({ page }) => {
   const scale = Math.max(...results.runs[0].wo.flatMap((w) => w.data.map(Math.abs)));
   const shown = Number(await section.locator('.heatmap canvas[data-layer="0"]').getAttribute('data-scale'));
   expect(shown).toBeCloseTo(scale, 5);
-  await expect(section.locator('.layer-panel .hint').first()).toContainText('W_v');
+  // The OV-circuit singular values of the file's last snapshot, head by head.
+  const last = Math.max(...steps);
+  const ov = await chartData(page, '#exp-wo_heatmap canvas[data-chart="ov-0"]');
+  const heads = results.runs[0].ov.filter((o) => o.layer === 0 && o.step === last);
+  expect(heads).toHaveLength(results.config.model.heads);
+  for (const o of heads) expect(ov.find((d) => d.group === `h${o.head}`).y).toEqual(o.values);
   await screenshot(page, 'import_wo_heatmap', section);
   expect(problems).toEqual([]);
 });
@@ -107,7 +112,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
   const evals = run.eval.step.filter((s) => s <= k).length;
   for (const f of ['step', 'loss', 'token_acc', 'exact']) run.eval[f] = run.eval[f].slice(0, evals);
   run.stats = run.stats.filter((s) => s.step <= k);
-  run.status = `diverged at step ${k + 1}`;
+  run.status = { state: 'diverged', step: k + 1 };
   run.final = {
     loss: run.eval.loss[evals - 1], token_acc: run.eval.token_acc[evals - 1], exact: run.eval.exact[evals - 1],
     greedy_exact: null, steps_to_loss_0_1: null,
