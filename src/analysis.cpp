@@ -10,6 +10,7 @@
 #include "config.h"
 #include "experiment.h"
 #include "results.h"
+#include "status.h"
 
 namespace wolab {
 
@@ -19,17 +20,7 @@ namespace {
 
 // ---- Reading the results ----
 
-enum class State { done, diverged, stopped };
-
-// A run's status: "done", "diverged at step N" (schema v1), "stopped", or an object whose
-// "state" says the same (later schemas; docs/results.md).
-State state_of(const json& status) {
-  const json& s = status.is_object() && status.contains("state") ? status["state"] : status;
-  const std::string text = s.is_string() ? s.get<std::string>() : "";
-  if (text == "done") return State::done;
-  if (text.rfind("diverged", 0) == 0) return State::diverged;
-  return State::stopped;
-}
+using State = RunStatus::State;
 
 struct Run {
   std::string variant;
@@ -86,15 +77,16 @@ Exp read_experiment(const json& results, size_t index) {
   e.steps = c["train"]["steps"].get<int>();
   e.d_model = c["model"]["d_model"].get<int>();
   e.heads = c["model"]["heads"].get<int>();
-  const double config_lr = c["train"]["lr"].get<double>();
   if (const ExperimentInfo* info = find_experiment(e.name))
     for (WoMode v : info->variants) e.variants.push_back(to_string(v));
   for (const json& r : results["runs"]) {
     Run run;
     run.variant = r["variant"].get<std::string>();
     run.seed = r["seed"].get<uint64_t>();
-    run.lr = r.contains("lr") && r["lr"].is_number() ? r["lr"].get<double>() : config_lr;
-    run.state = state_of(r["status"]);
+    run.lr = r["lr"].get<double>();
+    const auto status = status_from_json(r["status"]);
+    if (!status) bad(where + ": a run's status is not one parse_results writes");
+    run.state = status->state;
     run.record = &r;
     if (!e.has(run.variant)) e.variants.push_back(run.variant);
     if (std::find(e.lrs.begin(), e.lrs.end(), run.lr) == e.lrs.end()) e.lrs.push_back(run.lr);
