@@ -1,4 +1,4 @@
-// Pure maths over run records (results schema v1): nothing here touches the DOM.
+// Pure maths over run records (docs/results.md): nothing here touches the DOM.
 
 // Mean, min and max over seeds at each x: series is [{ x: number[], y: number[] }] (one per seed).
 // Seeds still running (or diverged early) contribute where they have values.

@@ -14,7 +14,7 @@ import { CurvesView, isSettled } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
 import { LrView } from './view-lr.js';
-import { curvesCsv, download, toJson } from './export.js';
+import { curvesCsv, download } from './export.js';
 import { applyTheme, warmUp } from './charts.js';
 import { applyHeatTheme } from './heatmap.js';
 import { reportHeight } from './frame-height.js';
@@ -421,7 +421,7 @@ function summarize(exp) {
   exp.summary = null;
   if (!done.length) return;
   try {
-    exp.resultsText = app.wolab.makeResults(exp.name, JSON.stringify(exp.config), toJson(done.map((r) => kept(exp, r.record))));
+    exp.resultsText = app.wolab.makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
     exp.summary = JSON.parse(exp.resultsText).summary;
   } catch (e) {
     notice(errorText(e), 'error', { box: exp.notices });
@@ -855,17 +855,17 @@ async function boot() {
     showErrors();
     return;
   }
+  const link = readSettings(location.search);
+  if (app.embed && !experimentInfos().some((e) => e.name === app.embed)) {  // the whole page, with the link's other values
+    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum' });
+    app.embed = null;
+    for (const list of embedClasses) list.remove('embed');
+  }
   for (const info of experimentInfos()) {
     const exp = makeExperiment(info);
     exp.section.hidden = Boolean(app.embed) && info.name !== app.embed;
     $('#experiments').appendChild(exp.section);
     app.exps.set(info.name, exp);
-  }
-  const link = readSettings(location.search);
-  if (app.embed && !app.exps.has(app.embed)) {  // the whole page, with the link's other values
-    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum' });
-    app.embed = null;
-    for (const list of embedClasses) list.remove('embed');
   }
   app.base = app.presets.quick ? settingsFromConfig(app.presets.quick) : defaults();
   buildForm();

@@ -1,6 +1,6 @@
 // Files the page hands to the user: results JSON (built by the wasm makeResults, so it is the
-// CLI's schema v1), curves as CSV, charts as PNG, a W_o matrix as .npy, a model as safetensors.
-// Everything is made in the browser and saved through a temporary object URL.
+// CLI's schema, docs/results.md), curves as CSV, charts as PNG, a W_o matrix as .npy, a model as
+// safetensors. Everything is made in the browser and saved through a temporary object URL.
 
 export function download(name, data, type) {
   const blob = data instanceof Blob ? data : new Blob([data], { type });
@@ -17,11 +17,6 @@ export function downloadUrl(name, url) {
   document.body.appendChild(a);
   a.click();
   a.remove();
-}
-
-// JSON text of a value whose typed arrays (W_o snapshots from the workers) become plain arrays.
-export function toJson(value) {
-  return JSON.stringify(value, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
 }
 
 // NumPy .npy v1.0 of a float32 matrix: magic, version, header length (u16 LE), then a Python

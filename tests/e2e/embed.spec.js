@@ -125,6 +125,10 @@ for (const theme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: theme });
     const problems = await openPage(page, '?embed=wo_heatmap&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1');
     const section = await runAndWait(page, 'wo_heatmap');
+    // A chart is drawn once near the viewport: bring the norms chart there first.
+    const norms = page.locator('canvas[data-chart="norms-0"]');
+    await norms.scrollIntoViewIfNeeded();
+    await expect(norms.locator('xpath=ancestor::figure[1]')).not.toHaveAttribute('data-stale', 'true');
     const colours = await page.evaluate(() => {
       const css = getComputedStyle(document.documentElement);
       const chart = Chart.getChart(document.querySelector('canvas[data-chart="norms-0"]'));

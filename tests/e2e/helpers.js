@@ -46,8 +46,12 @@ export async function runAndWait(page, experiment, timeout = 30_000) {
 // The page draws a chart only near the viewport and marks its figure data-stale until then.
 export async function chartData(page, selector) {
   const canvas = page.locator(selector);
-  await canvas.scrollIntoViewIfNeeded();
-  await expect(canvas.locator('xpath=ancestor::figure[1]')).not.toHaveAttribute('data-stale', 'true');
+  // Sections above it may still grow as they come into view (content-visibility: auto) and
+  // push it out again: scroll until it has been drawn.
+  await expect(async () => {
+    await canvas.scrollIntoViewIfNeeded();
+    await expect(canvas.locator('xpath=ancestor::figure[1]')).not.toHaveAttribute('data-stale', 'true', { timeout: 1000 });
+  }).toPass();
   return page.evaluate((sel) => {
     const chart = Chart.getChart(document.querySelector(sel));
     if (!chart) return null;
