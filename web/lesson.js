@@ -158,8 +158,10 @@ export function renderClaims() {
 
 function renderConclusion(a) {
   const count = (v) => a.claims.filter((c) => c.verdict === v).length;
+  const still = a.claims.some((c) => c.figures && c.figures.still_learning && c.figures.still_learning.length);
   const sentences = [t('conclusionCounts', {
     s: count('supported'), p: count('partly_supported'), n: count('not_supported'), nt: count('not_tested'),
+    still: still ? t('conclusionStill') : '',
   })];
   const byId = (id) => a.claims.find((c) => c.id === id);
   const speed = byId(1), frozen = byId(3);
@@ -169,24 +171,25 @@ function renderConclusion(a) {
   if (frozen && frozen.figures.comparison && frozen.figures.comparison.n > 0) {
     sentences.push(t('conclusionFrozen', { metric: metricLabel(frozen.figures.comparison), lead: leadPhrase(frozen.figures.comparison) }));
   }
-  if (a.claims.some((c) => c.figures && c.figures.still_learning && c.figures.still_learning.length)) sentences.push(t('conclusionStill'));
   const box = $('#conclusion');
   box.hidden = false;
-  $('#conclusion-text').textContent = sentences.slice(0, 3).join(lang() === 'zh' ? '' : ' ');
+  $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
 }
 
 // ---------- an experiment's verdict ----------
 
 function convergenceLines(e) {
   const out = [];
+  const still = [];
   for (const c of e.convergence || []) {
     if (c.still_learning) {
       const w = c.done === 1 ? '' : c.still_learning < c.done ? t('convWhereK', { k: c.still_learning, n: c.done })
         : c.done === 2 ? t('convWhereBoth') : t('convWhereAll', { n: c.done });
-      out.push(t('convStill', { variant: c.variant, where: w }));
+      still.push(`${c.variant}${w}`);
     }
     if (c.diverged) out.push(t('convDiverged', { variant: c.variant, k: c.diverged, n: c.runs }));
   }
+  if (still.length) out.unshift(t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }));
   return out;
 }
 
