@@ -15,6 +15,7 @@
 #include "eigen.h"
 #include "layers.h"
 #include "model.h"
+#include "results.h"
 #include "tasks.h"
 #include "trainer.h"
 
@@ -191,6 +192,22 @@ TEST(Design, ReloadedCheckpointKeepsLossesButNotEarlierEvalsOrProbes) {
     EXPECT_EQ(b.evals()[i].loss, a.evals()[i + 2].loss);
   }
   EXPECT_EQ(b.probes().front().step, 15);
+}
+
+// The record names its variant from the trainer's own config, so no caller can mislabel a run,
+// and a reloaded run keeps the variant its checkpoint's config names.
+TEST(Design, RecordsNameTheVariantOfTheTrainersConfig) {
+  for (WoMode wo : every_variant()) {
+    RunConfig c = small(wo);
+    c.model.layers = 1;
+    Trainer t(c);
+    t.step(1);  // still running: its record skips the final (greedy) evaluation
+    const nlohmann::json record = run_record(t);
+    EXPECT_EQ(record["variant"], to_string(t.config().model.wo));
+    EXPECT_EQ(record["variant"], to_string(wo));
+    Trainer reloaded = Trainer::from_checkpoint(t.save_checkpoint());
+    EXPECT_EQ(run_record(reloaded)["variant"], to_string(wo));
+  }
 }
 
 // ---- The probes, against identities ----
