@@ -6,6 +6,8 @@
 // double (used only by the gradient checks) always goes through Eigen.
 #pragma once
 
+#include <cstddef>
+
 namespace wolab {
 
 // C (M,N) = A (M,K) · B (K,N)
@@ -19,5 +21,11 @@ void matmul_nt(S* C, const S* A, const S* B, int M, int K, int N, bool accumulat
 // C (M,N) = Aᵀ · B, where A is (K,M) and B is (K,N)
 template <class S>
 void matmul_tn(S* C, const S* A, const S* B, int M, int K, int N, bool accumulate = false);
+
+// Elements of S that the products keep allocated after one of shape C (M,N) of depth K (the
+// packing buffers of gemm_eigen.h; none for the wasm SIMD kernels, whose buffers are static).
+// For the memory estimate.
+template <class S>
+size_t matmul_workspace(int M, int K, int N);
 
 }  // namespace wolab

@@ -31,15 +31,39 @@ class PersistentBlocking : public Eigen::internal::level3_blocking<S, S> {
     this->m_kc = kc;
     this->m_mc = mc;
     this->m_nc = nc;
-    // The packed B block starts on a boundary of Eigen's widest aligned load.
-    constexpr Index align = std::max<Index>(1, EIGEN_MAX_ALIGN_BYTES / sizeof(S));
-    const Index size_a = (kc * mc + align - 1) / align * align, size_b = kc * nc;
+    const Index size_a = packed_a_size(kc, mc);
+    const size_t size = static_cast<size_t>(size_a + kc * nc);
     thread_local std::vector<S, Eigen::aligned_allocator<S>> buffer;  // (size_a + size_b)
-    if (buffer.size() < static_cast<size_t>(size_a + size_b)) buffer.resize(size_a + size_b);
+    if (buffer.size() < size) {
+      buffer = {};  // freed first, then sized exactly: never two buffers, never a doubling
+      buffer.resize(size);
+    }
     this->m_blockA = buffer.data();
     this->m_blockB = buffer.data() + size_a;
   }
+
+  // Elements of the packing buffers a product of this shape needs.
+  static Index buffer_size(Index rows, Index cols, Index depth) {
+    Index kc = depth, mc = rows, nc = cols;
+    Eigen::internal::computeProductBlockingSizes<S, S, 1>(kc, mc, nc);
+    return packed_a_size(kc, mc) + kc * nc;
+  }
+
+ private:
+  // The packed B block starts on a boundary of Eigen's widest aligned load.
+  static Index packed_a_size(Index kc, Index mc) {
+    constexpr Index align = std::max<Index>(1, EIGEN_MAX_ALIGN_BYTES / sizeof(S));
+    return (kc * mc + align - 1) / align * align;
+  }
 };
+
+// Elements of S the packing buffers need for a product C (M,N) of depth K; they keep the
+// largest a thread has needed.
+template <class S>
+size_t workspace(int M, int K, int N) {
+  if (M == 0 || N == 0 || K == 0) return 0;
+  return static_cast<size_t>(PersistentBlocking<S>::buffer_size(N, M, K));
+}
 
 // C (M,N) (+)= op(A)·op(B) with op(A) (M,K) and op(B) (K,N) as Eigen sees them: storage order
 // and leading dimension of each operand's buffer.
