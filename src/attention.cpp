@@ -114,6 +114,34 @@ void attention_forward(S* out, S* att, S* scratch, const S* q, const S* k, const
 }
 
 template <class S>
+void attention_forward_at(S* out, S* scratch, const S* q, const S* k, const S* v, int t, int B,
+                          int T, int C, int H) {
+  const int hs = C / H;
+  const S scale = S(1) / std::sqrt(S(hs));
+  S* p = scratch;  // (t+1) probabilities of this query
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < H; h++) {
+      const S* qh = q + b * C + h * hs;
+      const S* kh = k + b * T * C + h * hs;  // row j of this head's keys is at kh + j·C
+      const S* vh = v + b * T * C + h * hs;
+      S maxval = -INFINITY;
+      for (int j = 0; j <= t; j++) {
+        S s = 0;
+        for (int c = 0; c < hs; c++) s += qh[c] * kh[j * C + c];
+        p[j] = s * scale;
+        maxval = p[j] > maxval ? p[j] : maxval;
+      }
+      S sum = 0;
+      for (int j = 0; j <= t; j++) sum += (p[j] = std::exp(p[j] - maxval));
+      for (int j = 0; j <= t; j++) p[j] /= sum;
+      S* o = out + b * C + h * hs;
+      std::fill_n(o, hs, S(0));
+      for (int j = 0; j <= t; j++)
+        for (int c = 0; c < hs; c++) o[c] += p[j] * vh[j * C + c];
+    }
+}
+
+template <class S>
 void attention_backward(S* dq, S* dk, S* dv, S* scratch, const S* dout, const S* att, const S* q,
                         const S* k, const S* v, int B, int T, int C, int H) {
   const int hs = C / H, Tp = padded(T);
@@ -155,6 +183,8 @@ void attention_backward(S* dq, S* dk, S* dv, S* scratch, const S* dout, const S*
 #define WOLAB_INSTANTIATE(S)                                                                    \
   template void attention_forward<S>(S*, S*, S*, const S*, const S*, const S*, int, int, int,   \
                                      int);                                                      \
+  template void attention_forward_at<S>(S*, S*, const S*, const S*, const S*, int, int, int, int, \
+                                        int);                                                   \
   template void attention_backward<S>(S*, S*, S*, S*, const S*, const S*, const S*, const S*,   \
                                       const S*, int, int, int, int);
 WOLAB_INSTANTIATE(float)

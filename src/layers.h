@@ -41,6 +41,14 @@ void attention_forward(S* out, S* att,                              // (B,T,C), 
                        S* scratch,                                  // (d_k+T,T₈)
                        const S* q, const S* k, const S* v,          // (B,T,C) each
                        int B, int T, int C, int H);
+// One query position t of each of B sequences over the keys and values of positions 0..t in
+// (B,T,C) caches: attention_forward's row t, with the same sums in the same order, for
+// incremental decoding. `scratch` holds T elements.
+template <class S>
+void attention_forward_at(S* out, S* scratch,                      // (B,C), (T)
+                          const S* q,                               // (B,C)
+                          const S* k, const S* v,                   // (B,T,C) each, rows ≤ t set
+                          int t, int B, int T, int C, int H);
 template <class S>
 void attention_backward(S* dq, S* dk, S* dv,                        // (B,T,C) each
                         S* scratch,                                 // (d_k+T,T₈)
