@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gemm.h"
 #include "layers.h"
 #include "orthogonal.h"
 #include "rng.h"
@@ -11,9 +12,12 @@ namespace wolab {
 namespace {
 
 template <class S>
-void zero(std::vector<S>& v, size_t n) {
-  std::fill(v.begin(), v.begin() + n, S(0));
+void zero(S* v, size_t n) {
+  std::fill_n(v, n, S(0));
 }
+
+// Buffers start on 64-byte boundaries (16 floats), as separate allocations would.
+uint64_t padded(uint64_t n) { return (n + 15) / 16 * 16; }
 
 template <class S>
 void add_into(S* out, const S* a, const S* b, size_t n) {
@@ -36,7 +40,8 @@ size_t Model<S>::add(const std::string& name, std::vector<int64_t> shape, bool t
 }
 
 template <class S>
-Model<S>::Model(const ModelConfig& cfg, int max_batch) : cfg_(cfg), max_batch_(max_batch) {
+Model<S>::Model(const ModelConfig& cfg, int max_batch, LayoutOnly)
+    : cfg_(cfg), max_batch_(max_batch) {
   const int64_t C = cfg.d_model, F = cfg.d_ff, V = cfg.vocab, T = cfg.seq_len;
   tok_emb_ = add("tok_emb.weight", {V, C});
   pos_emb_ = add("pos_emb.weight", {T, C});
@@ -73,28 +78,79 @@ Model<S>::Model(const ModelConfig& cfg, int max_batch) : cfg_(cfg), max_batch_(m
   }
   headw_ = add("head.weight", {V, C});
   headb_ = add("head.bias", {V});
-  params.assign(info_.back().offset + info_.back().size, S(0));
-  grads.assign(params.size(), S(0));
-
-  const size_t BT = static_cast<size_t>(max_batch) * T, H = cfg.heads;
   L_.resize(cfg.layers);
+}
+
+// The buffer table: every activation, cache and scratch buffer with its size in elements for
+// max_batch examples. The constructor points each at its slice of acts_ (llm.c's
+// malloc_and_point_activations), and sizes() sums them (its fill_in_activation_sizes).
+template <class S>
+std::vector<std::pair<S**, uint64_t>> Model<S>::buffer_table() {
+  const uint64_t B = max_batch_, T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff,
+                 V = cfg_.vocab, H = cfg_.heads, BT = B * T;
+  const bool pre = cfg_.ln == LnPlace::pre;
+  std::vector<std::pair<S**, uint64_t>> table;
+  auto put = [&table](std::initializer_list<S**> slots, uint64_t n) {
+    for (S** slot : slots) table.push_back({slot, n});
+  };
   for (LayerActs& a : L_) {
-    for (auto* v : {&a.ln1, &a.q, &a.k, &a.v, &a.concat, &a.wo_out, &a.res1, &a.ln2, &a.ffn_out,
-                    &a.res2, &a.dconcat})
-      v->resize(BT * C);
-    for (auto* v : {&a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd}) v->resize(BT);
-    a.att.resize(BT * H * T);
-    a.h.resize(BT * F);
-    a.a.resize(BT * F);
+    put({&a.ln1, &a.q, &a.k, &a.v, &a.concat, &a.wo_out, &a.res1, &a.ln2, &a.res2, &a.dconcat},
+        BT * C);
+    put({&a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd}, BT);
+    put({&a.att}, BT * H * T);
+    put({&a.h, &a.a}, BT * F);
   }
-  input_.resize(BT);
-  target_.resize(BT);
-  for (auto* v : {&emb_, &lnf_, &dx_, &dtmp_, &dtmp2_, &dq_, &dk_, &dv_}) v->resize(BT * C);
-  lnf_mean_.resize(BT);
-  lnf_rstd_.resize(BT);
-  for (auto* v : {&logits_, &probs_, &dlogits_}) v->resize(BT * V);
-  dh_.resize(BT * F);
-  att_scratch_.resize(attention_scratch_size(cfg.seq_len, cfg.d_model, cfg.heads));
+  put({&emb_, &dx_, &dtmp_, &dq_, &dk_, &dv_}, BT * C);
+  put({&dtmp2_}, pre ? 0 : BT * C);
+  put({&lnf_}, pre ? BT * C : 0);
+  put({&lnf_mean_, &lnf_rstd_}, pre ? BT : 0);
+  put({&logits_, &probs_, &dlogits_}, BT * V);
+  put({&dh_}, BT * F);
+  put({&att_scratch_}, attention_scratch_size(cfg_.seq_len, cfg_.d_model, cfg_.heads));
+  DecodeActs& d = dec_;
+  put({&d.x, &d.ln, &d.q, &d.k, &d.v, &d.att, &d.sub}, B * C);
+  put({&d.h, &d.a}, B * F);
+  put({&d.mean, &d.rstd}, B);
+  put({&d.logits}, B * V);
+  return table;
+}
+
+template <class S>
+ModelSizes Model<S>::sizes() {
+  ModelSizes s;
+  s.params = info_.back().offset + info_.back().size;
+  s.tokens = 2 * static_cast<uint64_t>(max_batch_) * cfg_.seq_len;  // input_, target_
+  for (const auto& entry : buffer_table()) s.activations += padded(entry.second);
+  // Every Linear's products (forward; backward's dx and dW) at training's rows and decoding's
+  const int C = cfg_.d_model, F = cfg_.d_ff, V = cfg_.vocab;
+  const int shapes[][2] = {{C, C}, {C, F}, {F, C}, {C, V}};  // (in, out)
+  for (int rows : {max_batch_ * cfg_.seq_len, max_batch_})
+    for (const auto& [in, out] : shapes)
+      s.workspace = std::max({s.workspace, uint64_t(matmul_workspace<S>(rows, in, out)),
+                              uint64_t(matmul_workspace<S>(rows, out, in)),
+                              uint64_t(matmul_workspace<S>(out, rows, in))});
+  return s;
+}
+
+template <class S>
+ModelSizes model_sizes(const ModelConfig& cfg, int batch) {
+  return Model<S>(cfg, batch, typename Model<S>::LayoutOnly{}).sizes();
+}
+
+template <class S>
+Model<S>::Model(const ModelConfig& cfg, int max_batch)
+    : Model(cfg, max_batch, LayoutOnly{}) {
+  const ModelSizes s = sizes();
+  params.assign(s.params, S(0));
+  grads.assign(s.params, S(0));
+  input_.resize(s.tokens / 2);
+  target_.resize(s.tokens / 2);
+  acts_.assign(s.activations, S(0));
+  S* next = acts_.data();
+  for (const auto& [slot, n] : buffer_table()) {
+    *slot = next;
+    next += padded(n);
+  }
 }
 
 template <class S>
@@ -174,12 +230,12 @@ void Model<S>::init(uint64_t seed) {
 
 template <class S>
 const S* Model<S>::layer_input(int l) const {
-  return l == 0 ? emb_.data() : layer_output(l - 1);
+  return l == 0 ? emb_ : layer_output(l - 1);
 }
 
 template <class S>
 const S* Model<S>::layer_output(int l) const {
-  return cfg_.ln == LnPlace::post ? L_[l].ln2.data() : L_[l].res2.data();
+  return cfg_.ln == LnPlace::post ? L_[l].ln2 : L_[l].res2;
 }
 
 template <class S>
@@ -194,40 +250,34 @@ void Model<S>::layer_forward(int l, int B) {
   // attention sublayer: post-LN reads x, pre-LN reads ln1(x)
   const S* att_in = x;
   if (!post) {
-    layernorm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), x, w + p.ln1w,
-                      w + p.ln1b, N, C);
-    att_in = a.ln1.data();
+    layernorm_forward(a.ln1, a.ln1_mean, a.ln1_rstd, x, w + p.ln1w, w + p.ln1b, N, C);
+    att_in = a.ln1;
   }
-  linear_forward(a.q.data(), att_in, w + p.wq, w + p.bq, N, C, C);
-  linear_forward(a.k.data(), att_in, w + p.wk, w + p.bk, N, C, C);
-  linear_forward(a.v.data(), att_in, w + p.wv, w + p.bv, N, C, C);
-  attention_forward(a.concat.data(), a.att.data(), att_scratch_.data(), a.q.data(), a.k.data(),
-                    a.v.data(), B, T, C, H);
+  linear_forward(a.q, att_in, w + p.wq, w + p.bq, N, C, C);
+  linear_forward(a.k, att_in, w + p.wk, w + p.bk, N, C, C);
+  linear_forward(a.v, att_in, w + p.wv, w + p.bv, N, C, C);
+  attention_forward(a.concat, a.att, att_scratch_, a.q, a.k, a.v, B, T, C, H);
   if (p.wo == npos)
-    std::copy_n(a.concat.data(), N * C, a.wo_out.data());
+    std::copy_n(a.concat, N * C, a.wo_out);
   else
-    linear_forward(a.wo_out.data(), a.concat.data(), w + p.wo, p.bo == npos ? nullptr : w + p.bo,
-                   N, C, C);
-  add_into(a.res1.data(), x, a.wo_out.data(), N * C);
+    linear_forward(a.wo_out, a.concat, w + p.wo, p.bo == npos ? nullptr : w + p.bo, N, C, C);
+  add_into(a.res1, x, a.wo_out, N * C);
 
   // FFN sublayer on x1: post-LN x1 = ln1(res1) feeds the FFN; pre-LN x1 = res1 feeds ln2(x1)
-  const S* x1 = a.res1.data();
+  const S* x1 = a.res1;
   const S* ffn_in;
   if (post) {
-    layernorm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), a.res1.data(),
-                      w + p.ln1w, w + p.ln1b, N, C);
-    x1 = ffn_in = a.ln1.data();
+    layernorm_forward(a.ln1, a.ln1_mean, a.ln1_rstd, a.res1, w + p.ln1w, w + p.ln1b, N, C);
+    x1 = ffn_in = a.ln1;
   } else {
-    layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), x1, w + p.ln2w,
-                      w + p.ln2b, N, C);
-    ffn_in = a.ln2.data();
+    layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, x1, w + p.ln2w, w + p.ln2b, N, C);
+    ffn_in = a.ln2;
   }
-  ffn_forward(a.ffn_out.data(), a.h.data(), a.a.data(), ffn_in, w + p.fc1w, w + p.fc1b,
-              w + p.fc2w, w + p.fc2b, N, C, F);
-  add_into(a.res2.data(), x1, a.ffn_out.data(), N * C);
+  ffn_forward(a.res2, a.h, a.a, ffn_in, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, N, C,
+              F);
+  add_into(a.res2, x1, a.res2, N * C);  // x1 + ffn(x1), in place
   if (post)
-    layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.res2.data(),
-                      w + p.ln2w, w + p.ln2b, N, C);
+    layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, a.res2, w + p.ln2w, w + p.ln2b, N, C);
 }
 
 template <class S>
@@ -237,16 +287,15 @@ S Model<S>::forward(const int* input, const int* target, int B) {
   std::copy_n(input, N, input_.data());
   std::copy_n(target, N, target_.data());
   const S* w = params.data();
-  embedding_forward(emb_.data(), input_.data(), w + tok_emb_, w + pos_emb_, B, T, C);
+  embedding_forward(emb_, input_.data(), w + tok_emb_, w + pos_emb_, B, T, C);
   for (int l = 0; l < cfg_.layers; l++) layer_forward(l, B);
   const S* head_in = layer_output(cfg_.layers - 1);
   if (lnfw_ != npos) {
-    layernorm_forward(lnf_.data(), lnf_mean_.data(), lnf_rstd_.data(), head_in, w + lnfw_,
-                      w + lnfb_, N, C);
-    head_in = lnf_.data();
+    layernorm_forward(lnf_, lnf_mean_, lnf_rstd_, head_in, w + lnfw_, w + lnfb_, N, C);
+    head_in = lnf_;
   }
-  linear_forward(logits_.data(), head_in, w + headw_, w + headb_, N, C, V);
-  return crossentropy_forward(probs_.data(), logits_.data(), target_.data(), N, V);
+  linear_forward(logits_, head_in, w + headw_, w + headb_, N, C, V);
+  return crossentropy_forward(probs_, logits_, target_.data(), N, V);
 }
 
 template <class S>
@@ -262,50 +311,48 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
   // FFN sublayer; afterwards dx holds dLoss/d res1
   if (post) {
     zero(dtmp_, N * C);  // dres2
-    layernorm_backward(dtmp_.data(), g + p.ln2w, g + p.ln2b, dx, a.res2.data(), w + p.ln2w,
-                       a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
-    std::copy_n(dtmp_.data(), N * C, dtmp2_.data());  // dx1: the residual path ...
-    ffn_backward(dtmp2_.data(), g + p.fc1w, g + p.fc1b, g + p.fc2w, g + p.fc2b, dh_.data(),
-                 dtmp_.data(), a.ln1.data(), a.h.data(), a.a.data(), w + p.fc1w, w + p.fc2w,
-                 N, C, F);  // ... plus the FFN path
+    layernorm_backward(dtmp_, g + p.ln2w, g + p.ln2b, dx, a.res2, w + p.ln2w, a.ln2_mean,
+                       a.ln2_rstd, N, C);
+    std::copy_n(dtmp_, N * C, dtmp2_);  // dx1: the residual path ...
+    ffn_backward(dtmp2_, g + p.fc1w, g + p.fc1b, g + p.fc2w, g + p.fc2b, dh_, dtmp_, a.ln1, a.h,
+                 a.a, w + p.fc1w, w + p.fc2w, N, C, F);  // ... plus the FFN path
     std::fill_n(dx, N * C, S(0));
-    layernorm_backward(dx, g + p.ln1w, g + p.ln1b, dtmp2_.data(), a.res1.data(), w + p.ln1w,
-                       a.ln1_mean.data(), a.ln1_rstd.data(), N, C);
+    layernorm_backward(dx, g + p.ln1w, g + p.ln1b, dtmp2_, a.res1, w + p.ln1w, a.ln1_mean,
+                       a.ln1_rstd, N, C);
   } else {
     zero(dtmp_, N * C);  // d ln2(res1)
-    ffn_backward(dtmp_.data(), g + p.fc1w, g + p.fc1b, g + p.fc2w, g + p.fc2b, dh_.data(), dx,
-                 a.ln2.data(), a.h.data(), a.a.data(), w + p.fc1w, w + p.fc2w, N, C, F);
-    layernorm_backward(dx, g + p.ln2w, g + p.ln2b, dtmp_.data(), a.res1.data(), w + p.ln2w,
-                       a.ln2_mean.data(), a.ln2_rstd.data(), N, C);
+    ffn_backward(dtmp_, g + p.fc1w, g + p.fc1b, g + p.fc2w, g + p.fc2b, dh_, dx, a.ln2, a.h, a.a,
+                 w + p.fc1w, w + p.fc2w, N, C, F);
+    layernorm_backward(dx, g + p.ln2w, g + p.ln2b, dtmp_, a.res1, w + p.ln2w, a.ln2_mean,
+                       a.ln2_rstd, N, C);
   }
 
   // attention sublayer: dx (= dres1) flows on through the residual and into W_o
-  S* dconcat = a.dconcat.data();
+  S* dconcat = a.dconcat;
   if (p.wo == npos) {
     std::copy_n(dx, N * C, dconcat);
   } else {
     std::fill_n(dconcat, N * C, S(0));
     S* dwo = wo_frozen(cfg_.wo) ? nullptr : g + p.wo;
     S* dbo = p.bo == npos ? nullptr : g + p.bo;
-    linear_backward(dconcat, dwo, dbo, dx, a.concat.data(), w + p.wo, N, C, C);
+    linear_backward(dconcat, dwo, dbo, dx, a.concat, w + p.wo, N, C, C);
   }
   zero(dq_, N * C);
   zero(dk_, N * C);
   zero(dv_, N * C);
-  attention_backward(dq_.data(), dk_.data(), dv_.data(), att_scratch_.data(), dconcat,
-                     a.att.data(), a.q.data(), a.k.data(), a.v.data(), B, T, C, H);
-  const S* att_in = post ? x : a.ln1.data();
+  attention_backward(dq_, dk_, dv_, att_scratch_, dconcat, a.att, a.q, a.k, a.v, B, T, C, H);
+  const S* att_in = post ? x : a.ln1;
   S* datt_in = dx;  // post-LN: the projections read x itself
   if (!post) {
     zero(dtmp_, N * C);
-    datt_in = dtmp_.data();
+    datt_in = dtmp_;
   }
-  linear_backward(datt_in, g + p.wq, g + p.bq, dq_.data(), att_in, w + p.wq, N, C, C);
-  linear_backward(datt_in, g + p.wk, g + p.bk, dk_.data(), att_in, w + p.wk, N, C, C);
-  linear_backward(datt_in, g + p.wv, g + p.bv, dv_.data(), att_in, w + p.wv, N, C, C);
+  linear_backward(datt_in, g + p.wq, g + p.bq, dq_, att_in, w + p.wq, N, C, C);
+  linear_backward(datt_in, g + p.wk, g + p.bk, dk_, att_in, w + p.wk, N, C, C);
+  linear_backward(datt_in, g + p.wv, g + p.bv, dv_, att_in, w + p.wv, N, C, C);
   if (!post)
-    layernorm_backward(dx, g + p.ln1w, g + p.ln1b, dtmp_.data(), x, w + p.ln1w,
-                       a.ln1_mean.data(), a.ln1_rstd.data(), N, C);
+    layernorm_backward(dx, g + p.ln1w, g + p.ln1b, dtmp_, x, w + p.ln1w, a.ln1_mean, a.ln1_rstd,
+                       N, C);
 }
 
 template <class S>
@@ -315,23 +362,74 @@ void Model<S>::backward() {
   S* g = grads.data();
   std::fill(grads.begin(), grads.end(), S(0));
   zero(dlogits_, N * V);
-  crossentropy_backward(dlogits_.data(), probs_.data(), target_.data(), N, V);
+  crossentropy_backward(dlogits_, probs_, target_.data(), N, V);
   const S* last = layer_output(cfg_.layers - 1);
   zero(dx_, N * C);
   if (lnfw_ == npos) {
-    linear_backward(dx_.data(), g + headw_, g + headb_, dlogits_.data(), last, w + headw_, N, C, V);
+    linear_backward(dx_, g + headw_, g + headb_, dlogits_, last, w + headw_, N, C, V);
   } else {
     zero(dtmp_, N * C);
-    linear_backward(dtmp_.data(), g + headw_, g + headb_, dlogits_.data(), lnf_.data(),
-                    w + headw_, N, C, V);
-    layernorm_backward(dx_.data(), g + lnfw_, g + lnfb_, dtmp_.data(), last, w + lnfw_,
-                       lnf_mean_.data(), lnf_rstd_.data(), N, C);
+    linear_backward(dtmp_, g + headw_, g + headb_, dlogits_, lnf_, w + headw_, N, C, V);
+    layernorm_backward(dx_, g + lnfw_, g + lnfb_, dtmp_, last, w + lnfw_, lnf_mean_, lnf_rstd_,
+                       N, C);
   }
-  for (int l = cfg_.layers - 1; l >= 0; l--) layer_backward(l, dx_.data(), B);
-  embedding_backward(g + tok_emb_, g + pos_emb_, dx_.data(), input_.data(), B, T, C);
+  for (int l = cfg_.layers - 1; l >= 0; l--) layer_backward(l, dx_, B);
+  embedding_backward(g + tok_emb_, g + pos_emb_, dx_, input_.data(), B, T, C);
+}
+
+// The layer_forward steps for one position t of B sequences, on (B,·) rows; each layer's k and v
+// at t go to its (B,T,C) cache, and attention reads positions 0..t from it.
+template <class S>
+const S* Model<S>::decode(const int* tokens, int t, int B) {
+  const int T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, V = cfg_.vocab;
+  const bool post = cfg_.ln == LnPlace::post;
+  const S* w = params.data();
+  DecodeActs& d = dec_;
+  embedding_forward(d.x, tokens, w + tok_emb_, w + pos_emb_ + t * C, B, 1, C);
+  for (int l = 0; l < cfg_.layers; l++) {
+    const LayerParams& p = P_[l];
+    LayerActs& a = L_[l];
+    const S* att_in = d.x;
+    if (!post) {
+      layernorm_forward(d.ln, d.mean, d.rstd, d.x, w + p.ln1w, w + p.ln1b, B, C);
+      att_in = d.ln;
+    }
+    linear_forward(d.q, att_in, w + p.wq, w + p.bq, B, C, C);
+    linear_forward(d.k, att_in, w + p.wk, w + p.bk, B, C, C);
+    linear_forward(d.v, att_in, w + p.wv, w + p.bv, B, C, C);
+    for (int b = 0; b < B; b++) {
+      std::copy_n(d.k + b * C, C, a.k + (b * T + t) * C);
+      std::copy_n(d.v + b * C, C, a.v + (b * T + t) * C);
+    }
+    attention_forward_at(d.att, att_scratch_, d.q, a.k, a.v, t, B, T, C, H);
+    if (p.wo == npos)
+      std::copy_n(d.att, B * C, d.sub);
+    else
+      linear_forward(d.sub, d.att, w + p.wo, p.bo == npos ? nullptr : w + p.bo, B, C, C);
+    add_into(d.sub, d.x, d.sub, B * C);  // res1
+    if (post) {  // x1 = ln1(res1) into x; ffn(x1) into sub; ln2(x1 + ffn) into x
+      layernorm_forward(d.x, d.mean, d.rstd, d.sub, w + p.ln1w, w + p.ln1b, B, C);
+      ffn_forward(d.sub, d.h, d.a, d.x, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, B, C, F);
+      add_into(d.sub, d.x, d.sub, B * C);
+      layernorm_forward(d.x, d.mean, d.rstd, d.sub, w + p.ln2w, w + p.ln2b, B, C);
+    } else {  // x1 = res1 in sub; ffn(ln2(x1)) into x; x1 + ffn into x
+      layernorm_forward(d.ln, d.mean, d.rstd, d.sub, w + p.ln2w, w + p.ln2b, B, C);
+      ffn_forward(d.x, d.h, d.a, d.ln, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, B, C, F);
+      add_into(d.x, d.sub, d.x, B * C);
+    }
+  }
+  const S* head_in = d.x;
+  if (lnfw_ != npos) {
+    layernorm_forward(d.ln, d.mean, d.rstd, d.x, w + lnfw_, w + lnfb_, B, C);
+    head_in = d.ln;
+  }
+  linear_forward(d.logits, head_in, w + headw_, w + headb_, B, C, V);
+  return d.logits;
 }
 
 template class Model<float>;
 template class Model<double>;
+template ModelSizes model_sizes<float>(const ModelConfig&, int);
+template ModelSizes model_sizes<double>(const ModelConfig&, int);
 
 }  // namespace wolab
