@@ -145,28 +145,32 @@ struct Trainer::Impl {
     return r;
   }
 
-  // Feeds [BOS] x [SEP], then each predicted token back in; positions after the one being
-  // predicted hold stale tokens, which the causal mask keeps from mattering.
+  // Feeds each held-out sequence's [BOS] x [SEP], then its own predictions, one position at a
+  // time through the model's cache of keys and values (Model::decode): the same answers as
+  // rerunning forward() for every answer token, at the cost of one forward.
   float greedy_exact() {
     const int T = cfg.model.seq_len, V = cfg.model.vocab, first = first_answer_position(cfg.task);
-    std::vector<int> input(static_cast<size_t>(cfg.train.batch) * T);  // (B,T)
-    std::vector<int> predicted(input.size()), none(input.size(), -1);  // (B,T)
+    std::vector<int> tokens(cfg.train.batch);  // (B) fed at position t
+    std::vector<char> right(cfg.train.batch);  // (B) every answer token so far right
     int exact = 0;
     for (int start = 0; start < heldout.size; start += cfg.train.batch) {
       const int B = std::min(cfg.train.batch, heldout.size - start);
-      std::copy_n(heldout.input.data() + start * T, B * T, input.data());
-      for (int t = first; t < T; t++) {
-        model.forward(input.data(), none.data(), B);
+      const int* input = heldout.input.data() + start * T;    // (B,T)
+      const int* target = heldout.target.data() + start * T;  // (B,T)
+      std::fill_n(right.begin(), B, 1);
+      for (int t = 0; t < T; t++) {
+        // the prompt up to [SEP] at `first`, then the prediction made at t - 1
+        if (t <= first)
+          for (int b = 0; b < B; b++) tokens[b] = input[b * T + t];
+        const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+        if (t < first) continue;
         for (int b = 0; b < B; b++) {
-          const float* z = model.logits() + (b * T + t) * V;
-          predicted[b * T + t] = static_cast<int>(std::max_element(z, z + V) - z);
-          if (t + 1 < T) input[b * T + t + 1] = predicted[b * T + t];
+          const float* z = logits + b * V;
+          tokens[b] = static_cast<int>(std::max_element(z, z + V) - z);
+          right[b] = right[b] && tokens[b] == target[b * T + t];
         }
       }
-      for (int b = 0; b < B; b++) {
-        const int* truth = heldout.target.data() + (start + b) * T;
-        exact += std::equal(truth + first, truth + T, predicted.data() + b * T + first);
-      }
+      exact += static_cast<int>(std::count(right.begin(), right.begin() + B, 1));
     }
     return float(exact) / heldout.size;
   }
