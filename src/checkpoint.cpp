@@ -35,18 +35,29 @@ uint64_t element_count(const std::string& name, const std::vector<int64_t>& shap
   return n;
 }
 
+// Adds the header entry of a tensor whose data will start at `size`, and advances `size` past it.
 template <class T>
-void add_entry(json& header, std::vector<uint8_t>& data, const std::string& name,
-               const Tensor<T>& t, const char* dtype) {
+void add_entry(json& header, size_t& size, const std::string& name, const Tensor<T>& t,
+               const char* dtype) {
   if (name == "__metadata__" || header.contains(name))
     fail("tensor name " + in_quotes(name) + " is used twice");
   if (element_count(name, t.shape) != t.data.size())
     fail("tensor " + in_quotes(name) + " has " + std::to_string(t.data.size()) +
          " values, not the product of its shape");
-  size_t begin = data.size(), bytes = t.data.size() * sizeof(T);
-  data.resize(begin + bytes);
-  if (bytes) std::memcpy(data.data() + begin, t.data.data(), bytes);
-  header[name] = {{"dtype", dtype}, {"shape", t.shape}, {"data_offsets", {begin, begin + bytes}}};
+  const size_t begin = size;
+  size += t.data.size() * sizeof(T);
+  header[name] = {{"dtype", dtype}, {"shape", t.shape}, {"data_offsets", {begin, size}}};
+}
+
+// Copies the tensors' data in header order to `out`; returns the end of what it wrote.
+template <class T>
+uint8_t* copy_data(uint8_t* out, const std::map<std::string, Tensor<T>>& tensors) {
+  for (const auto& entry : tensors) {
+    const std::vector<T>& data = entry.second.data;
+    if (!data.empty()) std::memcpy(out, data.data(), data.size() * sizeof(T));
+    out += data.size() * sizeof(T);
+  }
+  return out;
 }
 
 // A header entry checked field by field; `begin`/`end` are offsets into the data section.
@@ -95,18 +106,19 @@ Tensor<T> copy_tensor(const Entry& e, const uint8_t* data) {
 }  // namespace
 
 std::vector<uint8_t> write_safetensors(const SafeTensors& st) {
+  // The header first, then the data copied once, straight into the file's bytes.
   json header = json::object();
-  std::vector<uint8_t> data;
-  for (const auto& [name, t] : st.f32) add_entry(header, data, name, t, "F32");
-  for (const auto& [name, t] : st.i32) add_entry(header, data, name, t, "I32");
+  size_t size = 0;
+  for (const auto& [name, t] : st.f32) add_entry(header, size, name, t, "F32");
+  for (const auto& [name, t] : st.i32) add_entry(header, size, name, t, "I32");
   if (!st.metadata.empty()) header["__metadata__"] = st.metadata;
   std::string text = header.dump(-1, ' ', false, json::error_handler_t::replace);
   text.append((8 - text.size() % 8) % 8, ' ');
   const uint64_t n = text.size();
-  std::vector<uint8_t> out(8 + text.size() + data.size());
+  std::vector<uint8_t> out(8 + text.size() + size);
   std::memcpy(out.data(), &n, 8);
   std::memcpy(out.data() + 8, text.data(), text.size());
-  if (!data.empty()) std::memcpy(out.data() + 8 + text.size(), data.data(), data.size());
+  copy_data(copy_data(out.data() + 8 + text.size(), st.f32), st.i32);
   return out;
 }
 
