@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "experiment.h"
 #include "probes.h"
@@ -63,9 +65,18 @@ std::vector<const T*> at_step(const std::vector<T>& series, int step) {
 
 json numbers(const std::vector<float>& xs) {
   json a = json::array();
+  a.get_ref<json::array_t&>().reserve(xs.size());  // exactly: a W_o snapshot is d² of them
   for (float x : xs) a.push_back(number(x));
   return a;
 }
+
+// Counts the characters of a dump without storing them.
+class CharacterCount : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  void write_character(char) override { n++; }
+  void write_characters(const char*, std::size_t length) override { n += length; }
+  size_t n = 0;
+};
 
 json site(const SiteStats& s) { return {{"mean", number(s.mean)}, {"std", number(s.std)}}; }
 
@@ -424,12 +435,12 @@ json run_record(Trainer& trainer) {
           {"lr", decimal_float(cfg.train.lr)},
           {"clip", decimal_float(cfg.train.clip)},
           {"parameters", trainer.parameter_count()},
-          {"wo_sv", wo_sv},
-          {"curve", {{"step", steps}, {"loss", losses}}},
-          {"eval", ev},
-          {"stats", stats},
-          {"wo", wo},
-          {"ov", ov},
+          {"wo_sv", std::move(wo_sv)},  // moved, not copied: a record may be mostly W_o
+          {"curve", {{"step", std::move(steps)}, {"loss", std::move(losses)}}},
+          {"eval", std::move(ev)},
+          {"stats", std::move(stats)},
+          {"wo", std::move(wo)},
+          {"ov", std::move(ov)},
           {"final", fin},
           {"status", status_json(status)}};
 }
@@ -480,6 +491,16 @@ json parse_results(const std::string& text) {
   if (version == 1)
     for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
   return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>());
+}
+
+std::string json_text(const json& j) {
+  using Serializer = nlohmann::detail::serializer<json>;
+  auto count = std::make_shared<CharacterCount>();
+  Serializer(count, ' ').dump(j, false, false, 0);
+  std::string text;
+  text.reserve(count->n);
+  Serializer(nlohmann::detail::output_adapter<char>(text), ' ').dump(j, false, false, 0);
+  return text;
 }
 
 }  // namespace wolab

@@ -46,4 +46,9 @@ nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& expe
 // ConfigError("results: <what is wrong>").
 nlohmann::json parse_results(const std::string& text);
 
+// The compact JSON text of a record or results object, in one allocation of its exact size:
+// dump() grows its string by doubling, holding up to three times the text at its last growth,
+// and a record with W_o snapshots is mostly numbers (estimate_bytes counts this text).
+std::string json_text(const nlohmann::json& j);
+
 }  // namespace wolab
