@@ -146,7 +146,8 @@ export function renderClaims() {
     if (c.experiment) {
       const link = cell('a', t('seeExperiment', { title: t(`${c.experiment}_title`) }));
       link.href = `#exp-${c.experiment}`;
-      measured.append(' (', link, ')');
+      const zh = lang() === 'zh';
+      measured.append(zh ? '（' : ' (', link, zh ? '）' : ')');
     }
     tr.append(cell('td', `${c.id}. ${t(`claim${c.id}`)}`), cell('td', t(`v_${c.verdict}`), `verdict v-${c.verdict}`), measured);
     return tr;
@@ -189,8 +190,7 @@ function convergenceLines(e) {
     }
     if (c.diverged) out.push(t('convDiverged', { variant: c.variant, k: c.diverged, n: c.runs }));
   }
-  if (still.length) out.unshift(t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }));
-  return out;
+  return still.length ? [t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }), ...out] : out;
 }
 
 function pairLines(f) {
