@@ -33,7 +33,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
 test('a live run replaces the recorded one, and the claims follow it', async ({ page }) => {
   const problems = await openPage(page);
   const claim1 = page.locator('#claims-body tr[data-claim="1"] td').nth(2);
-  await expect(claim1).toContainText('remove_wo', { timeout: 10_000 });
+  await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo', { timeout: 10_000 });
   const recorded = await claim1.textContent();
   // One seed, few steps: quick to train, and worded for a single seed.
   await page.locator('#settings summary').click();
