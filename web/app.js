@@ -851,7 +851,8 @@ async function boot() {
     app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });
     $('#engine').classList.add('error');
-    if (app.embed) notice($('#engine').textContent, 'error');
+    // An embed hides the control bar and its engine line; without the core there is no section.
+    if (app.embed) notice($('#engine').textContent, 'error', { box: $('#experiments') });
     showErrors();
     return;
   }

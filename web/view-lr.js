@@ -65,9 +65,11 @@ export class LrView {
 
     const table = exp.analysis ? exp.analysis.finding.table : [];
     this.trained.figure.hidden = table.length === 0;
-    const key = [lang(), ...exp.variants.map(variantColor), exp.resultsText ? exp.resultsText.length : 0].join();
-    if (key !== this.trainedKey) {
+    // Drawn again only for a new analysis, language or theme.
+    const key = [lang(), ...exp.variants.map(variantColor)].join();
+    if (key !== this.trainedKey || exp.analysis !== this.trainedAnalysis) {
       this.trainedKey = key;
+      this.trainedAnalysis = exp.analysis;
       this.trained.label(t('lrTrained'), t('axisLr'), t('axisTrainedPct'));
       this.trained.bands(exp.variants.filter((v) => table.some((row) => row.variant === v)).map((v) => {
         const rows = table.filter((row) => row.variant === v);
