@@ -4,12 +4,13 @@
 # and dist/recorded/index.json listing them. Run after build-native.sh and build-wasm.sh.
 #   WOLAB_BIN   the wolab CLI (default build/wolab)
 #   WOLAB_DIST  the assembled page (default dist)
+#   WOLAB_PRESETS  the presets to record (default "quick article"; the tests need only quick)
 # Exit status: 0 done; 1 a recording failed (dist/recorded/ is then left without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${WOLAB_BIN:-build/wolab}
 dist=${WOLAB_DIST:-dist}
-presets=(quick article)
+read -r -a presets <<<"${WOLAB_PRESETS:-quick article}"
 
 # Written beside dist/recorded and moved into place, so the page never sees half of it.
 tmp=$dist/recorded.tmp

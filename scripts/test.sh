@@ -66,7 +66,7 @@ wasm_status=${PIPESTATUS[0]}
 if ((wasm_status == 0 || wasm_status == 2)); then
   run_ctest wasm build-wasm
   # The presets recorded with the native CLI, which the page shows on load (and e2e checks).
-  [[ -d dist && -x build/wolab ]] && bash scripts/record.sh 2>&1 | tee "$logs/record.log"
+  [[ -d dist && -x build/wolab ]] && WOLAB_PRESETS=quick bash scripts/record.sh 2>&1 | tee "$logs/record.log"
 else
   cannot_run wasm "wasm build failed; see $logs/build-wasm.log"
 fi
