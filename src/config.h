@@ -136,9 +136,11 @@ nlohmann::json config_json(const RunConfig& cfg);  // "model", "task", "train" o
 std::vector<std::string> validate(const RunConfig& cfg);
 std::vector<std::string> validate(const ExperimentConfig& cfg);
 
-// Bytes a run needs at most (weights, grads, Adam moments, activation cache, and the W_o
-// snapshots when it keeps them: Trainer::keep_wo_snapshots, experiment wo_heatmap).
-// uint64_t, not size_t: size_t is 32 bits in wasm and the estimate of a bad config exceeds it.
+// Bytes one run holds at its peak, from training to its record's JSON text or a checkpoint,
+// counted from the sizes the model, Adam and the trainer allocate (model_sizes, model.h), with
+// the W_o snapshots when it keeps them (Trainer::keep_wo_snapshots). test_memory.cpp checks it
+// against the bytes really allocated. uint64_t, not size_t: size_t is 32 bits in wasm and the
+// estimate of a bad config exceeds it.
 uint64_t estimate_bytes(const RunConfig& cfg, bool wo_snapshots = false);
 
 // {"quick": config, "article": config}, fully defaulted.

@@ -207,7 +207,7 @@ TEST(Plan, BadNamesAndConfigsAreRefused) {
   ExperimentConfig big = cfg;
   big.base.model.d_model = 1024;
   big.base.model.heads = 1;
-  big.base.train.steps = 1000000;
+  big.base.train.steps = 2000;
   big.base.train.probe_every = 1;
   EXPECT_NO_THROW(plan_runs(big, {"remove_wo"}));
   try {

@@ -160,7 +160,7 @@ TEST(Trainer, WoSnapshotsStayWithinTheMemoryLimit) {
   RunConfig c = tiny();
   c.model.d_model = 1024;
   c.model.heads = 4;
-  c.model.layers = 4;
+  c.model.layers = 1;
   c.model.d_ff = 64;
   c.train.batch = 1;
   c.train.steps = 1000;
