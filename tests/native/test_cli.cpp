@@ -13,6 +13,7 @@
 
 #include "checkpoint.h"
 #include "config.h"
+#include "experiment.h"
 #include "results.h"
 
 #if !defined(__EMSCRIPTEN__)
@@ -104,6 +105,9 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --ln middle" + out, "--ln: unknown value \"middle\"; use post or pre"},
       {"run --lr 0" + out, "--lr: 0 is out of range; use a number in (0, 1]"},
       {"run --seeds 101" + out, "--seeds: 101 is out of range; use an integer in 1..100"},
+      {"run --lrs 0.1,0.01" + out, "--lrs: 0.01 does not increase on 0.1; use 1 to 12 increasing numbers in (0, 1]"},
+      {"run --jobs 0" + out, "--jobs: \"0\" is not a number of jobs; use an integer in 1..256"},
+      {"run --jobs two" + out, "--jobs: \"two\" is not a number of jobs; use an integer in 1..256"},
       {"run --d-model 1024 --d-ff 4096 --layers 12 --batch 1024" + out, "over the 512 MiB limit"},
       {"run --steps" + out, "--steps: missing value"},
       {"run --config '" + dir_ + "missing.json'" + out, "--config: cannot read"},
@@ -170,9 +174,9 @@ TEST_F(Cli, FlagsOverrideTheConfigFile) {
 TEST_F(Cli, AllWritesOneFilePerExperiment) {
   Outcome o = wolab("run --experiment all --d-model 8 --heads 2 --d-ff 16 --steps 5 --seeds 1 --out '" + dir_ + "all.json'");
   ASSERT_EQ(o.code, 0) << o.err;
-  for (const char* e : {"remove_wo", "freeze_wo", "wo_heatmap", "activation_stats"}) {
-    json r = parse_results(slurp(dir_ + "all." + e + ".json"));
-    EXPECT_EQ(r["experiment"], e);
+  for (const ExperimentInfo& e : experiments()) {
+    json r = parse_results(slurp(dir_ + "all." + e.name + ".json"));
+    EXPECT_EQ(r["experiment"], e.name);
   }
   EXPECT_FALSE(exists(dir_ + "all.json"));
 }
@@ -191,7 +195,7 @@ TEST_F(Cli, HelpListsEveryFlagWithDefaultAndRange) {
     EXPECT_NE(h.out.find(s.flag + " " + s.metavar), std::string::npos) << s.flag;
     EXPECT_NE(h.out.find("default " + s.default_value + "; " + s.allowed), std::string::npos) << s.flag;
   }
-  for (const char* flag : {"--config FILE", "--out FILE", "--save-checkpoint FILE"})
+  for (const char* flag : {"--config FILE", "--out FILE", "--save-checkpoint FILE", "--jobs N"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   Outcome none = wolab("");
   EXPECT_EQ(none.code, 2);
