@@ -20,6 +20,7 @@ import { applyHeatTheme } from './heatmap.js';
 import { reportHeight } from './frame-height.js';
 import { lessonChanged, renderClaims, renderVerdict, setUpLesson } from './lesson.js';
 import { loadRecorded } from './recorded.js';
+import { analyze, makeResults, parseResults, startAnalysis } from './analysis.js';
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
 // runs keep, or that it sweeps learning rates.
@@ -303,6 +304,7 @@ function makeExperiment(info) {
   const exp = {
     name, info, section, variants: info.variants, config: null, source: null, file: '', createdBy: '',
     resultsText: null, runs: [], summary: null, analysis: null, settled: false,
+    epoch: 0,  // counts resets, so that an analysis worker's answer for older runs is dropped
   };
   exp.configLine = $('.config-line', section);
   exp.notices = $('.section-notices', section);
@@ -414,22 +416,29 @@ function kept(exp, record) {
 }
 
 // Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
-// one call into wasm per experiment, not one per finished run.
-function summarize(exp) {
+// one call per experiment, not one per finished run, in the analysis worker. Resolves to false
+// when the experiment was reset meanwhile (the answer is then dropped).
+async function summarize(exp) {
   const done = finishedRuns(exp);
   exp.resultsText = null;
   exp.summary = null;
-  if (!done.length) return;
+  if (!done.length) return true;
+  const epoch = exp.epoch;
   try {
-    exp.resultsText = app.wolab.makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
-    exp.summary = JSON.parse(exp.resultsText).summary;
+    const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
+    if (exp.epoch !== epoch) return false;
+    exp.resultsText = text;
+    exp.summary = JSON.parse(text).summary;
   } catch (e) {
+    if (exp.epoch !== epoch) return false;
     notice(errorText(e), 'error', { box: exp.notices });
   }
+  exp.redraw();
+  return true;
 }
 
 function reset(exp, fields) {
-  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false }, fields);
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false, epoch: exp.epoch + 1 }, fields);
 }
 
 // ---------- running ----------
@@ -546,11 +555,10 @@ function updateRun(run, job, msg, now) {
 }
 
 // Once every run of a live experiment has ended: its results, then whatever reads them.
-function settle(exp) {
+async function settle(exp) {
   if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
     exp.settled = true;
-    summarize(exp);
-    onExperimentSettled(exp);
+    if (await summarize(exp)) onExperimentSettled(exp);
   }
 }
 
@@ -662,14 +670,15 @@ async function saveModel(run) {
 // parseResults has accepted it; anything it refuses changes nothing on the page.
 async function importFile(file) {
   const refuse = (message) => notice(t('importRefused', { file: file.name, message }), 'error');
-  let results;
+  let text;
   try {
-    results = JSON.parse(app.wolab.parseResults(await file.text()));
+    text = await parseResults(await file.text());
   } catch (e) {
     refuse(errorText(e));
     return;
   }
-  const refused = showResults(results, { source: 'import', file: file.name });
+  const results = JSON.parse(text);
+  const refused = showResults(results, text, { source: 'import', file: file.name });
   if (refused) {
     refuse(refused);
     return;
@@ -680,14 +689,15 @@ async function importFile(file) {
 
 // Replaces an experiment's runs with those of a results document that parseResults has
 // normalised (an imported file, or results recorded with the page): source 'import' or
-// 'recorded', file its name. Returns why it cannot be shown (text for people), or '' once shown.
-export function showResults(results, { source, file = '' }) {
+// 'recorded', file its name; text is parseResults' JSON text of results. Returns why it cannot be
+// shown (text for people), or '' once shown.
+export function showResults(results, text, { source, file = '' }) {
   const exp = app.exps.get(results.experiment);
   if (!exp) return t('importNotShown', { experiment: results.experiment });
   if (exp.runs.some(active)) return t('importBusy');
   reset(exp, {
     config: results.config, source, file, createdBy: results.created_by,
-    resultsText: JSON.stringify(results), summary: results.summary,
+    resultsText: text, summary: results.summary,
   });
   const steps = results.config.train.steps;
   for (const record of results.runs) {
@@ -704,15 +714,21 @@ export function showResults(results, { source, file = '' }) {
 }
 
 // Called once an experiment's runs have all ended (a live run settled, or results shown): where
-// whatever reads the finished results (summaries, verdicts) is brought up to date.
-function onExperimentSettled(exp) {
+// whatever reads the finished results (summaries, verdicts) is brought up to date once the
+// analysis worker answers, unless the experiment was reset meanwhile.
+async function onExperimentSettled(exp) {
   exp.analysis = null;
   if (!finishedRuns(exp).length) return;
+  const epoch = exp.epoch;
   try {
-    exp.analysis = JSON.parse(app.wolab.analyze(`[${resultsText(exp)}]`)).experiments[0];
+    const text = await analyze(`[${resultsText(exp)}]`);
+    if (exp.epoch !== epoch) return;
+    exp.analysis = JSON.parse(text).experiments[0];
   } catch (e) {
+    if (exp.epoch !== epoch) return;
     notice(errorText(e), 'error', { box: exp.notices });
   }
+  exp.redraw();
   lessonChanged();
 }
 
@@ -872,15 +888,16 @@ async function boot() {
   buildForm();
   warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);
+  startAnalysis(app.script);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems] });
   renderAll();  // with the engine's experiments and the settings that apply
-  setUpLesson({ wolab: app.wolab, exps: app.exps, resultsText });
+  setUpLesson({ exps: app.exps, resultsText });
   document.body.dataset.ready = 'true';
   if (app.pending) runExperiments(app.pending);
   // Results recorded with the preset the settings match fill the experiments nothing else has
   // filled yet; settings of one's own (a link) start empty.
   else if ($('#preset').value !== 'custom') {
-    loadRecorded(app.wolab, $('#preset').value, (results, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, how)));
+    loadRecorded($('#preset').value, (results, text, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, text, how)));
   }
 }
 

@@ -4,38 +4,42 @@
 
 import { lang, t } from './i18n.js';
 import { renderPrediction } from './predict.js';
+import { analyze } from './analysis.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const lesson = {
-  wolab: null,
   exps: null,          // app.js's Map name -> experiment
   resultsText: null,   // exp -> its results JSON text
   analysis: null,      // analyze() of every experiment that has finished runs
   thresholds: null,
   queued: false,
+  asked: 0,            // counts analyses asked for: only the latest one's answer is shown
 };
 
-export function setUpLesson({ wolab, exps, resultsText }) {
-  Object.assign(lesson, { wolab, exps, resultsText });
+export function setUpLesson({ exps, resultsText }) {
+  Object.assign(lesson, { exps, resultsText });
   lessonChanged();
 }
 
 // The results shown changed: analyse them all once this task is over (showing several recorded
-// experiments in a row costs one analysis, not one per experiment).
+// experiments in a row costs one analysis, not one per experiment), in the analysis worker.
 export function lessonChanged() {
-  if (!lesson.wolab || lesson.queued) return;
+  if (!lesson.exps || lesson.queued) return;
   lesson.queued = true;
-  setTimeout(() => {
+  setTimeout(async () => {
     lesson.queued = false;
+    const asked = ++lesson.asked;
     const shown = [...lesson.exps.values()].filter((e) => e.analysis);
-    lesson.analysis = null;
+    let analysis = null;
     try {
-      if (shown.length) lesson.analysis = JSON.parse(lesson.wolab.analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
+      if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
     } catch (e) {
       console.error(e);  // each experiment's own analysis (app.js) has already reported it
     }
-    if (lesson.analysis) lesson.thresholds = lesson.analysis.thresholds;
+    if (asked !== lesson.asked) return;  // the results shown changed meanwhile
+    lesson.analysis = analysis;
+    if (analysis) lesson.thresholds = analysis.thresholds;
     renderClaims();
   }, 0);
 }

@@ -4,9 +4,10 @@
 // parseResults like an imported one. Without the files (a dev server) the page says so and works.
 
 import { t } from './i18n.js';
+import { parseResults } from './analysis.js';
 
-// show(results, { source, file }): app.js's showResults; returns why it did not show them, or ''.
-export async function loadRecorded(wolab, preset, show) {
+// show(results, text, { source, file }): app.js's showResults; returns why it did not show them, or ''.
+export async function loadRecorded(preset, show) {
   let index;
   try {
     const response = await fetch('recorded/index.json', { cache: 'no-cache' });
@@ -32,7 +33,8 @@ export async function loadRecorded(wolab, preset, show) {
     if (!entry) continue;
     const [file, text] = entry;
     try {
-      show(JSON.parse(wolab.parseResults(text)), { source: 'recorded', file: `recorded/${name}/${file}` });
+      const parsed = await parseResults(text);
+      show(JSON.parse(parsed), parsed, { source: 'recorded', file: `recorded/${name}/${file}` });
     } catch (e) {
       console.error(`recorded/${name}/${file}: ${e.message || e}`);
     }

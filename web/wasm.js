@@ -1,5 +1,6 @@
 // Picks the wasm build this browser can run and loads it on the main thread (for validateConfig,
-// presets, makeResults, parseResults). The workers load the same script, named by the page.
+// presets, plan). The workers, training and analysis (web/analysis.js), load the same script,
+// named by the page.
 
 // The smallest module using a SIMD instruction: (func (result v128) (i32x4.splat (i32.const 0))).
 const SIMD_PROBE = new Uint8Array([

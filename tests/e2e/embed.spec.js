@@ -66,13 +66,14 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
     return { ...content, frame: outer.frame, width: outer.width, gap: Math.abs(outer.frame - content.height) };
   };
 
-  // Before a run: title, Run, settings line and "Open in W_o Lab"; no control bar, no engine line.
+  // Before a run: title, Run, settings line, "Open in W_o Lab" and the recorded results, however
+  // tall they are (720 px is only the snippet's height for hosts without embed.js); no control
+  // bar, no engine line.
   await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
   let now = await fit();
   expect(now.width).toBe(700);
   expect(now.scrollsY).toBe(false);
   expect(now.scrollsX).toBe(false);
-  expect(now.frame).toBeLessThan(720);  // shorter than the snippet's fallback height: no empty band
   await expect(frame.locator('#exp-remove_wo button.run')).toBeEnabled();
   await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Settings: reverse, d_model 16, 8 heads/);
   await expect(frame.locator('#exp-remove_wo .open-full')).toBeVisible();
@@ -97,7 +98,6 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   now = await fit();
   expect(now.scrollsY).toBe(false);
   expect(now.scrollsX).toBe(false);
-  expect(now.frame).toBeGreaterThan(before + 300);  // it grew with the results
   await page.setViewportSize({ width: 1000, height: Math.ceil(now.frame) + 300 });
   await page.waitForTimeout(300);  // charts coming into view draw in the next frames
   await screenshot(page, 'embed_host_after_run');
