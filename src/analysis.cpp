@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "experiment.h"
+#include "json_input.h"
 #include "results.h"
 #include "status.h"
 
@@ -927,8 +928,11 @@ json analyze(const std::vector<json>& results) {
 }
 
 json analyze_text(const std::string& results_array) {
-  json list = json::parse(results_array, nullptr, /*allow_exceptions=*/false);
-  if (!list.is_array()) throw ConfigError("analysis: expected a JSON array of results documents");
+  std::string problem;
+  const std::optional<json> parsed_list = parse_json(results_array, problem);
+  if (!parsed_list) throw ConfigError("analysis: not valid JSON (" + problem + ")");
+  if (!parsed_list->is_array()) throw ConfigError("analysis: expected a JSON array of results documents");
+  const json& list = *parsed_list;
   std::vector<json> parsed;
   for (size_t i = 0; i < list.size(); ++i) {
     try {

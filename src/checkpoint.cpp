@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_input.h"
+
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "safetensors data is little-endian and is copied as is");
 
@@ -130,8 +132,11 @@ SafeTensors read_safetensors(const uint8_t* bytes, size_t size) {
     fail("header length " + std::to_string(n) + " goes beyond the end of the " + std::to_string(size) +
          "-byte file");
   if (n > kMaxHeaderBytes) fail("header length " + std::to_string(n) + " is over 100 MiB");
-  json header = json::parse(bytes + 8, bytes + 8 + n, nullptr, /*allow_exceptions=*/false);
-  if (header.is_discarded() || !header.is_object()) fail("header is not a JSON object");
+  std::string problem;
+  const auto text = reinterpret_cast<const char*>(bytes + 8);
+  const std::optional<json> parsed = parse_json(text, text + n, problem);
+  if (!parsed || !parsed->is_object()) fail("header is not a JSON object");
+  const json& header = *parsed;
 
   SafeTensors st;
   std::vector<Entry> entries;

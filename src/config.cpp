@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiment.h"
+#include "json_input.h"
 #include "model.h"
 #include "trainer.h"
 
@@ -477,20 +478,16 @@ ExperimentConfig read_config(const json& j, std::vector<std::string>& problems) 
 }
 
 ExperimentConfig read_config_text(const std::string& text, std::vector<std::string>& problems) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
-    std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
-    auto pos = what.find("] ");
-    if (pos != std::string::npos) what = what.substr(pos + 2);
-    problems.push_back("config: not valid JSON (" + what +
+  std::string problem;
+  const std::optional<json> j = parse_json(text, problem);
+  if (!j) {
+    problems.push_back("config: not valid JSON (" + problem +
                        "); write a JSON object such as {\"model\": {\"d_model\": 64}}");
     ExperimentConfig defaults;
     derive(defaults.base);
     return defaults;
   }
-  return read_config(j, problems);
+  return read_config(*j, problems);
 }
 
 // Field by field, then (only when every field is fine) the cross-field rules.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "experiment.h"
+#include "json_input.h"
 #include "probes.h"
 
 namespace wolab {
@@ -460,15 +461,11 @@ json make_results(const ExperimentConfig& cfg, const std::string& experiment, st
 }
 
 json parse_results(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
-    std::string what = e.what();
-    auto pos = what.find("] ");
-    throw ConfigError("results: not valid JSON (" + what.substr(pos == std::string::npos ? 0 : pos + 2) +
-                      "); choose a results file written by wolab or the page");
-  }
+  std::string problem;
+  const std::optional<json> parsed = parse_json(text, problem);
+  if (!parsed)
+    throw ConfigError("results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");
+  const json& j = *parsed;
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw ConfigError("results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
   const json& version = field(j, "", "version");
