@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
-#   setup -> native build + GoogleTest (ctest) -> wasm build + the same GoogleTest suite under
-#   node (ctest) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium.
+#   setup -> native build + GoogleTest (ctest) -> the same under ASan + UBSan (ctest) and the
+#   libFuzzer harnesses, 20 s each -> wasm build + the same GoogleTest suite under node (ctest)
+#   -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium.
 # Each suite runs even when an earlier one failed. A suite that cannot run (its build failed,
 # its runner crashed or printed no counts) counts as one failed test. The last line is
 # "N passed, N failed, N skipped", the sum over all suites; the exit status is non-zero if N failed > 0.
@@ -58,6 +59,39 @@ if bash scripts/build-native.sh 2>&1 | tee "$logs/build-native.log"; then
   run_ctest native build
 else
   cannot_run native "native build failed; see $logs/build-native.log"
+fi
+
+# The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
+# UndefinedBehaviorSanitizer (scripts/build-asan.sh); then each libFuzzer harness for 20 s
+# (scripts/fuzz.sh), one test per harness. A sanitizer report ends the process it happens in
+# (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
+# file counts as one more failure, so no report passes unseen.
+banner "sanitized build (ASan + UBSan)"
+if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
+  reports=$PWD/$logs/sanitizers
+  rm -rf "$reports" && mkdir -p "$reports"
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$reports/asan \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan \
+    run_ctest asan build-asan
+  n=$(find "$reports" -type f | wc -l)
+  if ((n > 0)); then
+    cat "$reports"/* | tee -a "$logs/asan.log"
+    failed=$((failed + n))
+    notes+=("asan: $n sanitizer reports in $reports, counted as $n failed")
+  fi
+
+  banner "fuzz: scripts/fuzz.sh --no-build 20"
+  bash scripts/fuzz.sh --no-build 20 2>&1 | tee "$logs/fuzz.log"
+  p=$(grep -c '^fuzz_[a-z]*: passed' "$logs/fuzz.log")
+  f=$(grep -c '^fuzz_[a-z]*: FAILED' "$logs/fuzz.log")
+  if ((p + f > 0)); then
+    count fuzz "$p" "$f"
+  else
+    cannot_run fuzz "no harness ran; see $logs/fuzz.log"
+  fi
+else
+  cannot_run asan "sanitized build failed; see $logs/build-asan.log"
+  cannot_run fuzz "sanitized build failed; see $logs/build-asan.log"
 fi
 
 banner "wasm build"

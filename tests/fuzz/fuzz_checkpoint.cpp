@@ -1,0 +1,40 @@
+// safetensors checkpoints as `wolab eval` and the page load them: read_safetensors, then
+// Trainer::from_checkpoint, then the held-out metrics `wolab eval` prints. A loaded trainer
+// saves a checkpoint that loads and saves back to the same bytes. The trainer is built only
+// for small configs (at most kHarnessBytes by estimate_bytes), so the fuzzer spends its time
+// in the parsers, not in allocating and evaluating models; larger configs are still parsed
+// and validated up to that point.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checkpoint.h"
+#include "config.h"
+#include "fuzz_check.h"
+#include "trainer.h"
+
+using namespace wolab;
+
+namespace {
+constexpr uint64_t kHarnessBytes = uint64_t(1) << 20;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    const SafeTensors st = read_safetensors(data, size);
+    auto config = st.metadata.find("config");
+    if (config != st.metadata.end() && estimate_bytes(parse_run_config(config->second)) > kHarnessBytes)
+      return 0;
+    const std::vector<uint8_t> bytes(data, data + size);
+    Trainer trainer = Trainer::from_checkpoint(bytes);
+    const std::vector<uint8_t> saved = trainer.save_checkpoint();
+    fuzz_check(Trainer::from_checkpoint(saved).save_checkpoint() == saved,
+               "a loaded checkpoint does not save back to the same bytes");
+    trainer.evaluate();
+    trainer.greedy_exact();
+  } catch (const ConfigError& e) {
+    expect_one_line(e.what());
+  }
+  return 0;
+}

@@ -1,0 +1,38 @@
+// Results JSON as `wolab report` and the page import it: parse_results, then the analysis of
+// what it accepted. An accepted file comes back normalised, normalising that again changes
+// nothing, and the analysis and its text are made without a crash (a ConfigError is allowed).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "config.h"
+#include "fuzz_check.h"
+#include "results.h"
+
+using namespace wolab;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  nlohmann::json results;
+  try {
+    results = parse_results(text);
+  } catch (const ConfigError& e) {
+    expect_one_line(e.what());
+    return 0;
+  }
+  const std::string normalised = results.dump();
+  try {
+    fuzz_check(parse_results(normalised) == results, "parse_results is not idempotent", normalised);
+  } catch (const ConfigError& e) {
+    fuzz_check(false, "parse_results refuses its own output", std::string(e.what()) + "\n" + normalised);
+  }
+  try {
+    format_analysis(analyze({results}));
+  } catch (const ConfigError& e) {
+    expect_one_line(e.what());
+  }
+  return 0;
+}
