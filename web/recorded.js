@@ -19,7 +19,7 @@ export async function loadRecorded(preset, show) {
     none.textContent = t('recordedNone');
     return;
   }
-  const name = index.presets && index.presets[preset] ? preset : 'quick';
+  const name = preset;
   const files = (index.presets && index.presets[name]) || [];
   const texts = await Promise.all(files.map(async (file) => {
     try {
