@@ -337,20 +337,24 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
   };
   Trainer t(parse_run_config(meta("config")));
   Impl& m = *t.impl_;
-  auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out) {
+  // Adam's second moments are averages of squares: a negative one would make the next
+  // update NaN, and the run look as if it had diverged.
+  auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out, bool non_negative = false) {
     auto it = st.f32.find(name);
     if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
     if (it->second.shape != shape)
       throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
-    for (float x : it->second.data)
+    for (float x : it->second.data) {
       if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
+      if (non_negative && x < 0) throw ConfigError("checkpoint: tensor " + name + " has a negative value");
+    }
     std::copy(it->second.data.begin(), it->second.data.end(), out);
   };
   for (const ParamInfo& p : m.model.param_info()) {
     take(p.name, p.shape, m.model.params.data() + p.offset);
     if (!p.trainable) continue;
     take("adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
-    take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset);
+    take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
   }
   const int64_t C = m.cfg.model.d_model;
   for (int l = 0; l < m.cfg.model.layers; l++)
@@ -365,6 +369,17 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
   m.data_rng = Rng(whole_number("data_rng"));
   const auto status = status_from_description(meta("status"));
   if (!status) throw ConfigError("checkpoint: unknown status \"" + escape_controls(meta("status")) + "\"");
+  // A status its step cannot have would let the run train past its last step (running there)
+  // or report steps it never trained. A run diverges at the step whose training loss was not
+  // finite (one past those kept) or whose held-out loss after its update was not (the last).
+  const int s = static_cast<int>(step), steps = m.cfg.train.steps;
+  const bool fits = status->state == RunStatus::State::running   ? s < steps
+                    : status->state == RunStatus::State::done    ? s == steps
+                    : status->state == RunStatus::State::stopped ? status->step == s && s < steps
+                    : (status->step == s + 1 && s < steps) || (status->step == s && s > 0);
+  if (!fits)
+    throw ConfigError("checkpoint: status \"" + describe(*status) + "\" does not fit step " + std::to_string(s) +
+                      " of " + std::to_string(steps));
   m.status = *status;
   return t;
 }

@@ -1,6 +1,7 @@
 // safetensors checkpoints as `wolab eval` and the page load them: read_safetensors, then
 // Trainer::from_checkpoint, then the held-out metrics `wolab eval` prints. A loaded trainer
-// saves a checkpoint that loads and saves back to the same bytes. The trainer is built only
+// has a step left to train unless it is finished, and saves a checkpoint that loads and saves
+// back to the same bytes. The trainer is built only
 // for small configs (at most kHarnessBytes by estimate_bytes), so the fuzzer spends its time
 // in the parsers, not in allocating and evaluating models; larger configs are still parsed
 // and validated up to that point.
@@ -28,6 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     const std::vector<uint8_t> bytes(data, data + size);
     Trainer trainer = Trainer::from_checkpoint(bytes);
+    fuzz_check(trainer.finished() || trainer.steps_done() < trainer.config().train.steps,
+               "a running checkpoint with no step left to train");
     const std::vector<uint8_t> saved = trainer.save_checkpoint();
     fuzz_check(Trainer::from_checkpoint(saved).save_checkpoint() == saved,
                "a loaded checkpoint does not save back to the same bytes");

@@ -203,6 +203,33 @@ TEST(Trainer, CorruptCheckpointsAreRefused) {
   EXPECT_THROW(Trainer::from_checkpoint(write_safetensors(st)), ConfigError);
 }
 
+// A status the checkpoint's step cannot have (running at the last step would train past it)
+// and negative second moments (the next update would be NaN) are refused, not trained on.
+TEST(Trainer, CheckpointsThatCouldNotHaveBeenSavedAreRefused) {
+  auto saved_after = [](int steps) {
+    Trainer t(tiny());
+    t.step(steps);
+    const std::vector<uint8_t> bytes = t.save_checkpoint();
+    return read_safetensors(bytes.data(), bytes.size());
+  };
+  auto load = [](SafeTensors st, const std::string& status) {
+    st.metadata["status"] = status;
+    return Trainer::from_checkpoint(write_safetensors(st));
+  };
+  const SafeTensors mid = saved_after(12), last = saved_after(tiny().train.steps);
+  for (const char* fits : {"running", "stopped at step 12", "diverged at step 13", "diverged at step 12"})
+    EXPECT_NO_THROW(load(mid, fits)) << fits;
+  for (const char* misfit : {"done", "stopped at step 11", "diverged at step 14", "diverged at step 11"})
+    EXPECT_THROW(load(mid, misfit), ConfigError) << misfit;
+  EXPECT_NO_THROW(load(last, "done"));
+  for (const char* misfit : {"running", "stopped at step 30", "diverged at step 31"})
+    EXPECT_THROW(load(last, misfit), ConfigError) << misfit;
+
+  SafeTensors negative = mid;
+  negative.f32.at("adam.v.head.bias").data[0] = -1e-8f;
+  EXPECT_THROW(load(negative, "running"), ConfigError);
+}
+
 TEST(Trainer, DivergenceStopsTheRunWithItsStep) {
   // weights this large overflow to inf in the embedding sum, so the very next loss is NaN
   const std::vector<uint8_t> bytes = Trainer(tiny()).save_checkpoint();
