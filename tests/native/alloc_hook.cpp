@@ -59,6 +59,7 @@ void* emscripten_builtin_memalign(size_t alignment, size_t size);
 #define WOLAB_MALLOC emscripten_builtin_malloc
 #define WOLAB_FREE emscripten_builtin_free
 #define WOLAB_MEMALIGN emscripten_builtin_memalign
+#define WOLAB_NOEXCEPT  // as Emscripten's libc declares them
 #else
 void* __libc_malloc(size_t size);
 void __libc_free(void* ptr);
@@ -66,6 +67,7 @@ void* __libc_memalign(size_t alignment, size_t size);
 #define WOLAB_MALLOC __libc_malloc
 #define WOLAB_FREE __libc_free
 #define WOLAB_MEMALIGN __libc_memalign
+#define WOLAB_NOEXCEPT noexcept  // as glibc declares them
 #endif
 }
 
@@ -90,14 +92,14 @@ void uncount(void* p) {
 }  // namespace
 
 extern "C" {
-void* malloc(size_t size) noexcept { return counted(WOLAB_MALLOC(size)); }
+void* malloc(size_t size) WOLAB_NOEXCEPT { return counted(WOLAB_MALLOC(size)); }
 
-void free(void* ptr) noexcept {
+void free(void* ptr) WOLAB_NOEXCEPT {
   uncount(ptr);
   WOLAB_FREE(ptr);
 }
 
-void* calloc(size_t count, size_t size) noexcept {
+void* calloc(size_t count, size_t size) WOLAB_NOEXCEPT {
   if (size != 0 && count > SIZE_MAX / size) return nullptr;
   void* p = WOLAB_MALLOC(count * size);
   if (p) std::memset(p, 0, count * size);
@@ -106,7 +108,7 @@ void* calloc(size_t count, size_t size) noexcept {
 
 // As a new block, a copy and a free: the old and the new block are both held for a moment,
 // as they may be in the library's own realloc.
-void* realloc(void* ptr, size_t size) noexcept {
+void* realloc(void* ptr, size_t size) WOLAB_NOEXCEPT {
   if (!ptr) return malloc(size);
   if (size == 0) {
     free(ptr);
@@ -120,15 +122,15 @@ void* realloc(void* ptr, size_t size) noexcept {
   return p;
 }
 
-void* memalign(size_t alignment, size_t size) noexcept {
+void* memalign(size_t alignment, size_t size) WOLAB_NOEXCEPT {
   return counted(WOLAB_MEMALIGN(alignment, size));
 }
 
-void* aligned_alloc(size_t alignment, size_t size) noexcept {
+void* aligned_alloc(size_t alignment, size_t size) WOLAB_NOEXCEPT {
   return counted(WOLAB_MEMALIGN(alignment, size));
 }
 
-int posix_memalign(void** out, size_t alignment, size_t size) noexcept {
+int posix_memalign(void** out, size_t alignment, size_t size) WOLAB_NOEXCEPT {
   if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
   void* p = counted(WOLAB_MEMALIGN(alignment, size));
   if (!p) return ENOMEM;
