@@ -44,21 +44,11 @@ void matmul_tn(S* C, const S* A, const S* B, int M, int K, int N, bool accumulat
     eigen_gemm::matmul_tn(C, A, B, M, K, N, accumulate);
 }
 
-template <class S>
-size_t matmul_workspace(int M, int K, int N) {
-  if constexpr (use_simd<S>)
-    return 0;
-  else
-    return eigen_gemm::workspace<S>(M, K, N);
-}
-
 template void matmul_nn<float>(float*, const float*, const float*, int, int, int, bool);
 template void matmul_nt<float>(float*, const float*, const float*, int, int, int, bool);
 template void matmul_tn<float>(float*, const float*, const float*, int, int, int, bool);
 template void matmul_nn<double>(double*, const double*, const double*, int, int, int, bool);
 template void matmul_nt<double>(double*, const double*, const double*, int, int, int, bool);
 template void matmul_tn<double>(double*, const double*, const double*, int, int, int, bool);
-template size_t matmul_workspace<float>(int, int, int);
-template size_t matmul_workspace<double>(int, int, int);
 
 }  // namespace wolab

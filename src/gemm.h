@@ -6,6 +6,7 @@
 // double (used only by the gradient checks) always goes through Eigen.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 namespace wolab {
@@ -22,10 +23,17 @@ void matmul_nt(S* C, const S* A, const S* B, int M, int K, int N, bool accumulat
 template <class S>
 void matmul_tn(S* C, const S* A, const S* B, int M, int K, int N, bool accumulate = false);
 
-// Elements of S that the products keep allocated after one of shape C (M,N) of depth K (the
-// packing buffers of gemm_eigen.h; none for the wasm SIMD kernels, whose buffers are static).
-// For the memory estimate.
-template <class S>
-size_t matmul_workspace(int M, int K, int N);
+// The depth of a block that gemm_eigen.h packs, at most: Eigen sizes it to the L1 cache (944
+// floats with AVX-512 here), so this cap changes nothing on today's CPUs and bounds the packing
+// buffers on every machine.
+inline constexpr int kMaxPackedDepth = 1024;
+
+// At most the elements that the products keep allocated after one of shape C (M,N) of depth K:
+// gemm_eigen.h's packing buffers, a block of depth min(K, kMaxPackedDepth) across M + N, aligned.
+// The same bound on every build (the wasm SIMD kernels' buffers are static), so the memory
+// estimate and its messages are the same natively and in the page.
+inline size_t matmul_workspace(int M, int K, int N) {
+  return static_cast<size_t>(std::min(K, kMaxPackedDepth)) * (static_cast<size_t>(M) + N) + 16;
+}
 
 }  // namespace wolab

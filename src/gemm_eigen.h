@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eigen.h"
+#include "gemm.h"
 
 namespace wolab {
 namespace eigen_gemm {
@@ -28,10 +29,13 @@ class PersistentBlocking : public Eigen::internal::level3_blocking<S, S> {
   PersistentBlocking(Index rows, Index cols, Index depth) {
     Index kc = depth, mc = rows, nc = cols;
     Eigen::internal::computeProductBlockingSizes<S, S, 1>(kc, mc, nc);
+    kc = std::min<Index>(kc, kMaxPackedDepth);  // so that matmul_workspace bounds the buffers
     this->m_kc = kc;
     this->m_mc = mc;
     this->m_nc = nc;
-    const Index size_a = packed_a_size(kc, mc);
+    // The packed B block starts on a boundary of Eigen's widest aligned load.
+    constexpr Index align = std::max<Index>(1, EIGEN_MAX_ALIGN_BYTES / sizeof(S));
+    const Index size_a = (kc * mc + align - 1) / align * align;
     const size_t size = static_cast<size_t>(size_a + kc * nc);
     thread_local std::vector<S, Eigen::aligned_allocator<S>> buffer;  // (size_a + size_b)
     if (buffer.size() < size) {
@@ -41,29 +45,7 @@ class PersistentBlocking : public Eigen::internal::level3_blocking<S, S> {
     this->m_blockA = buffer.data();
     this->m_blockB = buffer.data() + size_a;
   }
-
-  // Elements of the packing buffers a product of this shape needs.
-  static Index buffer_size(Index rows, Index cols, Index depth) {
-    Index kc = depth, mc = rows, nc = cols;
-    Eigen::internal::computeProductBlockingSizes<S, S, 1>(kc, mc, nc);
-    return packed_a_size(kc, mc) + kc * nc;
-  }
-
- private:
-  // The packed B block starts on a boundary of Eigen's widest aligned load.
-  static Index packed_a_size(Index kc, Index mc) {
-    constexpr Index align = std::max<Index>(1, EIGEN_MAX_ALIGN_BYTES / sizeof(S));
-    return (kc * mc + align - 1) / align * align;
-  }
 };
-
-// Elements of S the packing buffers need for a product C (M,N) of depth K; they keep the
-// largest a thread has needed.
-template <class S>
-size_t workspace(int M, int K, int N) {
-  if (M == 0 || N == 0 || K == 0) return 0;
-  return static_cast<size_t>(PersistentBlocking<S>::buffer_size(N, M, K));
-}
 
 // C (M,N) (+)= op(A)·op(B) with op(A) (M,K) and op(B) (K,N) as Eigen sees them: storage order
 // and leading dimension of each operand's buffer.

@@ -126,9 +126,9 @@ ModelSizes Model<S>::sizes() {
   const int shapes[][2] = {{C, C}, {C, F}, {F, C}, {C, V}};  // (in, out)
   for (int rows : {max_batch_ * cfg_.seq_len, max_batch_})
     for (const auto& [in, out] : shapes)
-      s.workspace = std::max({s.workspace, uint64_t(matmul_workspace<S>(rows, in, out)),
-                              uint64_t(matmul_workspace<S>(rows, out, in)),
-                              uint64_t(matmul_workspace<S>(out, rows, in))});
+      s.workspace = std::max({s.workspace, uint64_t(matmul_workspace(rows, in, out)),
+                              uint64_t(matmul_workspace(rows, out, in)),
+                              uint64_t(matmul_workspace(out, rows, in))});
   return s;
 }
 
