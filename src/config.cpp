@@ -576,9 +576,10 @@ uint64_t estimate_bytes(const RunConfig& config, bool wo_snapshots) {
               ov * ((C / H) * kArrayNumber + 4 * kObjectKey + 2 * kObject);
   }
   const uint64_t svd = 8 * 8 * C * C;
-  // (its header: about a kilobyte of JSON per tensor, three for each of the model's 16 L + 6)
+  // (and a W_o copy while one is made; its header, as text and as parsed JSON: a kilobyte or two
+  // per tensor, three for each of the model's 16 L + 6)
   const uint64_t checkpoint =
-      2 * 4 * (3 * m.params + L * C * C + steps) + 4 * C * C + 1536 * (49 * L + 20);
+      2 * 4 * (3 * m.params + L * C * C + steps) + 4 * C * C + 2048 * (49 * L + 20);
   return model + adam + trainer + history + snapshots + std::max(record + svd, checkpoint);
 }
 

@@ -183,6 +183,7 @@ Trainer::Trainer(const RunConfig& cfg) {
   if (!problems.empty()) throw ConfigError(problems.front());
   impl_ = std::make_unique<Impl>(c);
   impl_->model.init(c.train.seed);
+  impl_->wo_init.reserve(static_cast<size_t>(c.model.layers) * c.model.d_model * c.model.d_model);
   for (int l = 0; l < c.model.layers; l++) {
     const std::vector<float> wo = impl_->wo_matrix(l);
     impl_->wo_init.insert(impl_->wo_init.end(), wo.begin(), wo.end());
