@@ -1,10 +1,12 @@
 // Cost of the end-of-run evaluation (the held-out eval and greedy decoding that a run's record
-// takes at its last step) in training steps of the same config, native, one thread. A figure for
-// the README, not a test.
+// takes at its last step) in training steps of the same config, native, one thread; and, apart,
+// the singular values of every layer's W_o that the record adds. A figure for the README, not a
+// test.
 //
 //   bench_eval ['<config json>']   (default: the Article size, d_model 256, 2 layers, copy)
 //
-// Prints one JSON line: {"step_ms": S, "evaluate_ms": E, "greedy_ms": G, "cost_in_steps": N}.
+// Prints one JSON line: {"step_ms": S, "evaluate_ms": E, "greedy_ms": G, "cost_in_steps": N,
+// "wo_sv_ms": W}.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "config.h"
+#include "probes.h"
 #include "trainer.h"
 
 namespace {
@@ -47,9 +50,14 @@ int main(int argc, char** argv) {
     const double step = median_ms(9, [&] { trainer.step(5); }) / 5;
     const double evaluate = median_ms(5, [&] { trainer.evaluate(); });
     const double greedy = median_ms(5, [&] { trainer.greedy_exact(); });
+    const wolab::ModelConfig& m = trainer.config().model;
+    const double wo_sv = median_ms(3, [&] {
+      for (int l = 0; l < m.layers; l++) wolab::singular_values(trainer.wo_weights(l).data(), m.d_model);
+    });
     std::printf(
-        "{\"step_ms\": %.2f, \"evaluate_ms\": %.2f, \"greedy_ms\": %.2f, \"cost_in_steps\": %.1f}\n",
-        step, evaluate, greedy, (evaluate + greedy) / step);
+        "{\"step_ms\": %.2f, \"evaluate_ms\": %.2f, \"greedy_ms\": %.2f, \"cost_in_steps\": %.1f, "
+        "\"wo_sv_ms\": %.2f}\n",
+        step, evaluate, greedy, (evaluate + greedy) / step, wo_sv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_eval: %s\n", e.what());
     return 2;
