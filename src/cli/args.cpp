@@ -18,6 +18,9 @@ std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<st
         throw ConfigError(escape_controls(a) + ": missing value; see wolab --help");
       out.emplace_back(a, args[++i]);
     }
+    // No flag takes an empty value, and `--config ""` would otherwise mean no config at all.
+    if (out.back().second.empty())
+      throw ConfigError(escape_controls(out.back().first) + ": empty value; see wolab --help");
   }
   return out;
 }

@@ -9,7 +9,7 @@
 namespace wolab {
 
 // "--flag value" or "--flag=value" pairs, in order. Throws ConfigError for an argument that is
-// not a flag or a flag without its value.
+// not a flag, or a flag without its value or with an empty one.
 std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args);
 
 }  // namespace wolab

@@ -110,6 +110,9 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --jobs two" + out, "--jobs: \"two\" is not a number of jobs; use an integer in 1..256"},
       {"run --d-model 1024 --d-ff 4096 --layers 12 --batch 1024" + out, "over the 512 MiB limit"},
       {"run --steps" + out, "--steps: missing value"},
+      {"run --config ''" + out, "--config: empty value"},
+      {"run --steps 5 --out=", "--out: empty value"},
+      {"run \"$(printf -- '--\\r=1')\"" + out, "--\\u000d: unknown flag"},  // one line though typed with a CR
       {"run --config '" + dir_ + "missing.json'" + out, "--config: cannot read"},
       {"run --config '" + dir_ + "corrupt.json'" + out, "config: not valid JSON"},
       {"run --config '" + dir_ + "typo.json'" + out, "model.dmodel: unknown key"},
