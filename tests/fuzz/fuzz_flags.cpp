@@ -26,7 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExperimentConfig cfg;
   try {
     for (const auto& [flag, value] : flag_pairs(args)) {
-      if (flag == "--config" || flag == "--out" || flag == "--save-checkpoint") continue;  // files
+      // main.cpp's own flags (kRunFlags), not settings: files, the preset and the job count
+      if (flag == "--preset" || flag == "--config" || flag == "--out" || flag == "--save-checkpoint" ||
+          flag == "--jobs")
+        continue;
       set_from_flag(cfg, flag, value);
     }
   } catch (const ConfigError& e) {

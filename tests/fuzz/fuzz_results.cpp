@@ -1,5 +1,5 @@
 // Results JSON as `wolab report` and the page import it: parse_results, then the analysis of
-// what it accepted. An accepted file comes back normalised, normalising that again changes
+// what it accepted (analyze, and analyze_text as the page calls it). An accepted file comes back normalised, normalising that again changes
 // nothing, and the analysis and its text are made without a crash (a ConfigError is allowed).
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     format_analysis(analyze({results}));
+  } catch (const ConfigError& e) {
+    expect_one_line(e.what());
+  }
+  try {
+    analyze_text("[" + text + "]");  // the page's entry point
   } catch (const ConfigError& e) {
     expect_one_line(e.what());
   }
