@@ -95,6 +95,17 @@ val validate_config(val config) {
   return js_errors([&] { return string_array(wolab::config_problems(text_of(config, "config"))); });
 }
 
+// Bytes one run of `config` holds at its peak (estimate_bytes), also past the memory limit: a
+// config is read field by field only. A double holds any such estimate exactly.
+double memory_estimate(val config, bool wo_snapshots) {
+  return js_errors([&] {
+    std::vector<std::string> problems;
+    const wolab::ExperimentConfig cfg = wolab::read_config_text(text_of(config, "config"), problems);
+    if (!problems.empty()) throw wolab::ConfigError(problems.front());
+    return static_cast<double>(wolab::estimate_bytes(cfg.base, wo_snapshots));
+  });
+}
+
 std::string presets() {
   return js_errors([] { return wolab::presets().dump(); });
 }
@@ -248,7 +259,7 @@ std::string probe_record(const Trainer& t) {
 }
 
 std::string record(Trainer& t) {
-  return js_errors([&] { return wolab::run_record(t).dump(); });
+  return js_errors([&] { return wolab::json_text(wolab::run_record(t)); });
 }
 
 val checkpoint(const Trainer& t) {
@@ -262,6 +273,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   using emscripten::function;
 
   function("validateConfig", &validate_config);
+  function("memoryEstimate", &memory_estimate);
   function("presets", &presets);
   function("experiments", &experiments);
   function("settings", &settings);

@@ -225,6 +225,11 @@ export declare class Trainer {
 export interface WolabModule {
   /** Every problem of a config, one line each (the CLI's messages); [] when it is valid. */
   validateConfig(configJson: JsonText): string[];
+  /**
+   * Bytes one run of the config holds at its peak, with W_o snapshots or without: what
+   * validateConfig checks against its 512 MiB limit. Throws on a field's bad value.
+   */
+  memoryEstimate(configJson: JsonText, woSnapshots: boolean): number;
   /** {"quick": config, "article": config}, fully defaulted, as JSON text. */
   presets(): JsonText;
   /** JSON text of ExperimentInfo[]: the six experiments in their order ("all" runs them all). */

@@ -27,7 +27,7 @@ struct ModelSizes {
   uint64_t params = 0;       // parameters; the gradients are as many again
   uint64_t activations = 0;  // every activation, cache and scratch buffer, decoding's included
   uint64_t tokens = 0;       // ints: the batch's inputs and targets
-  uint64_t workspace = 0;    // what the matrix products keep between calls (gemm.h)
+  uint64_t workspace = 0;    // at most what the matrix products keep between calls (gemm.h)
 };
 template <class S>
 ModelSizes model_sizes(const ModelConfig& cfg, int batch);

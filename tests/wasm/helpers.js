@@ -12,13 +12,16 @@ const nativeDir = process.env.WOLAB_NATIVE_DIR || path.join(root, 'build');
 
 const loaded = new Map();
 
-// 'wolab' (SIMD) or 'wolab-nosimd'. The .wasm bytes are handed over because Emscripten 3.1.6
-// cannot fetch them under node 20.
+// A new instance of 'wolab' (SIMD) or 'wolab-nosimd', with a heap of its own. The .wasm bytes
+// are handed over because Emscripten 3.1.6 cannot fetch them under node 20.
+function newWolab(name = 'wolab') {
+  const factory = require(path.join(wasmDir, `${name}.js`));
+  return factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, `${name}.wasm`)) });
+}
+
+// The instance the tests of one file share.
 function loadWolab(name = 'wolab') {
-  if (!loaded.has(name)) {
-    const factory = require(path.join(wasmDir, `${name}.js`));
-    loaded.set(name, factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, `${name}.wasm`)) }));
-  }
+  if (!loaded.has(name)) loaded.set(name, newWolab(name));
   return loaded.get(name);
 }
 
@@ -49,4 +52,4 @@ function readSafetensors(bytes) {
   return { metadata, tensors };
 }
 
-module.exports = { loadWolab, nativeTool, memoryBytes, readSafetensors, root };
+module.exports = { loadWolab, newWolab, nativeTool, memoryBytes, readSafetensors, root };

@@ -1,10 +1,11 @@
-// Memory: trainers free everything on delete(), and the configs the validator allows fit under
-// the wasm heap's ceiling (1 GiB; the validator's limit is 512 MiB of estimated need).
+// Memory: trainers free everything on delete(), the memory estimate bounds the heap a run
+// grows to, and the configs the validator allows fit under the wasm heap's ceiling (1 GiB; the
+// validator's limit is 512 MiB of estimated need).
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { loadWolab, memoryBytes } = require('./helpers.js');
+const { loadWolab, newWolab, memoryBytes } = require('./helpers.js');
 
 const SMALL = JSON.stringify({
   model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
@@ -29,18 +30,69 @@ test('wasm memory stays flat over 1,000 create/step/checkpoint/delete cycles', a
   assert.equal(memoryBytes(wolab), before);
 });
 
-test('the largest configs the validator allows fit in the wasm heap', async () => {
-  const wolab = await loadWolab();
-  // Batch 1024 at the default width: length 21 (T = 43) is estimated at ~504 MiB, 22 at ~532.
-  const near = JSON.stringify({ task: { length: 21 }, train: { batch: 1024 } });
-  const over = JSON.stringify({ task: { length: 22 }, train: { batch: 1024 } });
-  assert.deepEqual(wolab.validateConfig(near), []);
-  assert.match(wolab.validateConfig(over)[0], /over the 512 MiB limit/);
-  for (let i = 0; i < 2; i++) {
-    const t = new wolab.Trainer(near);
-    const e = t.evaluate();  // a forward pass over the held-out set touches the activation cache
-    assert.ok(Number.isFinite(e.loss));
+const MiB = 1024 * 1024;
+
+// One run as the page's worker goes through it: made, trained to its end, its record taken as
+// JSON text, a checkpoint taken, deleted.
+function runToEnd(wolab, config, snapshots) {
+  const t = new wolab.Trainer(config);
+  try {
+    t.recordWoSnapshots(snapshots);
+    while (!t.finished()) t.step(50);
+    assert.ok(t.record().length > 100);
+    assert.ok(t.checkpoint().length > 100);
+  } finally {
     t.delete();
   }
-  assert.ok(memoryBytes(wolab) <= 1024 * 1024 * 1024);
+}
+
+// The config `base` with section.key set to the largest whole number the validator accepts
+// (searched up from 1): the next one is refused for its memory.
+function largestAccepted(wolab, base, section, key) {
+  const at = (v) => JSON.stringify({ ...base, [section]: { ...base[section], [key]: v } });
+  let v = 1;
+  while (wolab.validateConfig(at(v + 1)).length === 0) v++;
+  assert.deepEqual(wolab.validateConfig(at(v)), []);
+  assert.match(wolab.validateConfig(at(v + 1))[0], /over the 512 MiB limit/);
+  return at(v);
+}
+
+// Each run in a module of its own, whose heap starts at 16 MiB and grows only when malloc runs
+// out, to at least what it asked for and at most 20% past it (Emscripten's growth policy): the
+// size it ends at bounds the run's peak from above and, a fifth less and less the heap it started
+// with, from below; a bound that says something only for runs well above those 16 MiB. The
+// byte-exact comparison in wasm is test_memory.cpp's, built to wasm with its malloc hook.
+test('the memory estimate bounds the wasm heap of runs up to the limit', async () => {
+  const probe = await loadWolab();
+  const runs = [
+    ['article', JSON.stringify({ model: { d_model: 256, d_ff: 1024 }, train: { steps: 4, probe_every: 2 } }), false],
+    // batch 1024 at the default width, as long as the limit allows
+    ['batch 1024, longest', largestAccepted(probe, { train: { batch: 1024, steps: 1 } }, 'task', 'length'), false],
+    // a W_o snapshot at every one of 120 steps: a record of half a million W_o numbers
+    ['heatmap', JSON.stringify({ experiment: 'wo_heatmap', model: { d_model: 64, heads: 1, layers: 1, d_ff: 16 },
+      task: { length: 2 }, train: { batch: 2, steps: 120, probe_every: 1 } }), true],
+  ];
+  for (const [name, config, snapshots] of runs) {
+    const wolab = await newWolab();
+    const start = memoryBytes(wolab);
+    const estimate = wolab.memoryEstimate(config, snapshots);
+    runToEnd(wolab, config, snapshots);
+    const end = memoryBytes(wolab);
+    const sizes = `${name}: estimate ${estimate / MiB} MiB, heap ${start / MiB} -> ${end / MiB} MiB`;
+    assert.ok(end <= 1.2 * (start + estimate) + 64 * 1024, sizes);
+    if (estimate > 4 * start) assert.ok(estimate <= 1.5 * (end / 1.2 - start) + 4 * MiB, sizes);
+    assert.ok(end <= 1024 * MiB, sizes);
+  }
+});
+
+test('configs whose estimate passes 512 MiB are refused', async () => {
+  const wolab = await loadWolab();
+  for (const config of [
+    { model: { d_model: 1024, d_ff: 4096, layers: 1 }, task: { length: 64 }, train: { batch: 30 } },
+    { model: { d_model: 1024, layers: 1, heads: 1, d_ff: 1 }, train: { batch: 1024 } },
+  ]) {
+    const text = JSON.stringify(config);
+    assert.ok(wolab.memoryEstimate(text, false) > 512 * MiB);
+    assert.match(wolab.validateConfig(text)[0], /^model\.d_model: this run needs about \d+ MiB, over the 512 MiB limit/);
+  }
 });
