@@ -162,8 +162,8 @@ test('a change of prefers-color-scheme while the page is open redraws the charts
     const chart = Chart.getChart(document.querySelector(`canvas[data-chart="${name}"]`));
     return chart && [chart.options.scales.y.ticks.color, chart.data.datasets.find((d) => d.role === 'mean').borderColor];
   }));
-  const light = await colours();
-  expect(light[0][1]).toBe('#0072B2');  // learned, on a light panel
+  // Charts draw in a later frame than the run table: wait for the last runs' lines.
+  await expect.poll(async () => (await colours()).map((c) => c && c[1])).toEqual(['#0072B2', '#0072B2']);  // learned, on a light panel
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect.poll(colours).toEqual([['#c9d1d9', '#56B4E9'], ['#c9d1d9', '#56B4E9']]);
   expect(problems).toEqual([]);
