@@ -6,7 +6,10 @@
 #      after warm-up, stepping in ~50 ms chunks as the page does), PyTorch eager
 #      (scripts/bench_torch.py; skipped when python3-torch is missing), with ratios.
 #   2. GEMM GFLOP/s on the training shapes (scripts/bench_gemm.sh).
-#   3. Wall time of the Quick and the Article presets' suites (experiments 1-4) on the page in
+#   3. The end-of-run evaluation (held-out eval and greedy decoding) at the Article size, in
+#      training steps of the same config, and the record's W_o singular values
+#      (tests/bench/bench_eval.cpp).
+#   4. Wall time of the Quick and the Article presets' suites (experiments 1-4) on the page in
 #      headless Chromium (scripts/bench_page.js), served from dist/, which is rebuilt first
 #      (scripts/build-wasm.sh) when it is missing or older than web/, src/ or bindings/.
 # Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
@@ -23,11 +26,11 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs Debian's acorn
 configured_release() {  # build dir
   [[ -f $1/CMakeCache.txt ]] && grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$1/CMakeCache.txt"
 }
-echo "building bench_train (native) and the wasm modules ..." >&2
+echo "building bench_train, bench_eval (native) and the wasm modules ..." >&2
 configured_release "$native" || cmake -B "$native" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
 configured_release "$wasm" || emcmake cmake -B "$wasm" -S . -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node);--no-experimental-fetch" >/dev/null
-cmake --build "$native" --target bench_train -j2 >/dev/null
+cmake --build "$native" --target bench_train bench_eval -j2 >/dev/null
 cmake --build "$wasm" --target wolab wolab-nosimd -j2 >/dev/null
 
 steps_per_s() {  # the "steps_per_s" of a JSON line on stdin
@@ -75,6 +78,15 @@ echo
 if [[ -f scripts/bench_gemm.sh ]]; then
   NATIVE_BUILD="$native" WASM_BUILD="$wasm" bash scripts/bench_gemm.sh
 fi
+
+echo "the end-of-run evaluation at the Article size ..." >&2
+eval_line=$("$native"/tests/bench/bench_eval)
+node -e 'const r = JSON.parse(process.argv[1]);
+console.log("End of a run at the Article size (d_model 256, 2 layers), native, one thread:");
+console.log(`  held-out eval ${r.evaluate_ms.toFixed(0)} ms + greedy decoding ${r.greedy_ms.toFixed(0)} ms` +
+  ` = ${r.cost_in_steps.toFixed(1)} training steps of ${r.step_ms.toFixed(1)} ms;` +
+  ` singular values of every W_o for the record ${r.wo_sv_ms.toFixed(0)} ms`);' "$eval_line"
+echo
 
 # dist/ is missing, or differs from web/, or is older than the core its wasm was built from.
 dist_stale() {

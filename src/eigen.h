@@ -8,5 +8,4 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 #include <Eigen/Core>
-#include <Eigen/SVD>
 #pragma GCC diagnostic pop

@@ -189,7 +189,9 @@ test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norm
   expect((await sample()).distinct).toBeGreaterThan(16);
   await section.locator('input.diff-toggle').uncheck();
 
-  // Hover and keyboard both show row, column, head and value.
+  // Hover and keyboard both show row, column, head and value. The mouse reaches only what is
+  // inside the viewport, and the layout above may have moved the map below it.
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + box.width * (5.5 / 8), box.y + box.height * (2.5 / 8));
   await expect(section.locator('.heatmap-tip').first()).toHaveText(/^row 2 · column 5 · head 1 · -?\d/);

@@ -58,7 +58,7 @@ class Cli : public ::testing::Test {
     return ss.str();
   }
 
-  static bool exists(const std::string& path) {
+  static bool exists([[maybe_unused]] const std::string& path) {
 #if defined(__EMSCRIPTEN__)
     return false;
 #else

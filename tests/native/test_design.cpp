@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checkpoint.h"
-#include "eigen.h"
+#include "eigenvalues.h"
 #include "layers.h"
 #include "model.h"
 #include "results.h"
@@ -212,13 +212,15 @@ TEST(Design, RecordsNameTheVariantOfTheTrainersConfig) {
 
 // ---- The probes, against identities ----
 
-using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// A (rows,cols) row-major matrix in double, read as m(r, c).
+struct Mat {
+  int rows, cols;
+  std::vector<double> data;
+  double operator()(int r, int c) const { return data[static_cast<size_t>(r) * cols + c]; }
+};
 
 Mat matrix(const std::vector<float>& data, int rows, int cols) {
-  Mat m(rows, cols);
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++) m(r, c) = data[static_cast<size_t>(r) * cols + c];
-  return m;
+  return {rows, cols, std::vector<double>(data.begin(), data.end())};
 }
 
 Mat wv_of(const Trainer& t, int layer) {
@@ -256,12 +258,18 @@ TEST(Probes, WithIdentityTheOvSingularValuesAreThoseOfWv) {
   for (int l = 0; l < 2; l++) {
     const Mat W_v = wv_of(t, l);
     for (int h = 0; h < H; h++) {
-      const Mat rows = W_v.middleRows(h * hs, hs);  // W_v[h rows, :] (hs,C)
-      const Eigen::VectorXd expected = Eigen::JacobiSVD<Mat>(rows).singularValues();
+      // W_v[h rows, :] (hs,C)'s singular values: the square roots of the eigenvalues of its
+      // Gram matrix W_v[h rows, :]·W_v[h rows, :]ᵀ (hs,hs)
+      std::vector<double> gram(hs * hs);
+      for (int i = 0; i < hs; i++)
+        for (int j = 0; j < hs; j++)
+          for (int c = 0; c < C; c++) gram[i * hs + j] += W_v(h * hs + i, c) * W_v(h * hs + j, c);
+      std::vector<double> expected = symmetric_eigenvalues(gram, hs);
+      for (double& e : expected) e = std::sqrt(std::max(e, 0.0));
       const std::vector<float> got = t.ov_singular_values(l, h);
       ASSERT_EQ(got.size(), static_cast<size_t>(hs));
       for (int i = 0; i < hs; i++)
-        EXPECT_NEAR(got[i], expected(i), 1e-5 * expected(0)) << "layer " << l << " head " << h;
+        EXPECT_NEAR(got[i], expected[i], 1e-5 * expected[0]) << "layer " << l << " head " << h;
     }
   }
 }
