@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing W_o Lab needs on a Debian machine, and nothing else.
 # Idempotent and quick when everything is already there (CI runs it on every test run).
-#   Debian: the toolchain (CMake, g++, clang, Eigen, GoogleTest sources, nlohmann-json,
-#           Emscripten) and Chromium for the Playwright tests. python3-torch is NOT installed
-#           here: only the hand-run scripts/make_reference.py needs it.
+#   Debian: the toolchain (CMake, g++, clang, Eigen, GoogleTest: sources for wasm and prebuilt
+#           for native builds, nlohmann-json, Emscripten) and Chromium for the Playwright
+#           tests. python3-torch is NOT installed here: only the hand-run
+#           scripts/make_reference.py needs it.
 #   npm:    chart.js and @playwright/test, exactly as package-lock.json pins them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 # fonts-wqy-zenhei: a CJK font, so the Chinese UI renders in headless Chromium (and its
 # screenshots) instead of empty boxes. clang and libclang-rt-14-dev (clang 14's sanitizer and
 # libFuzzer runtimes): the sanitized build and the fuzz harnesses (scripts/build-asan.sh).
-packages=(cmake g++ make libeigen3-dev googletest nlohmann-json3-dev emscripten chromium
+packages=(cmake g++ make libeigen3-dev googletest libgtest-dev nlohmann-json3-dev emscripten chromium
           fonts-wqy-zenhei clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

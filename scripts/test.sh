@@ -106,13 +106,14 @@ else
 fi
 
 # node's test runner (tap reporter) closes with "# pass N" and "# fail N"; cancelled tests
-# (a file that crashed or timed out) count as failed. --no-experimental-fetch reaches every
+# (a file that crashed or timed out) count as failed; two test files run at a time, one per
+# core (node 20's default is one). --no-experimental-fetch reaches every
 # test file's process and lets Emscripten 3.1.6 modules load their .wasm under node 20.
 if has_files tests/wasm '*.js' || has_files tests/wasm '*.mjs'; then
   banner "node --test tests/wasm/"
   if ((wasm_status == 0 || wasm_status == 2)); then
     log="$logs/node.log"
-    node --no-experimental-fetch --test --test-reporter=tap tests/wasm/ 2>&1 | tee "$log"
+    node --no-experimental-fetch --test --test-concurrency=2 --test-reporter=tap tests/wasm/ 2>&1 | tee "$log"
     p=$(sed -n 's/^# pass \([0-9]\+\)$/\1/p' "$log" | tail -1)
     f=$(sed -n 's/^# fail \([0-9]\+\)$/\1/p' "$log" | tail -1)
     c=$(sed -n 's/^# cancelled \([0-9]\+\)$/\1/p' "$log" | tail -1)

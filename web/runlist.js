@@ -1,5 +1,6 @@
-// The table of one experiment's runs: variant, seed, a progress bar, steps/s, status, and the
-// trained model's download. Rows are built once per set of runs and then only updated.
+// The table of one experiment's runs: variant, seed, the learning rate when the runs sweep
+// several, a progress bar, steps/s, status, and the trained model's download. Rows are built
+// once per set of runs and then only updated.
 import { t, variantLabel } from './i18n.js';
 
 // A run's status for people, the one place it is worded: the record's typed status
@@ -41,7 +42,8 @@ export class RunList {
   render(runs, source) {
     this.wrap.hidden = runs.length === 0;
     this.caption.textContent = t({ import: 'runsImported', recorded: 'runsRecorded' }[source] || 'runsCaption');
-    const heads = ['colVariant', 'colSeed', 'colProgress', 'colRate', 'colStatus', 'colModel'];
+    const sweep = new Set(runs.map((r) => r.lr)).size > 1;
+    const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', 'colRate', 'colStatus', 'colModel'];
     this.head.replaceChildren(...heads.map((k) => {
       const th = document.createElement('th');
       th.scope = 'col';
@@ -49,28 +51,30 @@ export class RunList {
       return th;
     }));
     const ids = runs.map((r) => r.id).join(',');
-    if (ids !== this.ids) this.build(runs);
+    if (ids !== this.ids) this.build(runs, sweep);
     runs.forEach((run, i) => this.update(this.rows[i], run, source));
   }
 
-  build(runs) {
+  build(runs, sweep) {
     this.ids = runs.map((r) => r.id).join(',');
     this.rows = runs.map((run) => {
       const tr = this.body.insertRow();
       tr.dataset.run = run.id;
-      const cells = [0, 1, 2, 3, 4, 5].map(() => tr.insertCell());
-      cells[1].textContent = String(run.seed);
+      const variant = tr.insertCell();
+      tr.insertCell().textContent = String(run.seed);
+      if (sweep) tr.insertCell().textContent = String(run.lr);
+      const [bar, rate, status, model] = [0, 1, 2, 3].map(() => tr.insertCell());
       const progress = document.createElement('progress');
       progress.max = run.steps;
       const steps = document.createElement('span');
       steps.className = 'steps';
-      cells[2].append(progress, steps);
+      bar.append(progress, steps);
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'small';
       button.addEventListener('click', () => this.onModel(run));
-      cells[5].appendChild(button);
-      return { tr, cells, progress, steps, button };
+      model.appendChild(button);
+      return { tr, variant, rate, status, progress, steps, button };
     });
     this.body.replaceChildren(...this.rows.map((r) => r.tr));
   }
@@ -79,10 +83,10 @@ export class RunList {
     row.progress.value = run.stepsDone;
     row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
     row.steps.textContent = `${run.stepsDone}/${run.steps}`;
-    row.cells[0].textContent = variantLabel(run.variant);
+    row.variant.textContent = variantLabel(run.variant);
     // While running: the recent rate; once finished: the run's average (none for imports).
-    row.cells[3].textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
-    row.cells[4].textContent = statusText(run);
+    row.rate.textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
+    row.status.textContent = statusText(run);
     row.tr.dataset.status = run.status.state;
     row.button.textContent = t('modelButton');
     row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));

@@ -68,6 +68,10 @@ test('experiment 6 runs live over the learning rates of the link: share trained 
   await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(16);
   await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
+  // The runs of a sweep say their learning rate: the plan's order, each variant and seed at each rate.
+  await expect(section.locator('.runs-table thead th').nth(2)).toHaveText('Learning rate');
+  const rates = await section.locator('.runs-table tbody tr td:nth-child(3)').allTextContents();
+  expect(rates.slice(0, 2)).toEqual(LRS.map(String));
 
   const [json] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Results JSON' }).click()]);
   const results = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
