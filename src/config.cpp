@@ -575,7 +575,8 @@ uint64_t estimate_bytes(const RunConfig& config, bool wo_snapshots) {
     record += wo * (C * C * kArrayNumber + 5 * kObjectKey + 2 * kObject) +
               ov * ((C / H) * kArrayNumber + 4 * kObjectKey + 2 * kObject);
   }
-  const uint64_t svd = 8 * 8 * C * C;
+  // singular_values of each W_o for the record: a (C,C) Gram matrix in double, reduced in place
+  const uint64_t svd = 8 * C * C + 8 * 8 * C;
   // (and a W_o copy while one is made; its header, as text and as parsed JSON: a kilobyte or two
   // per tensor, three for each of the model's 16 L + 6)
   const uint64_t checkpoint =
