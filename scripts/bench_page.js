@@ -30,11 +30,12 @@ const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
 // suite ended (the control bar idle, every experiment settled, no run queued or running), so
 // the figure does not depend on how often this script polls. The page renders at most 4 times a
 // second, so that moment is up to ~0.25 s after the last run's end: the time a user would see.
-function watchSuite() {
+function watchSuite(names) {
   const bench = { clicked: 0, started: false, done: 0 };
   window.wolabBench = bench;
   const controls = document.getElementById('controls');
-  const sections = [...document.querySelectorAll('section.experiment')];
+  // The suite's sections only: the others show recorded results, or nothing when dist/ has none.
+  const sections = names.map((n) => document.getElementById(`exp-${n}`));
   const ended = () => controls.dataset.state === 'idle'
     && sections.every((s) => s.dataset.state === 'settled')
     && !document.querySelector('.runs-table tr[data-status="queued"], .runs-table tr[data-status="running"]');
@@ -82,7 +83,7 @@ async function bench(browser, url) {
   const preset = await page.locator('#preset').inputValue();
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
-  await page.evaluate(watchSuite);
+  await page.evaluate(watchSuite, SUITE);
   log(`running the ${presetName} preset's four-experiment suite (timeout ${timeoutS} s) ...`);
   // Clicked at once, so the page plans them together and shares their common runs.
   await page.evaluate((names) => { for (const n of names) document.querySelector(`#exp-${n} .run`).click(); }, SUITE);
