@@ -80,9 +80,13 @@ test('Stop mid-suite says what finished, what stopped partway and what never sta
   const [, partway, notStarted] = (await label.textContent()).match(/; (\d+) stopped partway; (\d+) not started/);
   expect(Number(partway) + Number(notStarted)).toBe(20);
   expect(await page.locator('#overall-progress').evaluate((b) => b.value)).toBeLessThan(0.5);  // not a full bar
-  const statuses = await page.locator('#exp-freeze_wo .runs-table tbody tr td:nth-child(5)').allTextContents();
+  // The run table redraws in a later frame, and only near the viewport: bring it there and wait.
+  const cells = page.locator('#exp-freeze_wo .runs-table tbody tr td:nth-child(5)');
+  await cells.first().scrollIntoViewIfNeeded();
+  await expect.poll(async () => (await cells.allTextContents())
+    .every((s) => /^(not started|stopped at step \d+)$/.test(s))).toBe(true);
+  const statuses = await cells.allTextContents();
   expect(statuses.filter((s) => s === 'not started').length).toBeGreaterThan(0);
-  for (const s of statuses) expect(s).toMatch(/^(not started|stopped at step \d+)$/);
   await expect(remove.locator('.partial-line')).toHaveText(/^Stopped before the end: 0 of 4 runs finished\./);
   await expect(remove.locator('.sentence')).toHaveText('Not enough finished runs to compare.');
   // A run stopped partway has the core's record of what it trained, which can be saved.
