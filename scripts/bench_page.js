@@ -79,7 +79,10 @@ async function bench(browser, url) {
     const engine = await page.locator('#engine').textContent().catch(() => '?');
     throw new Error(`the page was not ready within ${LOAD_TIMEOUT_MS / 1000} s (page: "${engine}")`);
   });
-  if (presetName !== 'quick') await page.selectOption('#preset', presetName);
+  if (presetName !== 'quick') {
+    await page.evaluate(() => { document.getElementById('settings').open = true; });  // folded by default
+    await page.selectOption('#preset', presetName);
+  }
   const preset = await page.locator('#preset').inputValue();
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
