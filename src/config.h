@@ -46,6 +46,7 @@ struct TaskConfig {
   TaskKind kind = TaskKind::copy;
   int alphabet = 10;
   int length = 8;
+  int heldout = 512;  // held-out sequences: the first `heldout` of one fixed stream (tasks.h)
 };
 
 struct TrainConfig {
@@ -167,8 +168,9 @@ std::vector<SettingInfo> settings();
 // Throws ConfigError("--d-model: ...; ...") for an unknown flag or a bad value.
 void set_from_flag(ExperimentConfig& cfg, const std::string& flag, const std::string& text);
 
-// The shortest decimal that reads back as x, as a double: JSON then shows 0.001, not the
-// 0.0010000000474974513 that widening the float would print.
+// The shortest decimal that reads back as x (Grisu2's digits: the fewest but for rare exact
+// midpoints between two floats, where they may take a digit or two more), as a double: JSON
+// then shows 0.001, not the 0.0010000000474974513 that widening the float would print.
 double decimal_float(float x);
 
 }  // namespace wolab

@@ -22,8 +22,9 @@ Batch alloc_batch(const TaskConfig& task, int size);
 void fill_batch(Batch& batch, const TaskConfig& task, Rng& rng);
 
 // The fixed held-out set of (task, alphabet, length): independent of the run's seed, so every
-// run of every variant is judged on the same examples.
-Batch heldout_set(const TaskConfig& task, int size = 512);
+// run of every variant is judged on the same examples. Its first `size` examples of one stream:
+// a smaller set is a prefix of a larger one.
+Batch heldout_set(const TaskConfig& task, int size);
 
 inline int bos_token(const TaskConfig& t) { return t.alphabet; }
 inline int sep_token(const TaskConfig& t) { return t.alphabet + 1; }

@@ -44,7 +44,7 @@ struct Trainer::Impl {
   explicit Impl(const RunConfig& c)
       : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
         data_rng(stream_seed(c.train.seed, "data")),
-        batch(alloc_batch(c.task, c.train.batch)), heldout(heldout_set(c.task)) {
+        batch(alloc_batch(c.task, c.train.batch)), heldout(heldout_set(c.task, c.task.heldout)) {
     losses.reserve(c.train.steps);  // so that steps append without allocating
   }
 

@@ -93,7 +93,7 @@ class Trainer {
   int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
   // The data the run sees, so that tests can check every variant of a seed sees the same.
   const std::vector<int>& last_batch() const;      // (batch, seq_len) last step's input tokens
-  const std::vector<int>& heldout_inputs() const;  // (512, seq_len) the held-out input tokens
+  const std::vector<int>& heldout_inputs() const;  // (task.heldout, seq_len) the held-out input tokens
 
   // Inspection. In identity mode W_o is the identity matrix.
   std::vector<float> wo_weights(int layer) const;        // (d, d)

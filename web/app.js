@@ -41,6 +41,7 @@ const app = {
   theme: null,                     // from ?theme=; null follows prefers-color-scheme
   engineFailed: false,
   pending: null,                   // experiments whose Run was pressed before the engine loaded
+  requested: null,                 // experiments whose Run was pressed in this task (requestRun)
   lastRun: null,                   // the Run button pressed last: where focus returns after a run
   runner: null,
   exps: new Map(),
@@ -337,7 +338,7 @@ function makeExperiment(info) {
   exp.renderNow = () => renderNow(exp, exp.render);
   $('.run', section).addEventListener('click', (e) => {
     app.lastRun = e.currentTarget;
-    runExperiments([name]);
+    requestRun([name]);
   });
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
   return exp;
@@ -443,12 +444,48 @@ function reset(exp, fields) {
 
 // ---------- running ----------
 
+// Run presses made in one task (a script pressing several Run buttons, or a press and the
+// engine's load) are planned together once that task ends, so the core shares their runs.
+function requestRun(names) {
+  if (!app.requested) {
+    app.requested = new Set();
+    queueMicrotask(() => {
+      const asked = app.requested;
+      app.requested = null;
+      runExperiments(asked.has('all') ? 'all' : [...asked]);
+    });
+  }
+  for (const name of names === 'all' ? ['all'] : names) app.requested.add(name);
+}
+
+// A live job that trains the run `p` plans (the same config JSON, as the core writes it) and
+// keeps what it needs: one still queued takes on what `p` keeps besides; one already training
+// serves only if it keeps it already. Presses of Run one after another then share runs too.
+function liveJob(p) {
+  const text = JSON.stringify(p.config);
+  for (const job of app.jobs.values()) {
+    if (JSON.stringify(job.plan.config) !== text) continue;
+    const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
+    if (app.runner.isQueued(job.id)) {
+      keep.stats = keep.stats || p.keep.stats;
+      keep.wo = keep.wo || p.keep.wo;
+      return job;
+    }
+    if ((keep.stats || !p.keep.stats) && (keep.wo || !p.keep.wo)) return job;
+  }
+  return null;
+}
+
 // Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
 // (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
-// CLI does for `--experiment all`, and keeps what each of its experiments keeps.
+// CLI does for `--experiment all`, and keeps what each of its experiments keeps; a run that a
+// live job already trains joins it (liveJob).
 // names: a list of experiments, or 'all'.
 function runExperiments(names) {
-  if (!app.wolab && !app.engineFailed) app.pending = names;  // run once the engine is loaded
+  if (!app.wolab && !app.engineFailed) {  // run once the engine is loaded
+    const all = names === 'all' || app.pending === 'all';
+    app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
+  }
   if (!app.wolab || !configValid()) return;
   if (names === 'all') names = [...app.exps.keys()];
   const free = names.filter((name) => !app.exps.get(name).runs.some(active));
@@ -462,19 +499,26 @@ function runExperiments(names) {
   }
   if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
   for (const name of free) reset(app.exps.get(name), { config: experimentConfig(app.settings, name), source: 'live' });
-  const jobs = plan.map((p) => ({ id: app.nextId++, plan: p, runs: [], record: null, probed: 0 }));
-  for (const job of jobs) {
-    for (const name of job.plan.experiments.filter((e) => free.includes(e))) {
+  const jobs = [];
+  for (const p of plan) {
+    let job = liveJob(p);
+    if (!job) {
+      job = { id: app.nextId++, plan: p, runs: [], record: null, probed: 0 };
+      jobs.push(job);
+      app.jobs.set(job.id, job);
+    }
+    const now = job.runs[0];  // a joined job's state so far, which its new runs start from
+    for (const name of p.experiments.filter((e) => free.includes(e))) {
       const exp = app.exps.get(name);
       const run = {
-        id: app.nextId++, job: job.id, experiment: name, variant: job.plan.variant, seed: job.plan.seed, lr: job.plan.lr,
-        steps: job.plan.config.train.steps, stepsDone: 0, status: { state: 'queued' }, rate: 0, lastAt: 0, startedAt: 0,
+        id: app.nextId++, job: job.id, experiment: name, variant: p.variant, seed: p.seed, lr: p.lr,
+        steps: p.config.train.steps, stepsDone: 0, status: { state: 'queued' }, rate: 0, lastAt: 0, startedAt: 0,
         finished: false, error: '', record: null,
       };
+      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'record']) run[key] = now[key];
       job.runs.push(run);
       exp.runs.push(run);
     }
-    app.jobs.set(job.id, job);
   }
   for (const name of free) app.exps.get(name).renderNow();
   app.batch.jobs.push(...jobs);
@@ -845,7 +889,7 @@ async function boot() {
   $('#copy-link').addEventListener('click', copyLink);
   $('#run-all').addEventListener('click', (e) => {
     app.lastRun = e.currentTarget;
-    runExperiments('all');
+    requestRun('all');
   });
   $('#pause').addEventListener('click', togglePause);
   $('#stop').addEventListener('click', stopAll);

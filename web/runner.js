@@ -23,6 +23,11 @@ export class Runner {
     return this.queue.length > 0 || this.slots.some((s) => s.job);
   }
 
+  // Whether this job waits for a worker still (its message not yet sent).
+  isQueued(id) {
+    return this.queue.some((job) => job.id === id);
+  }
+
   enqueue(jobs) {
     this.queue.push(...jobs);
     this.pump();

@@ -80,7 +80,7 @@ Model<S> model_of(const Trainer& trainer) {
 // per generated token, each prediction written into the next position of the input.
 template <class S>
 int slow_greedy_right(Model<S>& m, const TaskConfig& task, int batch) {
-  const Batch heldout = heldout_set(task);
+  const Batch heldout = heldout_set(task, task.heldout);
   const int T = m.config().seq_len, V = m.config().vocab, first = first_answer_position(task);
   std::vector<int> input(static_cast<size_t>(batch) * T), none(input.size(), -1);
   int exact = 0;
@@ -110,7 +110,7 @@ void expect_decode_matches_forward(const Trainer& trainer, double tolerance) {
   Model<S> m = model_of<S>(trainer);
   const RunConfig& cfg = trainer.config();
   const int B = cfg.train.batch, T = cfg.model.seq_len, V = cfg.model.vocab;
-  const Batch heldout = heldout_set(cfg.task);
+  const Batch heldout = heldout_set(cfg.task, cfg.task.heldout);
   std::vector<int> none(static_cast<size_t>(B) * T, -1);
   m.forward(heldout.input.data(), none.data(), B);
   const std::vector<S> full(m.logits(), m.logits() + B * T * V);  // (B,T,V)
@@ -139,7 +139,7 @@ TEST_P(Decode, GreedyAnswersMatchTheFullForwardDecoding) {
   trainer.step(cfg.train.steps);
   Model<float> m = model_of<float>(trainer);
   const int slow = slow_greedy_right(m, cfg.task, cfg.train.batch);
-  const int heldout = heldout_set(cfg.task).size;
+  const int heldout = heldout_set(cfg.task, cfg.task.heldout).size;
   EXPECT_EQ(std::lround(trainer.greedy_exact() * heldout), slow);
   // Partly trained, so that a wrong answer anywhere would change the count.
   EXPECT_GT(slow, 0);

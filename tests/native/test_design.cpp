@@ -132,6 +132,17 @@ TEST(Design, HeldOutSetIsTheSameForEverySeedAndVariant) {
       EXPECT_EQ(Trainer(small(wo, seed)).heldout_inputs(), heldout) << to_string(wo) << seed;
 }
 
+// task.heldout takes the first N of the same stream, so a preset that evaluates on fewer
+// sequences measures on a subset of the default set, not on other examples.
+TEST(Design, SmallerHeldOutSetIsAPrefixOfTheDefault) {
+  RunConfig cfg = small(WoMode::learned, 0);
+  const std::vector<int> full = Trainer(cfg).heldout_inputs();
+  cfg.task.heldout = 128;
+  const std::vector<int> part = Trainer(cfg).heldout_inputs();
+  ASSERT_EQ(part.size(), 128u * cfg.model.seq_len);
+  EXPECT_TRUE(std::equal(part.begin(), part.end(), full.begin()));
+}
+
 // The rule: the held-out set comes from its own stream, keyed by (task, alphabet, length) and
 // never by the run's seed, so no training batch is built from it; a training sequence equals a
 // held-out one only by chance, about held-out × draws / alphabet^length times. The task cannot
