@@ -42,6 +42,8 @@ const app = {
   engineFailed: false,
   pending: null,                   // experiments whose Run was pressed before the engine loaded
   requested: null,                 // experiments whose Run was pressed in this task (requestRun)
+  speed: null,                     // { key, seconds: name -> s, rate } measured here (measureSpeed)
+  speedTimer: 0,
   lastRun: null,                   // the Run button pressed last: where focus returns after a run
   runner: null,
   exps: new Map(),
@@ -244,6 +246,48 @@ function onSettingsEdited() {
   validate();
   syncPreset();
   writeUrl();
+  scheduleSpeed(SPEED_DELAY_MS);
+}
+
+// ---------- the estimate before Run ----------
+
+const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
+const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
+
+function scheduleSpeed(ms) {
+  clearTimeout(app.speedTimer);
+  app.speedTimer = setTimeout(measureSpeed, ms);
+}
+
+// How long each experiment's Run (and Run all) would take on this device with the settings
+// shown: an idle worker times the first planned run's steps (Runner.time), and each plan's
+// steps share that rate over the pool's workers. Skipped while runs train.
+async function measureSpeed() {
+  if (!app.wolab || !configValid()) return;
+  const all = JSON.stringify(experimentConfig(app.settings, 'all'));
+  if (app.speed && app.speed.key === all) return;
+  const plans = new Map([...app.exps.keys(), 'all'].map((name) => [name, JSON.parse(app.wolab.plan(all, JSON.stringify(name === 'all' ? [...app.exps.keys()] : [name])))]));
+  const first = plans.get('all')[0];
+  const timed = first && await app.runner.time(first.config, first.keep);
+  if (!timed || timed.error || !timed.steps || JSON.stringify(experimentConfig(app.settings, 'all')) !== all) return;
+  const perStep = timed.ms / 1000 / timed.steps;
+  const seconds = new Map();
+  for (const [name, plan] of plans) {
+    const steps = plan.reduce((sum, p) => sum + p.config.train.steps, 0);
+    seconds.set(name, (steps * perStep) / Math.max(1, Math.min(app.runner.size, plan.length)));
+  }
+  app.speed = { key: all, seconds, rate: 1 / perStep };
+  for (const exp of app.exps.values()) exp.redraw();
+  overall.redraw();
+}
+
+// The estimate for an experiment's Run ('all': Run all), or '' when none is measured for the
+// settings shown.
+function estimateText(name) {
+  const speed = app.speed;
+  if (!speed || !configValid() || speed.key !== JSON.stringify(experimentConfig(app.settings, 'all'))) return '';
+  const rate = speed.rate >= 10 ? speed.rate.toFixed(0) : speed.rate.toPrecision(2);
+  return t('estimate', { s: Math.max(1, Math.round(speed.seconds.get(name))), rate });
 }
 
 function applyPreset(name) {
@@ -309,6 +353,9 @@ function makeExperiment(info) {
   };
   exp.configLine = $('.config-line', section);
   exp.notices = $('.section-notices', section);
+  exp.estimateLine = document.createElement('p');
+  exp.estimateLine.className = 'estimate hint';
+  exp.configLine.after(exp.estimateLine);
   exp.partialLine = document.createElement('p');
   exp.partialLine.className = 'partial-line hint';
   const runsBox = document.createElement('div');
@@ -376,6 +423,9 @@ function renderFrame(exp) {
   } else if (app.embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
   }
+  const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
+  exp.estimateLine.hidden = !estimate;
+  exp.estimateLine.textContent = estimate;
   const done = exp.runs.filter(complete).length;
   const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && done < exp.runs.length;
   exp.partialLine.hidden = !cut;
@@ -554,7 +604,10 @@ function onWorker(msg) {
   if (msg.type === 'progress') append(job, msg);
   for (const run of job.runs) updateRun(run, job, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
-  if (!app.runner.busy && !app.batch.end) app.batch.end = now;
+  if (!app.runner.busy && !app.batch.end) {
+    app.batch.end = now;
+    scheduleSpeed(SPEED_DELAY_MS);  // skipped while the runs trained
+  }
   for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
     settle(exp);
     exp.redraw();
@@ -644,7 +697,7 @@ const overall = {
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
-    let label = t('overallIdle');
+    let label = [t('overallIdle'), estimateText('all')].join(' ').trim();
     if (busy && app.runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {
       const eta = rate > 0 ? fmtTime((1000 * (total - done)) / rate) : '…';
@@ -937,6 +990,7 @@ async function boot() {
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLesson({ exps: app.exps, resultsText });
   document.body.dataset.ready = 'true';
+  scheduleSpeed(LOAD_SPEED_DELAY_MS);
   if (app.pending) runExperiments(app.pending);
   // Results recorded with the preset the settings match fill the experiments nothing else has
   // filled yet; settings of one's own (a link) start empty.

@@ -15,7 +15,7 @@ export class Runner {
     this.queue = [];       // jobs not yet given to a worker
     this.paused = false;
     this.ranOn = new Map();      // run id -> slot that ran it (holds its checkpoint)
-    this.requests = new Map();   // checkpoint request number -> { resolve, slot }
+    this.requests = new Map();   // checkpoint or timing request number -> { resolve, slot }
     this.nextRequest = 1;
   }
 
@@ -87,10 +87,11 @@ export class Runner {
       case 'error':
         this.replace(slot, msg.message);
         break;
-      case 'checkpoint': {
+      case 'checkpoint':
+      case 'timed': {
         const r = this.requests.get(msg.request);
         this.requests.delete(msg.request);
-        if (r) r.resolve(msg.bytes);
+        if (r) r.resolve(msg.type === 'checkpoint' ? msg.bytes : msg);
         break;
       }
       default:
@@ -119,6 +120,18 @@ export class Runner {
     }
     this.paused = false;
     return dropped;
+  }
+
+  // This device's speed at a run config, measured by an idle worker: { steps, ms } (or { error }),
+  // or null while runs train (they would slow the measurement, and it them).
+  time(config, keep) {
+    if (this.busy || this.paused) return Promise.resolve(null);
+    const slot = this.slots[0] || this.spawn();
+    const request = this.nextRequest++;
+    return new Promise((resolve) => {
+      this.requests.set(request, { resolve, slot });
+      slot.worker.postMessage({ type: 'time', request, config, keep });
+    });
   }
 
   // The safetensors bytes of a finished run, or null when its worker no longer holds them.

@@ -4,6 +4,7 @@
 'use strict';
 
 const CHUNK_MS = 50;
+const TIME_MS = 300;  // how long 'time' measures (docs/worker.md)
 const HELD_BYTES = 64 * 1024 * 1024;  // finished runs' checkpoints kept for download, per worker
 
 let ready = null;      // Promise of the Embind module, set by 'init'
@@ -50,6 +51,10 @@ self.onmessage = (e) => {
         run.trainer.stop();  // the run ends here, with a record of what it trained
         finish(run.job, run.trainer);
       }
+      break;
+    case 'time':
+      ready.then((wolab) => self.postMessage({ type: 'timed', request: msg.request, ...timeSteps(wolab, msg.config, msg.keep) }))
+        .catch((err) => self.postMessage({ type: 'timed', request: msg.request, error: errorText(err) }));
       break;
     case 'checkpoint': {
       const bytes = held.get(msg.id);
@@ -121,6 +126,31 @@ function finish(job, trainer) {
   trainer.delete();
   run = null;
   self.postMessage({ type: 'finished', id: job.id, record });
+}
+
+// This device's speed at a run's config, for the page's estimate before Run, in whole probe
+// periods (the steps up to a probe step and its held-out eval): steps one at a time up to a probe
+// step as a warm-up, then on for TIME_MS and to the next probe step. A long period is cut at
+// 4 TIME_MS (its eval then weighs little). Returns { steps, ms } of the timed part.
+function timeSteps(wolab, config, keep) {
+  const trainer = new wolab.Trainer(JSON.stringify(config));
+  try {
+    trainer.keepStats(keep.stats);
+    const every = config.train.probe_every;
+    const atProbe = () => trainer.finished() || trainer.stepsDone() % every === 0;
+    const until = (ms, t0) => {
+      let steps = 0;
+      do steps += trainer.step(1).length;
+      while (!(atProbe() && performance.now() - t0 >= ms) && !trainer.finished() && performance.now() - t0 < 4 * TIME_MS);
+      return steps;
+    };
+    until(0, performance.now());
+    const t0 = performance.now();
+    const steps = trainer.finished() ? 0 : until(TIME_MS, t0);
+    return { steps, ms: performance.now() - t0 };
+  } finally {
+    trainer.delete();
+  }
 }
 
 function keep(id, bytes) {
