@@ -1,7 +1,7 @@
 // The lesson: results recorded with the native CLI (scripts/record.sh) are on the page without a
 // click, with the claims panel and every section's verdict; a live run then replaces them.
 import { test, expect } from '@playwright/test';
-import { openPage, screenshot } from './helpers.js';
+import { openPage, query, screenshot, TINY } from './helpers.js';
 
 test('on load, without a click: recorded curves, tables and verdicts in every section, and the claims panel', async ({ page }) => {
   const problems = await openPage(page);
@@ -48,5 +48,36 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   await expect(section.locator('.verdict-box')).not.toContainText('±');
   await expect(claim1).not.toHaveText(recorded);
   await expect(claim1).toContainText('only seed');
+  expect(problems).toEqual([]);
+});
+
+test('before Run, each experiment and Run all show an estimated time measured on this device; while it trains, none', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  const estimate = /^Estimated time: about \d+ s at [\d.]+ steps\/s measured on this device\.$/;
+  for (const section of await page.locator('section.experiment').all()) {
+    await expect(section.locator('.estimate')).toHaveText(estimate, { timeout: 10_000 });
+  }
+  await expect(page.locator('#overall-label')).toHaveText(/^Idle\. Estimated time: about \d+ s/);
+  // Another width is another speed: the estimate is measured again, and Run all's covers more steps.
+  const before = await page.locator('#exp-lr_stability .estimate').textContent();
+  await page.locator('#settings summary').click();
+  await page.locator('#s-steps').fill('400');
+  await expect(page.locator('#exp-lr_stability .estimate')).not.toHaveText(before, { timeout: 10_000 });
+  await expect(page.locator('#exp-lr_stability .estimate')).toHaveText(estimate);
+  const section = page.locator('#exp-remove_wo');
+  await section.locator('button.run').click();
+  await expect(section.locator('.estimate')).toBeHidden();
+  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  expect(problems).toEqual([]);
+});
+
+test('Run pressed on two experiments one after the other trains the runs they share once', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, steps: 200 }));
+  await page.locator('#exp-remove_wo button.run').click();
+  await page.locator('#exp-freeze_wo button.run').click();  // a task of its own: remove_wo's runs are queued or training
+  await expect(page.locator('#exp-freeze_wo')).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
+  // remove_wo's 4 runs (learned and identity, 2 seeds) are 4 of freeze_wo's 8: 8 trained, not 12.
+  await expect(page.locator('#overall-label')).toHaveText(/^8 of 8 runs finished in /);
   expect(problems).toEqual([]);
 });
