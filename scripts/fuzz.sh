@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run fuzz: runs each libFuzzer harness of tests/fuzz (config, flags, results, checkpoint)
-# for SECONDS (default 300), two at a time (one per core). Usage:
+# for SECONDS (default 300), $FUZZ_JOBS at a time (default 2, one per core). Usage:
 #   scripts/fuzz.sh [--no-build] [SECONDS] [HARNESS...]
 # Each harness first replays tests/fuzz/regressions/<harness> (inputs that once crashed) and its
 # seed corpus tests/fuzz/corpus/<harness>, then fuzzes; inputs it finds go to
@@ -17,6 +17,7 @@ shift || true
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=(config flags results checkpoint)
 dir=${ASAN_BUILD:-build-asan}
+parallel=${FUZZ_JOBS:-2}
 
 if $build; then
   bash scripts/build-asan.sh || { echo "fuzz: the sanitized build failed" >&2; exit 1; }
@@ -57,7 +58,7 @@ for name in "${harnesses[@]}"; do
     echo "fuzz_$name: FAILED (no harness $dir/tests/fuzz/fuzz_$name)" | tee -a "$summary"
     continue
   fi
-  while (($(jobs -rp | wc -l) >= 2)); do wait -n; done
+  while (($(jobs -rp | wc -l) >= parallel)); do wait -n; done
   fuzz_one "$name" | tee -a "$summary" &
 done
 wait

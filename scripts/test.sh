@@ -62,8 +62,9 @@ else
 fi
 
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
-# UndefinedBehaviorSanitizer (scripts/build-asan.sh); then each libFuzzer harness for 20 s
-# (scripts/fuzz.sh), one test per harness. A sanitizer report ends the process it happens in
+# UndefinedBehaviorSanitizer (scripts/build-asan.sh); then each libFuzzer harness for 20 s, all
+# four at once (scripts/fuzz.sh; a time box, so sharing the cores costs executions, not time),
+# one test per harness. A sanitizer report ends the process it happens in
 # (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
 # file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
@@ -81,7 +82,7 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   fi
 
   banner "fuzz: scripts/fuzz.sh --no-build 20"
-  bash scripts/fuzz.sh --no-build 20 2>&1 | tee "$logs/fuzz.log"
+  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 20 2>&1 | tee "$logs/fuzz.log"
   p=$(grep -c '^fuzz_[a-z]*: passed' "$logs/fuzz.log")
   f=$(grep -c '^fuzz_[a-z]*: FAILED' "$logs/fuzz.log")
   if ((p + f > 0)); then
