@@ -90,13 +90,15 @@ else
 fi
 
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
-# UndefinedBehaviorSanitizer (scripts/build-asan.sh); then each libFuzzer harness for 20 s, all
-# four at once (scripts/fuzz.sh; a time box, so sharing the cores costs executions, not time),
-# one test per harness. A sanitizer report ends the process it happens in
+# UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 20 s,
+# all four at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
+# executions, not time), one test per harness. A sanitizer report ends the process it happens in
 # (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
 # file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
 if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
+  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 20 >"$logs/fuzz.log" 2>&1 &
+  fuzz_pid=$!
   reports=$PWD/$logs/sanitizers
   rm -rf "$reports" && mkdir -p "$reports"
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$reports/asan \
@@ -109,8 +111,9 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
     notes+=("asan: $n sanitizer reports in $reports, counted as $n failed")
   fi
 
-  banner "fuzz: scripts/fuzz.sh --no-build 20"
-  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 20 2>&1 | tee "$logs/fuzz.log"
+  wait "$fuzz_pid"
+  banner "fuzz: scripts/fuzz.sh --no-build 20 (ran beside the sanitized suite)"
+  cat "$logs/fuzz.log"
   p=$(grep -c '^fuzz_[a-z]*: passed' "$logs/fuzz.log")
   f=$(grep -c '^fuzz_[a-z]*: FAILED' "$logs/fuzz.log")
   if ((p + f > 0)); then

@@ -66,20 +66,27 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
     return { ...content, frame: outer.frame, width: outer.width, gap: Math.abs(outer.frame - content.height) };
   };
 
-  // Before a run: title, Run, settings line, "Open in W_o Lab" and the recorded results, however
-  // tall they are (720 px is only the snippet's height for hosts without embed.js); no control
-  // bar, no engine line.
+  // Before a run: title, Run, settings line, the estimated time, "Open in W_o Lab" and the
+  // recorded results, however tall they are (720 px is only the snippet's height for hosts
+  // without embed.js); no control bar, no engine line. The recorded results and the estimate
+  // come after the engine: the frame has its final height once both are drawn.
+  await expect(frame.locator('#exp-remove_wo')).toHaveAttribute('data-state', 'settled', { timeout: 10_000 });
+  await expect(frame.locator('#exp-remove_wo .estimate')).toHaveText(/^Estimated time: about \d+ s/, { timeout: 10_000 });
   await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
   let now = await fit();
   expect(now.width).toBe(700);
   expect(now.scrollsY).toBe(false);
   expect(now.scrollsX).toBe(false);
   await expect(frame.locator('#exp-remove_wo button.run')).toBeEnabled();
-  await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Settings: reverse, d_model 16, 8 heads/);
+  await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Recorded with this engine\. Press Run to train live in your browser\. reverse, d_model 16, 8 heads/);
   await expect(frame.locator('#exp-remove_wo .open-full')).toBeVisible();
   await expect(frame.locator('#controls')).toBeHidden();
   await expect(frame.locator('#engine')).toBeHidden();
-  await expect(frame.locator('button:disabled:visible')).toHaveCount(0);
+  // No control is disabled, but the PNG button of a chart the page has not drawn yet (it draws
+  // charts near the host's viewport only).
+  const disabled = frame.locator('button:disabled:visible');
+  const undrawn = frame.locator('figure[data-stale="true"] button:disabled:visible');
+  await expect.poll(async () => (await disabled.count()) - (await undrawn.count())).toBe(0);
   // The frame is transparent: the blog's white shows through around the panel.
   expect(await inner().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
   await screenshot(page, 'embed_host_before_run');
