@@ -936,7 +936,7 @@ json analyze_text(const std::string& results_array) {
   std::vector<json> parsed;
   for (size_t i = 0; i < list.size(); ++i) {
     try {
-      parsed.push_back(parse_results(list[i].dump()));
+      parsed.push_back(results_from_json(list[i]));  // parsed once: a W_o heatmap's results are tens of MB
     } catch (const ConfigError& e) {
       std::string what = e.what();
       if (what.rfind("results: ", 0) == 0) what = what.substr(9);

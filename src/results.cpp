@@ -471,7 +471,10 @@ json parse_results(const std::string& text) {
   const std::optional<json> parsed = parse_json(text, problem);
   if (!parsed)
     throw ConfigError("results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");
-  const json& j = *parsed;
+  return results_from_json(*parsed);
+}
+
+json results_from_json(const json& j) {
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw ConfigError("results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
   const json& version = field(j, "", "version");

@@ -45,6 +45,8 @@ nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& expe
 // version 1 runs converted (docs/results.md), summary recomputed from the runs. Throws
 // ConfigError("results: <what is wrong>").
 nlohmann::json parse_results(const std::string& text);
+// The same checks on a document already parsed (analyze() of a JSON array of them).
+nlohmann::json results_from_json(const nlohmann::json& document);
 
 // The compact JSON text of a record or results object, in one allocation of its exact size:
 // dump() grows its string by doubling, holding up to three times the text at its last growth,

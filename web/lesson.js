@@ -13,8 +13,9 @@ const lesson = {
   resultsText: null,   // exp -> its results JSON text
   analysis: null,      // analyze() of every experiment that has finished runs
   thresholds: null,
-  queued: false,
-  asked: 0,            // counts analyses asked for: only the latest one's answer is shown
+  queued: false,       // an analysis will be asked for once this task is over
+  asking: false,       // an analysis is being made
+  changed: false,      // the results shown changed since the analysis being made was asked for
 };
 
 export function setUpLesson({ exps, resultsText }) {
@@ -23,25 +24,34 @@ export function setUpLesson({ exps, resultsText }) {
 }
 
 // The results shown changed: analyse them all once this task is over (showing several recorded
-// experiments in a row costs one analysis, not one per experiment), in the analysis worker.
+// experiments in a row costs one analysis, not one per experiment), in the analysis worker, one
+// analysis at a time: changes made while one is being made are analysed together after it (with
+// W_o snapshots at d_model 256 one analysis takes seconds, and a second one asked for meanwhile
+// would only have been dropped).
 export function lessonChanged() {
-  if (!lesson.exps || lesson.queued) return;
+  if (!lesson.exps) return;
+  lesson.changed = true;
+  if (lesson.queued || lesson.asking) return;
   lesson.queued = true;
-  setTimeout(async () => {
-    lesson.queued = false;
-    const asked = ++lesson.asked;
-    const shown = [...lesson.exps.values()].filter((e) => e.analysis);
-    let analysis = null;
-    try {
-      if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
-    } catch (e) {
-      console.error(e);  // each experiment's own analysis (app.js) has already reported it
-    }
-    if (asked !== lesson.asked) return;  // the results shown changed meanwhile
-    lesson.analysis = analysis;
-    if (analysis) lesson.thresholds = analysis.thresholds;
-    renderClaims();
-  }, 0);
+  setTimeout(analyzeShown, 0);
+}
+
+async function analyzeShown() {
+  lesson.queued = false;
+  lesson.changed = false;
+  lesson.asking = true;
+  const shown = [...lesson.exps.values()].filter((e) => e.analysis);
+  let analysis = null;
+  try {
+    if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
+  } catch (e) {
+    console.error(e);  // each experiment's own analysis (app.js) has already reported it
+  }
+  lesson.asking = false;
+  lesson.analysis = analysis;
+  if (analysis) lesson.thresholds = analysis.thresholds;
+  renderClaims();
+  if (lesson.changed) lessonChanged();
 }
 
 // ---------- numbers ----------

@@ -15,7 +15,8 @@ export class Runner {
     this.queue = [];       // jobs not yet given to a worker
     this.paused = false;
     this.ranOn = new Map();      // run id -> slot that ran it (holds its checkpoint)
-    this.requests = new Map();   // checkpoint or timing request number -> { resolve, slot }
+    this.requests = new Map();   // checkpoint request number -> { resolve, slot }
+    this.timing = null;          // { worker, resolve } of a speed measurement (time())
     this.nextRequest = 1;
   }
 
@@ -29,6 +30,7 @@ export class Runner {
   }
 
   enqueue(jobs) {
+    this.stopTiming();  // the runs come first; the page measures again once they have ended
     this.queue.push(...jobs);
     this.pump();
   }
@@ -87,11 +89,10 @@ export class Runner {
       case 'error':
         this.replace(slot, msg.message);
         break;
-      case 'checkpoint':
-      case 'timed': {
+      case 'checkpoint': {
         const r = this.requests.get(msg.request);
         this.requests.delete(msg.request);
-        if (r) r.resolve(msg.type === 'checkpoint' ? msg.bytes : msg);
+        if (r) r.resolve(msg.bytes);
         break;
       }
       default:
@@ -122,16 +123,32 @@ export class Runner {
     return dropped;
   }
 
-  // This device's speed at a run config, measured by an idle worker: { steps, ms } (or { error }),
-  // or null while runs train (they would slow the measurement, and it them).
+  // This device's speed at a run config: { steps, ms } (or { error }) from a worker of its own,
+  // which is terminated once it answers, or at once when runs are queued (the answer is then
+  // null, as it is at once while runs train: they would slow the measurement, and it them).
   time(config, keep) {
+    this.stopTiming();
     if (this.busy || this.paused) return Promise.resolve(null);
-    const slot = this.slots[0] || this.spawn();
-    const request = this.nextRequest++;
+    const worker = new Worker('worker.js');
     return new Promise((resolve) => {
-      this.requests.set(request, { resolve, slot });
-      slot.worker.postMessage({ type: 'time', request, config, keep });
+      this.timing = { worker, resolve };
+      worker.onmessage = (e) => {
+        if (e.data.type === 'timed') this.stopTiming(e.data);
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        this.stopTiming();
+      };
+      worker.postMessage({ type: 'init', script: this.script });
+      worker.postMessage({ type: 'time', config, keep });
     });
+  }
+
+  stopTiming(answer = null) {
+    if (!this.timing) return;
+    this.timing.worker.terminate();
+    this.timing.resolve(answer);
+    this.timing = null;
   }
 
   // The safetensors bytes of a finished run, or null when its worker no longer holds them.

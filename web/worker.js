@@ -53,8 +53,8 @@ self.onmessage = (e) => {
       }
       break;
     case 'time':
-      ready.then((wolab) => self.postMessage({ type: 'timed', request: msg.request, ...timeSteps(wolab, msg.config, msg.keep) }))
-        .catch((err) => self.postMessage({ type: 'timed', request: msg.request, error: errorText(err) }));
+      ready.then((wolab) => self.postMessage({ type: 'timed', ...timeSteps(wolab, msg.config, msg.keep) }))
+        .catch((err) => self.postMessage({ type: 'timed', error: errorText(err) }));
       break;
     case 'checkpoint': {
       const bytes = held.get(msg.id);
