@@ -17,7 +17,7 @@ tmp=$dist/recorded.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
 # Every experiment at once (runs they share are trained once), the learning-rate sweep
-# included: at the Article preset's batch 16 and 30 steps all of it takes about a minute natively.
+# included: at the Article preset's batch 16 and 25 steps all of it takes about a minute natively.
 for preset in "${presets[@]}"; do
   mkdir -p "$tmp/$preset"
   start=$(date +%s)
