@@ -15,6 +15,7 @@
 #include "experiment.h"
 #include "json_input.h"
 #include "model.h"
+#include "strtod.h"
 #include "trainer.h"
 
 namespace wolab {
@@ -86,34 +87,14 @@ void derive(RunConfig& run) {
   run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
 }
 
-namespace {
-constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-}  // namespace
-
 double decimal_float(float x) {
   if (!std::isfinite(x)) return x;
-  if (x == 0) return static_cast<double>(x);  // keeps the sign of -0
-  // Grisu2's shortest digits for a float (nlohmann's own dtoa, as the dump then prints the
-  // double): digits * 10^exponent, read back exactly when both fit a double (|exponent| <= 22,
-  // Clinger's fast path: one correctly rounded operation), else by strtod. A W_o snapshot is
-  // d_model^2 of these, and snprintf + strtod per digit count took ~8 us each in wasm.
-  const float a = std::fabs(x);
-  char digits[32];
-  int len = 0, exponent = 0;
-  nlohmann::detail::dtoa_impl::grisu2(digits, len, exponent, a);
-  double m = 0;
-  for (int i = 0; i < len; ++i) m = 10 * m + (digits[i] - '0');  // < 10^9: exact
-  double d;
-  if (exponent >= 0 && exponent <= 22) {
-    d = m * kPowersOf10[exponent];
-  } else if (exponent < 0 && exponent >= -22) {
-    d = m / kPowersOf10[-exponent];
-  } else {
-    const std::string text = std::string(digits, len) + "e" + std::to_string(exponent);
-    d = std::strtod(text.c_str(), nullptr);
-  }
-  return x < 0 ? -d : d;
+  // Grisu2's shortest digits for a float (nlohmann's dtoa, which the dump then prints for the
+  // double), read back by parse_double's exact fast path: snprintf and strtod per digit count
+  // took ~8 us a number in wasm, and a W_o snapshot is d_model² of them.
+  char text[32];
+  *nlohmann::detail::to_chars(text, text + sizeof text - 1, x) = '\0';
+  return parse_double(text, nullptr);
 }
 
 namespace {

@@ -18,7 +18,6 @@ extern "C" double __wrap_strtod(const char* text, char** end) { return wolab::pa
 #endif
 
 namespace wolab {
-namespace {
 
 double libc_strtod(const char* text, char** end) {
 #ifdef __wasm__
@@ -27,6 +26,8 @@ double libc_strtod(const char* text, char** end) {
   return std::strtod(text, end);
 #endif
 }
+
+namespace {
 
 constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
