@@ -348,7 +348,7 @@ function makeExperiment(info) {
   const body = $('.exp-body', section);
   const exp = {
     name, info, section, variants: info.variants, config: null, source: null, file: '', createdBy: '',
-    resultsText: null, runs: [], summary: null, analysis: null, settled: false,
+    resultsText: null, runs: [], summary: null, analysis: null, settled: false, summarized: false,
     epoch: 0,  // counts resets, so that an analysis worker's answer for older runs is dropped
   };
   exp.configLine = $('.config-line', section);
@@ -409,10 +409,12 @@ function describeConfig(config) {
   return t('configLine', { ...s, lr: sweep ? s.lrs.join(', ') : s.lr, ln: t(`ln_${s.ln}`), seedText });
 }
 
-// data-state on each experiment (empty | running | settled) and on #controls (idle | running |
-// paused), data-status on run rows: the page's state for tests and scripts/bench_page.js.
+// data-state on each experiment (empty | running | summarizing | settled: its runs have ended and
+// what they show has been made from them) and on #controls (idle | running | paused), data-status
+// on run rows: the page's state for tests and scripts/bench_page.js.
 function renderFrame(exp) {
-  exp.section.dataset.state = !exp.runs.length ? 'empty' : isSettled(exp) ? 'settled' : 'running';
+  exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running'
+    : exp.source === 'live' && !exp.summarized ? 'summarizing' : 'settled';
   // An embed has no settings panel: before a run, the line says what Run will train.
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
@@ -473,23 +475,25 @@ async function summarize(exp) {
   const done = finishedRuns(exp);
   exp.resultsText = null;
   exp.summary = null;
-  if (!done.length) return true;
-  const epoch = exp.epoch;
-  try {
-    const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
-    if (exp.epoch !== epoch) return false;
-    exp.resultsText = text;
-    exp.summary = JSON.parse(text).summary;
-  } catch (e) {
-    if (exp.epoch !== epoch) return false;
-    notice(errorText(e), 'error', { box: exp.notices });
+  if (done.length) {
+    const epoch = exp.epoch;
+    try {
+      const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
+      if (exp.epoch !== epoch) return false;
+      exp.resultsText = text;
+      exp.summary = JSON.parse(text).summary;
+    } catch (e) {
+      if (exp.epoch !== epoch) return false;
+      notice(errorText(e), 'error', { box: exp.notices });
+    }
   }
+  exp.summarized = true;
   exp.redraw();
   return true;
 }
 
 function reset(exp, fields) {
-  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false, epoch: exp.epoch + 1 }, fields);
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false, summarized: false, epoch: exp.epoch + 1 }, fields);
 }
 
 // ---------- running ----------
