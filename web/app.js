@@ -348,7 +348,7 @@ function makeExperiment(info) {
   const body = $('.exp-body', section);
   const exp = {
     name, info, section, variants: info.variants, config: null, source: null, file: '', createdBy: '',
-    resultsText: null, runs: [], summary: null, analysis: null, settled: false, summarized: false,
+    resultsText: null, runs: [], summary: null, analysis: null, settled: false, analysed: false,
     epoch: 0,  // counts resets, so that an analysis worker's answer for older runs is dropped
   };
   exp.configLine = $('.config-line', section);
@@ -409,12 +409,11 @@ function describeConfig(config) {
   return t('configLine', { ...s, lr: sweep ? s.lrs.join(', ') : s.lr, ln: t(`ln_${s.ln}`), seedText });
 }
 
-// data-state on each experiment (empty | running | summarizing | settled: its runs have ended and
-// what they show has been made from them) and on #controls (idle | running | paused), data-status
-// on run rows: the page's state for tests and scripts/bench_page.js.
+// data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
+// its summary and verdict have been made from them) and on #controls (idle | running | paused),
+// data-status on run rows: the page's state for tests and scripts/bench_page.js.
 function renderFrame(exp) {
-  exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running'
-    : exp.source === 'live' && !exp.summarized ? 'summarizing' : 'settled';
+  exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
   // An embed has no settings panel: before a run, the line says what Run will train.
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
@@ -475,25 +474,23 @@ async function summarize(exp) {
   const done = finishedRuns(exp);
   exp.resultsText = null;
   exp.summary = null;
-  if (done.length) {
-    const epoch = exp.epoch;
-    try {
-      const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
-      if (exp.epoch !== epoch) return false;
-      exp.resultsText = text;
-      exp.summary = JSON.parse(text).summary;
-    } catch (e) {
-      if (exp.epoch !== epoch) return false;
-      notice(errorText(e), 'error', { box: exp.notices });
-    }
+  if (!done.length) return true;
+  const epoch = exp.epoch;
+  try {
+    const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
+    if (exp.epoch !== epoch) return false;
+    exp.resultsText = text;
+    exp.summary = JSON.parse(text).summary;
+  } catch (e) {
+    if (exp.epoch !== epoch) return false;
+    notice(errorText(e), 'error', { box: exp.notices });
   }
-  exp.summarized = true;
   exp.redraw();
   return true;
 }
 
 function reset(exp, fields) {
-  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false, summarized: false, epoch: exp.epoch + 1 }, fields);
+  Object.assign(exp, { config: null, source: null, file: '', createdBy: '', resultsText: null, runs: [], summary: null, analysis: null, settled: false, analysed: false, epoch: exp.epoch + 1 }, fields);
 }
 
 // ---------- running ----------
@@ -819,16 +816,18 @@ export function showResults(results, text, { source, file = '' }) {
 // analysis worker answers, unless the experiment was reset meanwhile.
 async function onExperimentSettled(exp) {
   exp.analysis = null;
-  if (!finishedRuns(exp).length) return;
-  const epoch = exp.epoch;
-  try {
-    const text = await analyze(`[${resultsText(exp)}]`);
-    if (exp.epoch !== epoch) return;
-    exp.analysis = JSON.parse(text).experiments[0];
-  } catch (e) {
-    if (exp.epoch !== epoch) return;
-    notice(errorText(e), 'error', { box: exp.notices });
+  if (finishedRuns(exp).length) {
+    const epoch = exp.epoch;
+    try {
+      const text = await analyze(`[${resultsText(exp)}]`);
+      if (exp.epoch !== epoch) return;
+      exp.analysis = JSON.parse(text).experiments[0];
+    } catch (e) {
+      if (exp.epoch !== epoch) return;
+      notice(errorText(e), 'error', { box: exp.notices });
+    }
   }
+  exp.analysed = true;
   exp.redraw();
   lessonChanged();
 }
