@@ -23,8 +23,6 @@ constexpr uint64_t kMaxHeaderBytes = 100 << 20;
 
 [[noreturn]] void fail(const std::string& what) { throw ConfigError("checkpoint: " + what); }
 
-std::string in_quotes(const std::string& s) { return '"' + escape_controls(s) + '"'; }
-
 // product(shape), or fail when it is negative or overflows what memory could hold.
 uint64_t element_count(const std::string& name, const std::vector<int64_t>& shape) {
   uint64_t n = 1;

@@ -82,6 +82,20 @@ std::string escape_controls(const std::string& text) {
   return out;
 }
 
+std::string in_quotes(const std::string& text) {
+  return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string format_number(double v) {
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  if (std::floor(v) == v && std::fabs(v) < 1e17) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  return json(v).dump();
+}
+
 void derive(RunConfig& run) {
   run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
   run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
@@ -188,21 +202,6 @@ const Setting kSettings[] = {
 };
 
 #undef FIELD
-
-// Integers without a decimal point, other numbers in their shortest round-trip form.
-std::string format_number(double v) {
-  if (std::floor(v) == v && std::fabs(v) < 1e17) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  return json(v).dump();
-}
-
-// A user's string in quotes, escaped, so a message stays one line.
-std::string in_quotes(const std::string& s) {
-  return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
-}
 
 std::string join(const std::vector<std::string>& items, const char* sep, const char* last_sep) {
   std::string out;

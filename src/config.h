@@ -92,6 +92,14 @@ struct ConfigError : std::runtime_error {
 // so that the message stays one line.
 std::string escape_controls(const std::string& text);
 
+// User text in double quotes, escaped as in JSON (quotes, backslashes, control characters;
+// invalid UTF-8 replaced), so that the message stays one line and shows where the text ends.
+std::string in_quotes(const std::string& text);
+
+// A number for a message: integers without a decimal point, infinities as inf and -inf, other
+// numbers in their shortest round-trip form.
+std::string format_number(double v);
+
 // Sets the derived fields (vocab, seq_len) from the task.
 void derive(RunConfig& run);
 

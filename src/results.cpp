@@ -180,11 +180,6 @@ const json& field(const json& obj, const std::string& where, const char* key) {
   return *it;
 }
 
-std::string format_number(double x) {
-  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
-  return std::floor(x) == x && std::fabs(x) < 1e15 ? std::to_string(static_cast<int64_t>(x)) : json(x).dump();
-}
-
 double check_number(const json& v, const std::string& where, double lo = -HUGE_VAL, double hi = HUGE_VAL) {
   if (!v.is_number()) bad(where, "expected a number");
   double x = v.get<double>();

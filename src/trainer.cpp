@@ -369,7 +369,7 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
   m.adam.t = static_cast<int64_t>(step);
   m.data_rng = Rng(whole_number("data_rng"));
   const auto status = status_from_description(meta("status"));
-  if (!status) throw ConfigError("checkpoint: unknown status \"" + escape_controls(meta("status")) + "\"");
+  if (!status) throw ConfigError("checkpoint: unknown status " + in_quotes(meta("status")));
   // A status its step cannot have would let the run train past its last step (running there)
   // or report steps it never trained. A run diverges at the step whose training loss was not
   // finite (one past those kept) or whose held-out loss after its update was not (the last).

@@ -24,14 +24,14 @@ long allocations_in(F f) {
   return alloc_hook::stop().allocations;
 }
 
-struct Case {
+struct StepCase {
   const char* name;
   const char* config;  // probe_every beyond the steps run: no probe step among them
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const StepCase& c, std::ostream* os) { *os << c.name; }
 
-class TrainingStep : public testing::TestWithParam<Case> {};
+class TrainingStep : public testing::TestWithParam<StepCase> {};
 
 TEST_P(TrainingStep, AllocatesNothing) {
   if (!alloc_hook::available()) GTEST_SKIP() << "no malloc hook under sanitizers";
@@ -46,14 +46,14 @@ TEST_P(TrainingStep, AllocatesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Configs, TrainingStep,
     testing::Values(
-        Case{"default", R"({"train": {"probe_every": 100}})"},
-        Case{"pre_ln_frozen_sort",
+        StepCase{"default", R"({"train": {"probe_every": 100}})"},
+        StepCase{"pre_ln_frozen_sort",
              R"({"model": {"ln": "pre", "wo": "frozen_random"}, "task": {"name": "sort"},
                  "train": {"probe_every": 100}})"},
-        Case{"identity_odd_sizes",
+        StepCase{"identity_odd_sizes",
              R"({"model": {"wo": "identity", "d_model": 40, "heads": 8, "d_ff": 72},
                  "task": {"length": 5}, "train": {"batch": 7, "probe_every": 100}})"}),
-    [](const testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<StepCase>& info) { return std::string(info.param.name); });
 
 // The counter sees what it should: a probe step appends its records, and allocates.
 TEST(Allocation, ProbeStepsAreCounted) {

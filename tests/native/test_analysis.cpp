@@ -226,7 +226,7 @@ TEST(Analysis, ConvergenceSaysWhenRunsWereStillLearning) {
   EXPECT_EQ(b["experiments"][0]["convergence"][1]["state"], "stalled");
 }
 
-struct Case {
+struct ClaimCase {
   std::vector<double> learned_tau, identity_tau, learned_acc, identity_acc;
   int claim;
   const char* verdict;
@@ -234,7 +234,7 @@ struct Case {
 };
 
 TEST(Analysis, ClaimsOneAndTwoFollowTheirRules) {
-  const Case cases[] = {
+  const ClaimCase cases[] = {
       {{10, 10, 10}, {20, 20, 20}, {1, 1, 1}, {1, 1, 1}, 1, "supported", "clearly_slower"},
       {{10, 10, 10}, {11, 11, 11}, {1, 1, 1}, {1, 1, 1}, 1, "partly_supported", "slower_small_gap"},
       {{10, 10, 10}, {20, 20, 5}, {1, 1, 1}, {1, 1, 1}, 1, "partly_supported", "slower_some_seeds"},
@@ -246,7 +246,7 @@ TEST(Analysis, ClaimsOneAndTwoFollowTheirRules) {
       {{10, 10, 10}, {10, 10, 10}, {0.95, 0.9, 0.8}, {0.85, 0.8, 0.9}, 2, "partly_supported", "drop_some_seeds"},
       {{10, 10, 10}, {10, 10, 10}, {0.8, 0.8, 0.8}, {0.9, 0.8, 0.9}, 2, "not_supported", "no_drop"},
   };
-  for (const Case& c : cases) {
+  for (const ClaimCase& c : cases) {
     std::vector<Spec> runs = learned_identity(c.learned_tau, c.identity_tau);
     for (Spec& s : runs) s.acc = s.acc_mid = (s.variant == "learned" ? c.learned_acc : c.identity_acc)[s.seed];
     const json got = claim(analyze({results("remove_wo", runs)}), c.claim);

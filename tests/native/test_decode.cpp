@@ -23,27 +23,27 @@ const WoMode kModes[] = {WoMode::learned,       WoMode::identity,
                          WoMode::frozen_random, WoMode::learned_identity_init,
                          WoMode::frozen_random_scaled, WoMode::frozen_orthogonal};
 
-struct Case {
+struct DecodeCase {
   WoMode wo;
   LnPlace ln;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << to_string(c.wo) << "_" << to_string(c.ln); }
+void PrintTo(const DecodeCase& c, std::ostream* os) { *os << to_string(c.wo) << "_" << to_string(c.ln); }
 
-std::vector<Case> all_cases() {
-  std::vector<Case> out;
+std::vector<DecodeCase> all_cases() {
+  std::vector<DecodeCase> out;
   for (WoMode wo : kModes)
     for (LnPlace ln : {LnPlace::post, LnPlace::pre}) out.push_back({wo, ln});
   return out;
 }
 
-std::string case_name(const testing::TestParamInfo<Case>& info) {
+std::string case_name(const testing::TestParamInfo<DecodeCase>& info) {
   return std::string(to_string(info.param.wo)) + "_" + to_string(info.param.ln);
 }
 
 // Small enough to train in a moment, trained far enough that its greedy answers are neither all
 // right nor all wrong; batch 24 leaves a short last chunk of the 512 held-out sequences.
-RunConfig small(const Case& c, int steps) {
+RunConfig small(const DecodeCase& c, int steps) {
   RunConfig r;
   r.model.d_model = 32;
   r.model.heads = 4;
@@ -102,7 +102,7 @@ int slow_greedy_right(Model<S>& m, const TaskConfig& task, int batch) {
   return exact;
 }
 
-class Decode : public testing::TestWithParam<Case> {};
+class Decode : public testing::TestWithParam<DecodeCase> {};
 
 // Teacher forced, position by position: decode's logits at t are forward's at t.
 template <class S>

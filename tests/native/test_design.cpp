@@ -13,6 +13,7 @@
 
 #include "checkpoint.h"
 #include "eigenvalues.h"
+#include "helpers.h"
 #include "layers.h"
 #include "model.h"
 #include "results.h"
@@ -45,11 +46,6 @@ std::vector<WoMode> every_variant() {
     for (std::string name; std::getline(names, name, '|');) modes.push_back(*wo_mode_from_string(name));
   }
   return modes;
-}
-
-SafeTensors tensors_of(const Trainer& t) {
-  const std::vector<uint8_t> bytes = t.save_checkpoint();
-  return read_safetensors(bytes.data(), bytes.size());
 }
 
 bool is_wo(const std::string& name) { return name.find("attn.W_o.") != std::string::npos; }

@@ -40,7 +40,7 @@ int64_t peak_of_run(const RunConfig& cfg, bool snapshots) {
   return alloc_hook::stop().peak;
 }
 
-struct Case {
+struct MemoryCase {
   const char* name;
   const char* config;
   bool snapshots;  // keeps W_o snapshots, as experiment wo_heatmap does
@@ -49,9 +49,9 @@ struct Case {
   bool native_only = false;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const MemoryCase& c, std::ostream* os) { *os << c.name; }
 
-class MemoryEstimate : public testing::TestWithParam<Case> {};
+class MemoryEstimate : public testing::TestWithParam<MemoryCase> {};
 
 TEST_P(MemoryEstimate, BoundsThePeakOfARun) {
   if (!alloc_hook::available()) GTEST_SKIP() << "no malloc hook under sanitizers";
@@ -72,42 +72,42 @@ TEST_P(MemoryEstimate, BoundsThePeakOfARun) {
 INSTANTIATE_TEST_SUITE_P(
     Configs, MemoryEstimate,
     testing::Values(
-        Case{"default", R"({"train": {"steps": 60, "probe_every": 20}})", false},
-        Case{"default_snapshots", R"({"train": {"steps": 60, "probe_every": 20}})", true},
-        Case{"article", R"({"model": {"d_model": 256, "d_ff": 1024}, "train": {"steps": 4, "probe_every": 2}})", false, true},
-        Case{"width_128_snapshots", R"({"model": {"d_model": 128, "d_ff": 512}, "train": {"steps": 4, "probe_every": 2}})", true},
-        Case{"wide_one_layer", R"({"model": {"d_model": 512, "heads": 8, "layers": 1, "d_ff": 512},
+        MemoryCase{"default", R"({"train": {"steps": 60, "probe_every": 20}})", false},
+        MemoryCase{"default_snapshots", R"({"train": {"steps": 60, "probe_every": 20}})", true},
+        MemoryCase{"article", R"({"model": {"d_model": 256, "d_ff": 1024}, "train": {"steps": 4, "probe_every": 2}})", false, true},
+        MemoryCase{"width_128_snapshots", R"({"model": {"d_model": 128, "d_ff": 512}, "train": {"steps": 4, "probe_every": 2}})", true},
+        MemoryCase{"wide_one_layer", R"({"model": {"d_model": 512, "heads": 8, "layers": 1, "d_ff": 512},
              "task": {"length": 4}, "train": {"batch": 4, "steps": 2}})", false, true},
-        Case{"widest", R"({"model": {"d_model": 1024, "heads": 16, "layers": 1, "d_ff": 64},
+        MemoryCase{"widest", R"({"model": {"d_model": 1024, "heads": 16, "layers": 1, "d_ff": 64},
              "task": {"length": 2}, "train": {"batch": 2, "steps": 1}})", false, true},
-        Case{"one_head", R"({"model": {"heads": 1}, "train": {"steps": 20, "probe_every": 10}})", false},
-        Case{"64_heads", R"({"model": {"heads": 64}, "train": {"steps": 20, "probe_every": 10}})", true},
-        Case{"12_layers", R"({"model": {"d_model": 32, "layers": 12, "d_ff": 64},
+        MemoryCase{"one_head", R"({"model": {"heads": 1}, "train": {"steps": 20, "probe_every": 10}})", false},
+        MemoryCase{"64_heads", R"({"model": {"heads": 64}, "train": {"steps": 20, "probe_every": 10}})", true},
+        MemoryCase{"12_layers", R"({"model": {"d_model": 32, "layers": 12, "d_ff": 64},
              "train": {"steps": 10, "probe_every": 5}})", true},
-        Case{"d_ff_1", R"({"model": {"d_ff": 1}, "train": {"steps": 20}})", false},
-        Case{"d_ff_4096", R"({"model": {"d_model": 32, "layers": 1, "d_ff": 4096},
+        MemoryCase{"d_ff_1", R"({"model": {"d_ff": 1}, "train": {"steps": 20}})", false},
+        MemoryCase{"d_ff_4096", R"({"model": {"d_model": 32, "layers": 1, "d_ff": 4096},
              "train": {"steps": 10}})", false},
-        Case{"batch_1", R"({"train": {"batch": 1, "steps": 20, "probe_every": 5}})", false},
-        Case{"batch_1024", R"({"model": {"d_model": 16, "layers": 1, "d_ff": 32},
+        MemoryCase{"batch_1", R"({"train": {"batch": 1, "steps": 20, "probe_every": 5}})", false},
+        MemoryCase{"batch_1024", R"({"model": {"d_model": 16, "layers": 1, "d_ff": 32},
              "task": {"length": 4}, "train": {"batch": 1024, "steps": 3}})", false},
-        Case{"length_1", R"({"task": {"length": 1}, "train": {"steps": 20}})", false},
-        Case{"length_64", R"({"model": {"heads": 8}, "task": {"length": 64},
+        MemoryCase{"length_1", R"({"task": {"length": 1}, "train": {"steps": 20}})", false},
+        MemoryCase{"length_64", R"({"model": {"heads": 8}, "task": {"length": 64},
              "train": {"batch": 8, "steps": 3}})", false, true},
-        Case{"alphabet_2", R"({"task": {"alphabet": 2}, "train": {"steps": 20}})", false},
-        Case{"alphabet_64_sort", R"({"task": {"name": "sort", "alphabet": 64}, "train": {"steps": 20}})", true},
-        Case{"pre_ln", R"({"model": {"ln": "pre"}, "train": {"steps": 20, "probe_every": 5}})", false},
-        Case{"pre_ln_snapshots", R"({"model": {"ln": "pre", "d_model": 128}, "train": {"steps": 20, "probe_every": 5}})", true},
-        Case{"identity_reverse", R"({"model": {"wo": "identity"}, "task": {"name": "reverse"},
+        MemoryCase{"alphabet_2", R"({"task": {"alphabet": 2}, "train": {"steps": 20}})", false},
+        MemoryCase{"alphabet_64_sort", R"({"task": {"name": "sort", "alphabet": 64}, "train": {"steps": 20}})", true},
+        MemoryCase{"pre_ln", R"({"model": {"ln": "pre"}, "train": {"steps": 20, "probe_every": 5}})", false},
+        MemoryCase{"pre_ln_snapshots", R"({"model": {"ln": "pre", "d_model": 128}, "train": {"steps": 20, "probe_every": 5}})", true},
+        MemoryCase{"identity_reverse", R"({"model": {"wo": "identity"}, "task": {"name": "reverse"},
              "train": {"steps": 20}})", false},
-        Case{"frozen_orthogonal", R"({"model": {"wo": "frozen_orthogonal", "d_model": 128},
+        MemoryCase{"frozen_orthogonal", R"({"model": {"wo": "frozen_orthogonal", "d_model": 128},
              "train": {"steps": 10}})", true},
-        Case{"many_probes", R"({"model": {"d_model": 8, "heads": 2, "layers": 1, "d_ff": 8},
+        MemoryCase{"many_probes", R"({"model": {"d_model": 8, "heads": 2, "layers": 1, "d_ff": 8},
              "task": {"length": 2}, "train": {"batch": 2, "steps": 1000, "probe_every": 1}})", false},
-        Case{"many_snapshots", R"({"model": {"d_model": 32, "layers": 1, "d_ff": 32},
+        MemoryCase{"many_snapshots", R"({"model": {"d_model": 32, "layers": 1, "d_ff": 32},
              "task": {"length": 2}, "train": {"batch": 2, "steps": 300, "probe_every": 1}})", true},
-        Case{"large_heatmap", R"({"model": {"d_model": 64, "heads": 1, "layers": 1, "d_ff": 16},
+        MemoryCase{"large_heatmap", R"({"model": {"d_model": 64, "heads": 1, "layers": 1, "d_ff": 16},
              "task": {"length": 2}, "train": {"batch": 2, "steps": 600, "probe_every": 1}})", true, true}),
-    [](const testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<MemoryCase>& info) { return std::string(info.param.name); });
 
 // The two configs of the report that passed the old check and allocated 700-900 MiB.
 TEST(MemoryEstimate, RefusesWhatWouldNotFit) {

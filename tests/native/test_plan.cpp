@@ -8,28 +8,13 @@
 #include <tuple>
 
 #include "experiment.h"
+#include "helpers.h"
 #include "results.h"
 
 namespace wolab {
 namespace {
 
 using json = nlohmann::json;
-
-ExperimentConfig small_config() {
-  ExperimentConfig c;
-  c.seeds = 2;
-  c.base.model.d_model = 8;
-  c.base.model.heads = 2;
-  c.base.model.layers = 1;
-  c.base.model.d_ff = 16;
-  c.base.task.alphabet = 4;
-  c.base.task.length = 3;
-  c.base.train.steps = 20;
-  c.base.train.batch = 8;
-  c.base.train.probe_every = 5;
-  derive(c.base);
-  return c;
-}
 
 std::vector<std::string> variant_names(const std::string& experiment) {
   std::vector<std::string> out;

@@ -8,6 +8,7 @@
 
 #include "checkpoint.h"
 #include "experiment.h"
+#include "helpers.h"
 #include "results.h"
 
 namespace wolab {
@@ -15,22 +16,6 @@ namespace {
 
 using json = nlohmann::json;
 using State = RunStatus::State;
-
-ExperimentConfig small_config() {
-  ExperimentConfig c;
-  c.seeds = 2;
-  c.base.model.d_model = 8;
-  c.base.model.heads = 2;
-  c.base.model.layers = 1;
-  c.base.model.d_ff = 16;
-  c.base.task.alphabet = 4;
-  c.base.task.length = 3;
-  c.base.train.steps = 20;
-  c.base.train.batch = 8;
-  c.base.train.probe_every = 5;
-  derive(c.base);
-  return c;
-}
 
 json done() { return {{"state", "done"}}; }
 json diverged(int step) { return {{"state", "diverged"}, {"step", step}}; }

@@ -5,33 +5,13 @@
 #include <cmath>
 
 #include "checkpoint.h"
+#include "helpers.h"
 #include "rng.h"
 #include "tasks.h"
 #include "trainer.h"
 
 namespace wolab {
 namespace {
-
-RunConfig tiny(WoMode wo = WoMode::learned) {
-  RunConfig c;
-  c.model.d_model = 16;
-  c.model.heads = 4;
-  c.model.layers = 2;
-  c.model.d_ff = 32;
-  c.model.wo = wo;
-  c.task.alphabet = 6;
-  c.task.length = 4;
-  c.train.steps = 30;
-  c.train.batch = 8;
-  c.train.probe_every = 10;
-  c.train.seed = 3;
-  return c;
-}
-
-SafeTensors tensors_of(const Trainer& t) {
-  const std::vector<uint8_t> bytes = t.save_checkpoint();
-  return read_safetensors(bytes.data(), bytes.size());
-}
 
 TEST(Rng, FirstValuesArePinned) {
   // any change here changes every seeded init and batch: it must be deliberate

@@ -7,28 +7,13 @@
 #include <cstring>
 
 #include "checkpoint.h"
+#include "helpers.h"
 #include "orthogonal.h"
 #include "probes.h"
 #include "trainer.h"
 
 namespace wolab {
 namespace {
-
-RunConfig tiny(WoMode wo, uint64_t seed = 3, int d_model = 16, int heads = 4) {
-  RunConfig c;
-  c.model.d_model = d_model;
-  c.model.heads = heads;
-  c.model.layers = 2;
-  c.model.d_ff = 32;
-  c.model.wo = wo;
-  c.task.alphabet = 6;
-  c.task.length = 4;
-  c.train.steps = 30;
-  c.train.batch = 8;
-  c.train.probe_every = 10;
-  c.train.seed = seed;
-  return c;
-}
 
 // max |QᵀQ - I| of the (d,d) row-major matrix q, in double
 template <class T>

@@ -1,0 +1,53 @@
+// Small builders that several test files share.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "checkpoint.h"
+#include "experiment.h"
+#include "trainer.h"
+
+namespace wolab {
+
+// A model of 8 wide, 2 heads, 1 layer on a 4-letter alphabet: 2 seeds of 20 steps, probed every 5.
+inline ExperimentConfig small_config() {
+  ExperimentConfig c;
+  c.seeds = 2;
+  c.base.model.d_model = 8;
+  c.base.model.heads = 2;
+  c.base.model.layers = 1;
+  c.base.model.d_ff = 16;
+  c.base.task.alphabet = 4;
+  c.base.task.length = 3;
+  c.base.train.steps = 20;
+  c.base.train.batch = 8;
+  c.base.train.probe_every = 5;
+  derive(c.base);
+  return c;
+}
+
+// A 2-layer model of 16 wide on a 6-letter alphabet: 30 steps of batch 8, probed every 10.
+inline RunConfig tiny(WoMode wo = WoMode::learned, uint64_t seed = 3, int d_model = 16, int heads = 4) {
+  RunConfig c;
+  c.model.d_model = d_model;
+  c.model.heads = heads;
+  c.model.layers = 2;
+  c.model.d_ff = 32;
+  c.model.wo = wo;
+  c.task.alphabet = 6;
+  c.task.length = 4;
+  c.train.steps = 30;
+  c.train.batch = 8;
+  c.train.probe_every = 10;
+  c.train.seed = seed;
+  return c;
+}
+
+// The trainer's tensors, read back from its safetensors checkpoint.
+inline SafeTensors tensors_of(const Trainer& t) {
+  const std::vector<uint8_t> bytes = t.save_checkpoint();
+  return read_safetensors(bytes.data(), bytes.size());
+}
+
+}  // namespace wolab
