@@ -43,23 +43,37 @@ void weighted_rows_block(S* out, int os, bool accumulate, const S* a, int ar, in
   }
 }
 
+// Columns [0, W) of out for `rows` ≤ kRows rows.
+template <int W, class S>
+void weighted_rows_cols(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y,
+                        int ys, int rows, int t0, int t1) {
+  if (rows == kRows) {
+    weighted_rows_block<kRows, W>(out, os, accumulate, a, ar, at, Y, ys, t0, t1);
+    return;
+  }
+  for (int r = 0; r < rows; r++)
+    weighted_rows_block<1, W>(out + r * os, os, accumulate, a + r * ar, ar, at, Y, ys, t0, t1);
+}
+
 // The same for `rows` ≤ kRows rows and `cols` columns: rows of Y weighted by the rows of a.
+// Columns go kCols at a time, then 4, 2 and 1 (a head of width 2 or 4 is one narrow vector);
+// each sum runs over t in the same order whatever its block, so the results are those of a
+// scalar loop.
 template <class S>
 void weighted_rows(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y, int ys,
                    int rows, int cols, int t0, int t1) {
   int k = 0;
-  for (; k + kCols <= cols; k += kCols) {
-    if (rows == kRows)
-      weighted_rows_block<kRows, kCols>(out + k, os, accumulate, a, ar, at, Y + k, ys, t0, t1);
-    else
-      for (int r = 0; r < rows; r++)
-        weighted_rows_block<1, kCols>(out + r * os + k, os, accumulate, a + r * ar, ar, at, Y + k,
-                                      ys, t0, t1);
+  for (; k + kCols <= cols; k += kCols)
+    weighted_rows_cols<kCols>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
+  if (k + 4 <= cols) {
+    weighted_rows_cols<4>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
+    k += 4;
   }
-  for (; k < cols; k++)
-    for (int r = 0; r < rows; r++)
-      weighted_rows_block<1, 1>(out + r * os + k, os, accumulate, a + r * ar, ar, at, Y + k, ys,
-                                t0, t1);
+  if (k + 2 <= cols) {
+    weighted_rows_cols<2>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
+    k += 2;
+  }
+  if (k < cols) weighted_rows_cols<1>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
 }
 
 // dst (hs,Tp) = the (T,hs) block of one head whose row t starts at src + t·C, transposed and
