@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { start } from '../../scripts/serve.js';
-import { openPage, runAndWait, screenshot } from './helpers.js';
+import { openPage, runAndWait, screenshot, untilAttribute } from './helpers.js';
 
 // A blog page around the snippet. It is served from "localhost", the lab from "127.0.0.1":
 // two origins, as for a real blog.
@@ -54,7 +54,7 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   await page.setViewportSize({ width: 1000, height: 900 });
   await page.goto(host.url);
   const frame = page.frameLocator('iframe');
-  await expect(frame.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await untilAttribute(frame.locator('body'), 'data-ready', 'true', 20_000);
   const inner = () => page.frames().find((f) => f !== page.mainFrame());
   const fit = async () => {
     const outer = await measure(page);
@@ -70,7 +70,7 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   // recorded results, however tall they are (720 px is only the snippet's height for hosts
   // without embed.js); no control bar, no engine line. The recorded results and the estimate
   // come after the engine: the frame has its final height once both are drawn.
-  await expect(frame.locator('#exp-remove_wo')).toHaveAttribute('data-state', 'settled', { timeout: 10_000 });
+  await untilAttribute(frame.locator('#exp-remove_wo'), 'data-state', 'settled', 10_000);
   await expect(frame.locator('#exp-remove_wo .estimate')).toHaveText(/^Estimated time: about \d+ s/, { timeout: 10_000 });
   await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
   let now = await fit();
@@ -99,7 +99,7 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
 
   await frame.locator('#exp-remove_wo button.run').click();
   await expect(frame.locator('#controls')).toBeVisible();  // Pause, Stop and progress while it runs
-  await expect(frame.locator('#exp-remove_wo')).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await untilAttribute(frame.locator('#exp-remove_wo'), 'data-state', 'settled', 60_000);
   await expect(frame.locator('#exp-remove_wo .summary-table')).toBeVisible();
   await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
   now = await fit();
@@ -119,7 +119,7 @@ test('without embed.js the iframe keeps the snippet height and scrolls', async (
   const snippet = (await page.locator('#embed-code').inputValue()).split('\n')[0];  // the iframe alone
   const host = await hostPage(snippet);
   await page.goto(host.url);
-  await expect(page.frameLocator('iframe').locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await untilAttribute(page.frameLocator('iframe').locator('body'), 'data-ready', 'true', 20_000);
   expect((await measure(page)).frame).toBe(720);
   await expect(page.frameLocator('iframe').locator('#exp-wo_heatmap button.run')).toBeVisible();
   await host.close();
@@ -152,7 +152,7 @@ for (const theme of ['light', 'dark']) {
     // The full page, and ?theme= winning over the browser's preference.
     const other = theme === 'dark' ? 'light' : 'dark';
     await page.goto(`/?theme=${other}&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1`);
-    await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+    await untilAttribute(page.locator('body'), 'data-ready', 'true');
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('#controls')).backgroundColor))
       .toBe(other === 'dark' ? 'rgb(24, 27, 32)' : 'rgb(255, 255, 255)');
     await runAndWait(page, 'remove_wo');

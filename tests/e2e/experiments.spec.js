@@ -3,7 +3,7 @@
 // and the downloads (results JSON, W_o .npy, model .safetensors) are what they claim to be.
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { chartData, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY } from './helpers.js';
+import { chartData, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const STEPS = Array.from({ length: TINY.steps }, (_, i) => i + 1);
 const PROBES = [10, 20, 30, 40];
@@ -98,7 +98,7 @@ test('remove W_o: held-out accuracy is drawn while the runs train, then the reco
     for (const y of d.y) expect(y >= 0 && y <= 100).toBe(true);
   }
 
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await untilAttribute(section, 'data-state', 'settled', 60_000);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(2);
   const done = await chartData(page, selector);
   const probes = Array.from({ length: config.steps / config.probe_every }, (_, i) => config.probe_every * (i + 1));
@@ -275,7 +275,7 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
 
   await page.locator('#import-file').setInputFiles(await json.path());
   await expect(section.locator('.config-line')).toContainText('Imported from');
-  await expect(section).toHaveAttribute('data-state', 'settled');
+  await untilAttribute(section, 'data-state', 'settled');
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
   expect(await tableCells(section.locator('table.summary-table'))).toEqual(table);
   expect(problems).toEqual([]);
@@ -285,7 +285,7 @@ test('Run all trains each planned (variant, seed, lr, clip) once and shares it b
   const problems = await openPage(page, query({ ...TINY, lrs: '0.01' }));
   await page.locator('#run-all').click();
   for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability']) {
-    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+    await untilAttribute(page.locator(`#exp-${e}`), 'data-state', 'settled', 60_000);
   }
   // 6 variants × 2 seeds at train.lr, clipped, and experiment 6's 4 variants × 2 seeds at its one
   // rate, unclipped (so none of them is shared), though the tables list 4 + 8 + 2 + 4 + 10 + 8 runs.

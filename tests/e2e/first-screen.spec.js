@@ -2,7 +2,7 @@
 // halfway, the keyboard alone, and the small things (PNG size, leaving mid-run, Chinese names).
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { openPage, presets, query, runAndWait, screenshot, TINY } from './helpers.js';
+import { openPage, presets, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
 
 test('390 × 844: one sentence on the page, Run above the fold, settings folded with a summary', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -115,7 +115,7 @@ test('keyboard only: Run within 5 Tabs, the skip link, one experiment run and it
   // The skip link is the first stop and leads to the experiments; the next Tab is the first Run.
   expect(stops[0]).toBe('skip');
   await page.reload();
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await untilAttribute(page.locator('body'), 'data-ready', 'true');
   await page.keyboard.press('Tab');
   await expect(page.locator('a.skip')).toBeInViewport();
   await page.keyboard.press('Enter');
@@ -127,7 +127,7 @@ test('keyboard only: Run within 5 Tabs, the skip link, one experiment run and it
   await page.keyboard.press('Enter');
   await expect.poll(active).toBe('stop');
   const section = page.locator('#exp-remove_wo');
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
   await expect.poll(active).toBe('exp-remove_wo run primary');
 
   // On through the results by Tab to the results file, saved with Enter.

@@ -29,14 +29,31 @@ export async function openPage(page, search = '') {
     if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`off-origin: ${r.url()}`);
   });
   await page.goto('/' + search);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await untilAttribute(page.locator('body'), 'data-ready', 'true', 20_000);
   return problems;
+}
+
+// Waits until the element of `locator` (in the page or a frame) has attribute `name` = `value`,
+// checked at every animation frame. expect(locator).toHaveAttribute retries at widening intervals,
+// up to a second apart, and saw a change 200-400 ms after it happened (this: 5-20 ms); every test
+// waits so for the engine, and most for runs.
+export async function untilAttribute(locator, name, value, timeout = 5_000) {
+  const el = await locator.elementHandle({ timeout });
+  try {
+    const frame = await el.ownerFrame();
+    await frame.waitForFunction(([e, n, v]) => e.getAttribute(n) === v, [el, name, value], { polling: 'raf', timeout });
+  } catch (e) {
+    const now = await el.getAttribute(name).catch(() => '(gone)');
+    throw new Error(`${locator} did not get ${name}="${value}" within ${timeout} ms (it has ${JSON.stringify(now)}): ${e.message}`);
+  } finally {
+    await el.dispose();
+  }
 }
 
 export async function runAndWait(page, experiment, timeout = 30_000) {
   const section = page.locator(`#exp-${experiment}`);
   await section.locator('button.run').click();
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout });
+  await untilAttribute(section, 'data-state', 'settled', timeout);
   // The last render is throttled to a few per second: wait until it has drawn the final state.
   await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
   return section;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, screenshot, tableCells, TINY } from './helpers.js';
+import { chartData, openPage, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const CLI = path.resolve(process.env.WOLAB_CLI || 'build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
@@ -36,7 +36,7 @@ test('the four files of `wolab run --experiment all` import at once, each into i
   for (const e of EXPERIMENTS) {
     const section = page.locator(`#exp-${e}`);
     await expect(section.locator('.config-line')).toContainText(`Imported from cli.${e}.json (wolab `);
-    await expect(section).toHaveAttribute('data-state', 'settled');
+    await untilAttribute(section, 'data-state', 'settled');
   }
   await expect(page.locator('#exp-freeze_wo .runs-table tbody tr')).toHaveCount(8);
   await expect(page.locator('#exp-activation_stats table.early-late-table tbody tr')).toHaveCount(12);
@@ -50,7 +50,7 @@ test('a CLI results file renders like a live run: curves, table and sentence fro
   await page.locator('#import-file').setInputFiles(file);
   const section = page.locator('#exp-remove_wo');
   await expect(section.locator('.config-line')).toContainText(`Imported from ${path.basename(file)} (wolab `);
-  await expect(section).toHaveAttribute('data-state', 'settled');
+  await untilAttribute(section, 'data-state', 'settled');
 
   // The mean line is the mean over the file's seeds, step by step.
   const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
@@ -137,7 +137,7 @@ test('malformed or foreign JSON is refused with a message and changes nothing', 
   const good = cliResults('remove_wo');
   await page.locator('#import-file').setInputFiles(good);
   const section = page.locator('#exp-remove_wo');
-  await expect(section).toHaveAttribute('data-state', 'settled');
+  await untilAttribute(section, 'data-state', 'settled');
   const before = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const line = await section.locator('.config-line').textContent();
 

@@ -1,7 +1,7 @@
 // The lesson: results recorded with the native CLI (scripts/record.sh) are on the page without a
 // click, with the claims panel and every section's verdict; a live run then replaces them.
 import { test, expect } from '@playwright/test';
-import { openPage, query, screenshot, TINY } from './helpers.js';
+import { openPage, query, screenshot, TINY, untilAttribute } from './helpers.js';
 
 test('on load, without a click: recorded curves, tables and verdicts in every section, and the claims panel', async ({ page }) => {
   const problems = await openPage(page);
@@ -16,7 +16,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   const sections = page.locator('section.experiment');
   for (const name of shown) {
     const section = page.locator(`#exp-${name}`);
-    await expect(section).toHaveAttribute('data-state', 'settled');
+    await untilAttribute(section, 'data-state', 'settled');
     await expect(section.locator('.config-line')).toHaveText(/^Recorded with this engine\. Press Run to train live in your browser\./);
     await expect(section.locator('.verdict-box p').first()).not.toHaveText(/No runs yet|Not enough/);
   }
@@ -43,7 +43,7 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
   await expect(section.locator('.config-line')).toHaveText(/^Trained here with: /, { timeout: 5_000 });
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
   await expect(section.locator('.verdict-box p').first()).toHaveText(/^learned against identity: .*(in the only seed|tied in the only seed|neither reached it in the only seed)/);
   await expect(section.locator('.verdict-box')).not.toContainText('±');
   await expect(claim1).not.toHaveText(recorded);
@@ -67,7 +67,7 @@ test('before Run, each experiment and Run all show an estimated time measured on
   const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
   await expect(section.locator('.estimate')).toBeHidden();
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
   expect(problems).toEqual([]);
 });
 
@@ -75,7 +75,7 @@ test('Run pressed on two experiments one after the other trains the runs they sh
   const problems = await openPage(page, query({ ...TINY, steps: 200 }));
   await page.locator('#exp-remove_wo button.run').click();
   await page.locator('#exp-freeze_wo button.run').click();  // a task of its own: remove_wo's runs are queued or training
-  await expect(page.locator('#exp-freeze_wo')).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await untilAttribute(page.locator('#exp-freeze_wo'), 'data-state', 'settled', 30_000);
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
   // remove_wo's 4 runs (learned and identity, 2 seeds) are 4 of freeze_wo's 8: 8 trained, not 12.
   await expect(page.locator('#overall-label')).toHaveText(/^8 of 8 runs finished in /);

@@ -1,7 +1,7 @@
 // The page around the experiments: loading, URL state, validation, language, embed mode,
 // layout at phone width, play/pause/stop, a crashing worker, and main-thread responsiveness.
 import { test, expect } from '@playwright/test';
-import { openPage, presets, query, runAndWait, screenshot, TINY } from './helpers.js';
+import { openPage, presets, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
 
 const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability'];
 
@@ -47,7 +47,7 @@ test('settings round-trip through the URL', async ({ page }) => {
   expect(new URL(url).searchParams.get('task')).toBe('reverse');
 
   await page.goto(url);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await untilAttribute(page.locator('body'), 'data-ready', 'true');
   await expect(page.locator('#s-d_model')).toHaveValue('16');
   await expect(page.locator('#s-task')).toHaveValue('reverse');
   await expect(page.locator('#s-lr')).toHaveValue('0.003');  // the same number, written plainly
@@ -149,7 +149,7 @@ test('embed mode: one experiment without page chrome, and the iframe snippet tha
   const src = snippet.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
 
   await page.goto(src);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await untilAttribute(page.locator('body'), 'data-ready', 'true');
   await expect(page.locator('body')).toHaveClass(/embed/);
   for (const hidden of ['header', '#settings', 'footer', '#run-all', '#exp-remove_wo', '#exp-freeze_wo', '#exp-activation_stats']) {
     await expect(page.locator(hidden)).toBeHidden();
@@ -218,7 +218,7 @@ test('a worker that crashes is reported in its run row and the page keeps workin
   }));
   const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
-  await expect(section).toHaveAttribute('data-state', 'settled');
+  await untilAttribute(section, 'data-state', 'settled');
   const rows = section.locator('.runs-table tbody tr');
   await expect(rows).toHaveCount(4);
   await expect(section.locator('.runs-table tbody tr[data-status="error"]')).toHaveCount(4);
@@ -242,7 +242,7 @@ test('no main-thread task over 100 ms while all the experiments train', async ({
   await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
   await page.locator('#run-all').click();
   for (const e of EXPERIMENTS) {
-    await expect(page.locator(`#exp-${e}`)).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+    await untilAttribute(page.locator(`#exp-${e}`), 'data-state', 'settled', 60_000);
   }
   await page.waitForTimeout(300);  // the last throttled renders
   const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, query, screenshot, tableCells, TINY } from './helpers.js';
+import { chartData, openPage, query, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const CLI = path.resolve(process.env.WOLAB_CLI || 'build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
@@ -40,7 +40,7 @@ test('experiment 5 runs live: five variants, their curves, table and the singula
   const problems = await openPage(page, query(TINY));
   const section = page.locator('#exp-gain_vs_learning');
   await section.locator('button.run').click();
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await untilAttribute(section, 'data-state', 'settled', 60_000);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(10);
   const variants = ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'];
   const cells = await tableCells(section.locator('table.summary-table'));
@@ -65,7 +65,7 @@ test('experiment 6 runs live over the learning rates of the link: share trained 
   await expect(page.locator('#s-lrs')).toHaveValue(LRS.join(','));
   const section = page.locator('#exp-lr_stability');
   await section.locator('button.run').click();
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 60_000 });
+  await untilAttribute(section, 'data-state', 'settled', 60_000);
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(16);
   await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
   // The runs of a sweep say their learning rate: the plan's order, each variant and seed at each rate.
@@ -139,7 +139,7 @@ test('?embed=lr_stability shows experiment 6 alone and runs it', async ({ page }
   const section = page.locator('#exp-lr_stability');
   await expect(section).toBeVisible();
   await section.locator('button.run').click();
-  await expect(section).toHaveAttribute('data-state', 'settled', { timeout: 30_000 });
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
   await expect(section.locator('table.lr-table tbody tr')).toHaveCount(4);
   expect(problems).toEqual([]);
 });
