@@ -27,9 +27,10 @@ const LOAD_TIMEOUT_MS = 60_000;  // page and wasm engine ready, on a loaded mach
 const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
 
 // In the page, before the click: notes the click's time and the first time the DOM shows the
-// suite ended (the control bar idle, every experiment settled, no run queued or running), so
-// the figure does not depend on how often this script polls. The page renders at most 4 times a
-// second, so that moment is up to ~0.25 s after the last run's end: the time a user would see.
+// suite ended (the control bar idle, every experiment settled: its runs ended, its summary table
+// and verdict made from them; no run queued or running), so the figure does not depend on how
+// often this script polls. The page renders at most 4 times a second, so that moment is up to
+// ~0.25 s after the last verdict: the time a user would see.
 function watchSuite(names) {
   const bench = { clicked: 0, started: false, done: 0 };
   window.wolabBench = bench;
