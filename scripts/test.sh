@@ -28,7 +28,8 @@ cannot_run() {  # suite, reason
   failed=$((failed + 1))
   notes+=("$1: could not run ($2), counted as 1 failed")
 }
-banner() { printf '\n===== %s (at %d:%02d)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
+clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }  # seconds as m:ss
+banner() { printf '\n===== %s (at %s)\n' "$1" "$(clock "$SECONDS")"; }
 has_files() {  # dir, find -name pattern
   [[ -d $1 ]] && [[ -n $(find "$1" -name "$2" -print -quit) ]]
 }
@@ -136,7 +137,7 @@ fi
 
 wait "$wasm_pid"
 wasm_status=$?
-banner "wasm build: scripts/build-wasm.sh (ran in the background from $((wasm_started / 60)):$(printf %02d $((wasm_started % 60))))"
+banner "wasm build: scripts/build-wasm.sh (ran in the background from $(clock "$wasm_started"))"
 cat "$logs/build-wasm.log"
 if ((wasm_status == 0 || wasm_status == 2)); then
   run_shards wasm node --no-experimental-fetch build-wasm/wolab_tests.js

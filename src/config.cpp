@@ -592,8 +592,9 @@ uint64_t estimate_bytes(const RunConfig& config, bool wo_snapshots) {
 // every variant reaches loss 0.1 by step 18-23, so 25 steps (30 gave the same verdicts), probed
 // every 5 (held-out accuracy at step 15: learned 0.98-1.00, identity 0.87-0.96, frozen_random
 // 0.69-0.83), on 128 held-out sequences (an eval of 512 cost more than the training steps
-// between probes; README, "Choosing the presets"). Quick's learning rates reach where training fails: the default 0.001..0.03 trained every variant at
-// 0.03, and 0.001 trained none in 400 steps.
+// between probes; README, "Choosing the presets"). Quick's learning rates reach where training
+// fails: the default 0.001..0.03 trained every variant at 0.03, and 0.001 trained none in 400
+// steps.
 json presets() {
   const char* quick = R"({"seeds": 3,
       "model": {"d_model": 16, "heads": 8, "layers": 1, "d_ff": 64},
