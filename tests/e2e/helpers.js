@@ -92,12 +92,21 @@ export async function screenshot(page, name, locator = null) {
     return file;
   }
   const viewport = page.viewportSize();
-  // Measured once in view: an offscreen section (content-visibility: auto) has a placeholder size.
-  await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-  const box = await locator.boundingBox();
-  await page.setViewportSize({ width: viewport.width, height: Math.min(4000, Math.ceil(box.height) + 40) });
   await page.locator('#controls').evaluate((el) => { el.style.position = 'static'; });
-  await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  // An offscreen section (content-visibility: auto) has a placeholder height until a frame has
+  // laid it out in view, so its bottom (below its scroll margin) is read after two frames, and
+  // again after each resize until the viewport holds it all.
+  let height = 0;
+  for (let tries = 0; tries < 5; tries++) {
+    const bottom = await locator.evaluate((el) => new Promise((resolve) => {
+      el.scrollIntoView({ block: 'start' });
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.getBoundingClientRect().bottom)));
+    }));
+    const wanted = Math.min(4000, Math.ceil(bottom) + 40);
+    if (wanted === height) break;
+    height = wanted;
+    await page.setViewportSize({ width: viewport.width, height });
+  }
   await expect(locator.locator('[data-stale]').filter({ visible: true })).toHaveCount(0);
   await locator.screenshot({ path: file });
   await page.locator('#controls').evaluate((el) => { el.style.position = ''; });

@@ -1,5 +1,7 @@
 // The page around the experiments: loading, URL state, validation, language, embed mode,
 // layout at phone width, play/pause/stop, a crashing worker, and main-thread responsiveness.
+import fs from 'node:fs';
+import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { openPage, presets, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
 
@@ -129,6 +131,25 @@ test('language: ?lang=zh shows Chinese, the selector switches back and records i
   await expect(page.locator('#exp-remove_wo th').first()).toHaveText('Variant');
   expect(new URL(page.url()).searchParams.get('lang')).toBe('en');
   expect(problems).toEqual([]);
+});
+
+// Every key the scripts pass to t() as a literal, and every data-i18n of index.html, has a text:
+// a missing one would show its bare key on the page.
+test('every text the page asks for exists', async ({ page }) => {
+  const keys = new Set();
+  for (const file of fs.readdirSync('web').filter((f) => f.endsWith('.js'))) {
+    const text = fs.readFileSync(path.join('web', file), 'utf8');
+    for (const m of text.matchAll(/\bt\(\s*'(\w+)'/g)) keys.add(m[1]);
+    for (const m of text.matchAll(/\bt\([^()]*?\?\s*'(\w+)'\s*:\s*'(\w+)'/g)) keys.add(m[1]).add(m[2]);
+  }
+  for (const m of fs.readFileSync('web/index.html', 'utf8').matchAll(/data-i18n="(\w+)"/g)) keys.add(m[1]);
+  expect(keys.size).toBeGreaterThan(150);
+  await openPage(page, query(TINY));
+  const missing = await page.evaluate(async (all) => {
+    const { t } = await import('./i18n.js');
+    return all.filter((k) => t(k) === k);
+  }, [...keys]);
+  expect(missing).toEqual([]);
 });
 
 test('the browser language picks the default', async ({ browser }) => {
