@@ -1,6 +1,6 @@
 // The table of one experiment's runs: variant, seed, the learning rate when the runs sweep
-// several, a progress bar, steps/s, status, and the trained model's download. Rows are built
-// once per set of runs and then only updated.
+// several, a progress bar, status, and for runs trained here their steps/s and the trained
+// model's download. Rows are built once per set of runs and then only updated.
 import { t, variantLabel } from './i18n.js';
 
 // A run's status for people, the one place it is worded: the record's typed status
@@ -43,54 +43,61 @@ export class RunList {
     this.wrap.hidden = runs.length === 0;
     this.caption.textContent = t({ import: 'runsImported', recorded: 'runsRecorded' }[source] || 'runsCaption');
     const sweep = new Set(runs.map((r) => r.lr)).size > 1;
-    const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', 'colRate', 'colStatus', 'colModel'];
+    // Imported and recorded runs have no rate measured here and no weights to download.
+    const live = source === 'live';
+    const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', ...(live ? ['colRate'] : []), 'colStatus', ...(live ? ['colModel'] : [])];
     this.head.replaceChildren(...heads.map((k) => {
       const th = document.createElement('th');
       th.scope = 'col';
       th.textContent = t(k);
       return th;
     }));
-    const ids = runs.map((r) => r.id).join(',');
-    if (ids !== this.ids) this.build(runs, sweep);
-    runs.forEach((run, i) => this.update(this.rows[i], run, source));
+    const ids = `${source}:${runs.map((r) => r.id).join(',')}`;
+    if (ids !== this.ids) this.build(runs, sweep, live);
+    this.ids = ids;
+    runs.forEach((run, i) => this.update(this.rows[i], run));
   }
 
-  build(runs, sweep) {
-    this.ids = runs.map((r) => r.id).join(',');
+  build(runs, sweep, live) {
     this.rows = runs.map((run) => {
       const tr = this.body.insertRow();
       tr.dataset.run = run.id;
       const variant = tr.insertCell();
       tr.insertCell().textContent = String(run.seed);
       if (sweep) tr.insertCell().textContent = String(run.lr);
-      const [bar, rate, status, model] = [0, 1, 2, 3].map(() => tr.insertCell());
+      const bar = tr.insertCell();
+      const rate = live ? tr.insertCell() : null;
+      const status = tr.insertCell();
       const progress = document.createElement('progress');
       progress.max = run.steps;
       const steps = document.createElement('span');
       steps.className = 'steps';
       bar.append(progress, steps);
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'small';
-      button.addEventListener('click', () => this.onModel(run));
-      model.appendChild(button);
+      let button = null;
+      if (live) {
+        button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'small';
+        button.addEventListener('click', () => this.onModel(run));
+        tr.insertCell().appendChild(button);
+      }
       return { tr, variant, rate, status, progress, steps, button };
     });
     this.body.replaceChildren(...this.rows.map((r) => r.tr));
   }
 
-  update(row, run, source) {
+  update(row, run) {
     row.progress.value = run.stepsDone;
     row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
     row.steps.textContent = `${run.stepsDone}/${run.steps}`;
     row.variant.textContent = variantLabel(run.variant);
-    // While running: the recent rate; once finished: the run's average (none for imports).
-    row.rate.textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
     row.status.textContent = statusText(run);
     row.tr.dataset.status = run.status.state;
+    if (!row.button) return;
+    // While running: the recent rate; once finished: the run's average.
+    row.rate.textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
     row.button.textContent = t('modelButton');
     row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));
-    row.button.hidden = source !== 'live';  // imported and recorded runs have no weights here
     row.button.disabled = !run.finished;
   }
 }

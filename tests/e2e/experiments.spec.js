@@ -51,6 +51,7 @@ test('remove W_o: loss and accuracy bands per variant, summary table, one honest
   expect(sentence).toMatch(/^learned against identity: steps to loss < 0\.1|^learned against identity: loss at step /);
   expect(sentence).toMatch(/ of 2 seeds|no leader/);
 
+  await expect(section.locator('.runs-table thead th')).toHaveText(['Variant', 'Seed', 'Progress', 'Steps/s', 'Status', 'Model']);
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(4);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
 

@@ -72,6 +72,8 @@ test('a CLI results file renders like a live run: curves, table and sentence fro
   });
   await expect(section.locator('.sentence')).toHaveText(/^learned against identity: /);
   await expect(section.locator('.runs-table caption')).toHaveText('Runs (imported)');
+  // No steps/s measured here and no weights to download: those columns are for live runs.
+  await expect(section.locator('.runs-table thead th')).toHaveText(['Variant', 'Seed', 'Progress', 'Status']);
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(results.runs.length);
   expect(problems).toEqual([]);
 });
@@ -120,7 +122,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
   const text = JSON.stringify(results);
   await page.locator('#import-file').setInputFiles({ name: 'diverged.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   const section = page.locator('#exp-remove_wo');
-  await expect(section.locator('.runs-table tbody tr[data-status="diverged"] td').nth(4)).toHaveText(`diverged at step ${k + 1}`);
+  await expect(section.locator('.runs-table tbody tr[data-status="diverged"] td').nth(3)).toHaveText(`diverged at step ${k + 1}`);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(3);
   const cells = await tableCells(section.locator('table.summary-table'));
   expect(cells[2][0]).toBe('identity');
