@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Records the page's presets with the native CLI (the same core as the page), so the page has
 # results to show on load: dist/recorded/<preset>/results.<experiment>.json, one per experiment,
-# and dist/recorded/index.json listing them. Run after build-native.sh and build-wasm.sh.
+# the CLI's report beside them (report.txt), and dist/recorded/index.json listing them by
+# experiment, so that a page showing one experiment (an embed) fetches only its file. Run after
+# build-native.sh and build-wasm.sh.
 #   WOLAB_BIN   the wolab CLI (default build/wolab)
 #   WOLAB_DIST  the assembled page (default dist)
 #   WOLAB_PRESETS  the presets to record (default "quick article"; the tests need only quick)
 # Exit status: 0 done; 1 a recording failed (dist/recorded/ is then left without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${WOLAB_BIN:-build/wolab}
+bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 dist=${WOLAB_DIST:-dist}
 read -r -a presets <<<"${WOLAB_PRESETS:-quick article}"
 
@@ -21,22 +23,25 @@ mkdir -p "$tmp"
 for preset in "${presets[@]}"; do
   mkdir -p "$tmp/$preset"
   start=$(date +%s)
-  "$bin" run --preset "$preset" --experiment all --jobs 2 --out "$tmp/$preset/results.json" > "$tmp/$preset/report.txt"
+  # Run in the preset's folder, so that the report names its files as they lie beside it.
+  (cd "$tmp/$preset" && "$bin" run --preset "$preset" --experiment all --jobs 2 --out results.json > report.txt)
   echo "record: $preset in $(( $(date +%s) - start )) s"
 done
 
-# index.json: {"presets": {"quick": ["results.remove_wo.json", ...], ...}}
+# index.json: {"presets": {"quick": {"remove_wo": "results.remove_wo.json", ...}, ...}}
 {
   printf '{"presets": {'
   sep=''
   for preset in "${presets[@]}"; do
-    printf '%s"%s": [' "$sep" "$preset"
+    printf '%s"%s": {' "$sep" "$preset"
     sep2=''
     for f in "$tmp/$preset"/results.*.json; do
-      printf '%s"%s"' "$sep2" "$(basename "$f")"
+      file=$(basename "$f")
+      experiment=${file#results.}
+      printf '%s"%s": "%s"' "$sep2" "${experiment%.json}" "$file"
       sep2=', '
     done
-    printf ']'
+    printf '}'
     sep=', '
   done
   printf '}}\n'

@@ -998,7 +998,8 @@ async function boot() {
   // Results recorded with the preset the settings match fill the experiments nothing else has
   // filled yet; settings of one's own (a link) start empty.
   else if ($('#preset').value !== 'custom') {
-    loadRecorded($('#preset').value, (results, text, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, text, how)));
+    const shown = app.embed ? [app.embed] : [...app.exps.keys()];
+    loadRecorded($('#preset').value, shown, (results, text, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, text, how)));
   }
 }
 

@@ -1,13 +1,15 @@
-// Results recorded with the native CLI at build time (scripts/record.sh writes recorded/index.json
-// and recorded/<preset>/results.<experiment>.json), shown on load so that a reader sees curves,
-// tables and verdicts before pressing Run. Same origin only; every file goes through the core's
-// parseResults like an imported one. Without the files (a dev server) the page says so and works.
+// Results recorded with the native CLI at build time (scripts/record.sh writes
+// recorded/index.json, which names each experiment's file in recorded/<preset>/), shown on load
+// so that a reader sees curves, tables and verdicts before pressing Run. Same origin only; every
+// file goes through the core's parseResults like an imported one. Without the files (a dev
+// server) the page says so and works.
 
 import { t } from './i18n.js';
 import { parseResults } from './analysis.js';
 
+// Fetches the files of `experiments` (the names the page shows) recorded with `preset`.
 // show(results, text, { source, file }): app.js's showResults; returns why it did not show them, or ''.
-export async function loadRecorded(preset, show) {
+export async function loadRecorded(preset, experiments, show) {
   let index;
   try {
     const response = await fetch('recorded/index.json', { cache: 'no-cache' });
@@ -19,11 +21,11 @@ export async function loadRecorded(preset, show) {
     none.textContent = t('recordedNone');
     return;
   }
-  const name = preset;
-  const files = (index.presets && index.presets[name]) || [];
+  const recorded = (index.presets && index.presets[preset]) || {};
+  const files = experiments.filter((e) => Object.hasOwn(recorded, e)).map((e) => String(recorded[e]));
   const texts = await Promise.all(files.map(async (file) => {
     try {
-      const response = await fetch(`recorded/${name}/${file}`);
+      const response = await fetch(`recorded/${preset}/${file}`);
       return response.ok ? [file, await response.text()] : null;
     } catch {
       return null;
@@ -34,9 +36,9 @@ export async function loadRecorded(preset, show) {
     const [file, text] = entry;
     try {
       const parsed = await parseResults(text);
-      show(JSON.parse(parsed), parsed, { source: 'recorded', file: `recorded/${name}/${file}` });
+      show(JSON.parse(parsed), parsed, { source: 'recorded', file: `recorded/${preset}/${file}` });
     } catch (e) {
-      console.error(`recorded/${name}/${file}: ${e.message || e}`);
+      console.error(`recorded/${preset}/${file}: ${e.message || e}`);
     }
   }
 }

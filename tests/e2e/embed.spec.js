@@ -52,6 +52,8 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   page.on('pageerror', (e) => hostProblems.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') hostProblems.push(m.text()); });
   await page.setViewportSize({ width: 1000, height: 900 });
+  const recorded = [];  // the recorded files the frame fetches: its own experiment's only
+  page.on('request', (r) => { if (r.url().includes('/recorded/')) recorded.push(r.url().replace(/^.*\/recorded\//, '')); });
   await page.goto(host.url);
   const frame = page.frameLocator('iframe');
   await untilAttribute(frame.locator('body'), 'data-ready', 'true', 20_000);
@@ -71,6 +73,7 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   // without embed.js); no control bar, no engine line. The recorded results and the estimate
   // come after the engine: the frame has its final height once both are drawn.
   await untilAttribute(frame.locator('#exp-remove_wo'), 'data-state', 'settled', 10_000);
+  expect(recorded.sort()).toEqual(['index.json', 'quick/results.remove_wo.json']);
   await expect(frame.locator('#exp-remove_wo .estimate')).toHaveText(/^Estimated time: about \d+ s/, { timeout: 10_000 });
   await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
   let now = await fit();

@@ -11,7 +11,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   await expect(page.locator('#claims-body tr')).toHaveCount(7, { timeout: 10_000 });
   expect(Date.now() - ready).toBeLessThan(10_000);
   const index = await page.evaluate(async () => (await fetch('recorded/index.json')).json());
-  const shown = index.presets.quick.map((f) => f.replace(/^results\.(.*)\.json$/, '$1'));
+  const shown = Object.keys(index.presets.quick);
   expect(shown.length).toBeGreaterThanOrEqual(4);
   const sections = page.locator('section.experiment');
   for (const name of shown) {
