@@ -25,6 +25,12 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
   await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
   await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 7 claims, these runs support \d/);
+  // Figures: negatives with a minus sign, and a mean and its range to one precision.
+  const texts = [await page.locator('#claims-body').textContent(), ...await sections.locator('.verdict-box').allTextContents()].join('\n');
+  expect(texts).not.toMatch(/(^|[\s(])-\d/m);
+  const ranges = [...texts.matchAll(/(−?\d+(?:\.(\d+))?)% \((−?\d+(?:\.(\d+))?)%–(−?\d+(?:\.(\d+))?)%\)/g)];
+  expect(ranges.length).toBeGreaterThan(3);
+  for (const m of ranges) expect([m[4], m[6]], m[0]).toEqual([m[2], m[2]]);
   await screenshot(page, 'lesson_claims', page.locator('#claims'));
   for (const name of shown) await screenshot(page, `lesson_${name}`, page.locator(`#exp-${name}`));
   expect(problems).toEqual([]);
