@@ -5,6 +5,7 @@
 import { lang, t } from './i18n.js';
 import { renderPrediction } from './predict.js';
 import { analyze } from './analysis.js';
+import { fixed, range } from './figures.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -56,23 +57,12 @@ async function analyzeShown() {
 
 // ---------- numbers ----------
 
-// Negative figures get a real minus sign, which a range's en dash cannot be mistaken for.
-const fixed = (x, d) => (Math.abs(x) < 0.5 * 10 ** -d ? 0 : x).toFixed(d).replace('-', '−');
 const points = (x) => fixed(100 * x, 1);
 // A percentage, with one decimal when the largest figure shown beside it (`scale`) is under 10%.
 const percent = (x, scale = Math.abs(x)) => `${fixed(100 * x, scale < 0.1 ? 1 : 0)}%`;
 const ratio = (x) => fixed(x, 2);
 const small = (x) => fixed(x, 3);
 const rate = (x) => String(Number(x.toPrecision(4)));
-
-// A spread (n, mean, min, max): the mean, and its range when the values differ at the precision
-// shown, all three to the same precision; never a ± for a single value.
-function range(s, f) {
-  if (!s) return '—';
-  const scale = Math.max(Math.abs(s.mean), Math.abs(s.min), Math.abs(s.max));
-  const [mean, min, max] = [s.mean, s.min, s.max].map((x) => f(x, scale));
-  return s.n > 1 && min !== max ? `${mean} (${min}–${max})` : mean;
-}
 
 const thr = () => (lesson.thresholds ? lesson.thresholds.loss_threshold : 0.1);
 

@@ -1,7 +1,10 @@
 // The table of one experiment's runs: variant, seed, the learning rate when the runs sweep
 // several, a progress bar, status, and for runs trained here their steps/s and the trained
-// model's download. Rows are built once per set of runs and then only updated.
+// model's download. Rows are built once per set of runs and then only updated. A long table
+// (a learning-rate sweep) is folded under its title until the reader opens it.
 import { t, variantLabel } from './i18n.js';
+
+const FOLD_ABOVE = 12;  // runs: a longer table starts folded
 
 // A run's status for people, the one place it is worded: the record's typed status
 // ({state, step}, docs/results.md) once the run has one, else the page's own queued, running
@@ -27,21 +30,31 @@ export class RunList {
   constructor(container, onModel) {
     this.onModel = onModel;
     this.ids = '';
-    this.wrap = document.createElement('div');
-    this.wrap.className = 'table-wrap runs';
+    this.fold = document.createElement('details');
+    this.fold.className = 'runs-fold';
+    this.summary = document.createElement('summary');
+    // Once the reader has opened or closed the table, it stays as they left it.
+    this.chosen = false;
+    this.summary.addEventListener('click', () => { this.chosen = true; });
+    const wrap = document.createElement('div');
+    wrap.className = 'table-wrap runs';
     this.table = document.createElement('table');
     this.table.className = 'runs-table';
     this.caption = this.table.createCaption();
+    this.caption.className = 'visually-hidden';  // the summary shows it
     this.head = this.table.createTHead().insertRow();
     this.body = this.table.createTBody();
-    this.wrap.appendChild(this.table);
-    container.appendChild(this.wrap);
+    wrap.appendChild(this.table);
+    this.fold.append(this.summary, wrap);
+    container.appendChild(this.fold);
     this.rows = [];
   }
 
   render(runs, source) {
-    this.wrap.hidden = runs.length === 0;
+    this.fold.hidden = runs.length === 0;
+    if (!this.chosen) this.fold.open = runs.length <= FOLD_ABOVE;
     this.caption.textContent = t({ import: 'runsImported', recorded: 'runsRecorded' }[source] || 'runsCaption');
+    this.summary.textContent = t('runsSummary', { caption: this.caption.textContent, n: runs.length });
     const sweep = new Set(runs.map((r) => r.lr)).size > 1;
     // Imported and recorded runs have no rate measured here and no weights to download.
     const live = source === 'live';

@@ -5,8 +5,8 @@
 import { lang, t, variantLabel } from './i18n.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { isSettled, variantGroups } from './view-curves.js';
+import { fixed, range } from './figures.js';
 
-const spreadText = (s, digits) => (s ? `${s.mean.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})` : '—');
 
 export class LrView {
   constructor(container, exp) {
@@ -108,8 +108,8 @@ export class LrView {
       th.textContent = variantLabel(row.variant);
       tr.appendChild(th);
       const cells = [
-        String(row.lr), t('reachedOf', { k: row.reached, n: row.runs }), spreadText(row.steps_to_loss_0_1, 0),
-        spreadText(row.final_loss, 4), String(row.diverged),
+        String(row.lr), t('reachedOf', { k: row.reached, n: row.runs }), range(row.steps_to_loss_0_1, (x) => fixed(x, 0)),
+        range(row.final_loss, (x) => fixed(x, 4)), String(row.diverged),
       ];
       for (const text of cells) tr.insertCell().textContent = text;
     }

@@ -31,6 +31,11 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   const ranges = [...texts.matchAll(/(−?\d+(?:\.(\d+))?)% \((−?\d+(?:\.(\d+))?)%–(−?\d+(?:\.(\d+))?)%\)/g)];
   expect(ranges.length).toBeGreaterThan(3);
   for (const m of ranges) expect([m[4], m[6]], m[0]).toEqual([m[2], m[2]]);
+  // A sweep's long run table is folded under its title; a short one is open.
+  await expect(page.locator('#exp-remove_wo details.runs-fold')).toHaveJSProperty('open', true);
+  const sweep = page.locator('#exp-lr_stability details.runs-fold');
+  await expect(sweep).toHaveJSProperty('open', false);
+  await expect(sweep.locator('summary')).toHaveText(/^Recorded runs: \d{2,}$/);
   await screenshot(page, 'lesson_claims', page.locator('#claims'));
   for (const name of shown) await screenshot(page, `lesson_${name}`, page.locator(`#exp-${name}`));
   expect(problems).toEqual([]);
