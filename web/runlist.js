@@ -1,10 +1,11 @@
 // The table of one experiment's runs: variant, seed, the learning rate when the runs sweep
 // several, a progress bar, status, and for runs trained here their steps/s and the trained
-// model's download. Rows are built once per set of runs and then only updated. A long table
-// (a learning-rate sweep) is folded under its title until the reader opens it.
+// model's download. Rows are built once per set of runs and then only updated. The table is
+// folded under its title (until the reader opens it) when it is long (a learning-rate sweep) or
+// holds recorded or imported runs, whose outcome the summary table below already gives.
 import { t, variantLabel } from './i18n.js';
 
-const FOLD_ABOVE = 12;  // runs: a longer table starts folded
+const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 
 // A run's status for people, the one place it is worded: the record's typed status
 // ({state, step}, docs/results.md) once the run has one, else the page's own queued, running
@@ -52,12 +53,12 @@ export class RunList {
 
   render(runs, source) {
     this.fold.hidden = runs.length === 0;
-    if (!this.chosen) this.fold.open = runs.length <= FOLD_ABOVE;
+    const live = source === 'live';
+    if (!this.chosen) this.fold.open = live && runs.length <= FOLD_ABOVE;
     this.caption.textContent = t({ import: 'runsImported', recorded: 'runsRecorded' }[source] || 'runsCaption');
     this.summary.textContent = t('runsSummary', { caption: this.caption.textContent, n: runs.length });
     const sweep = new Set(runs.map((r) => r.lr)).size > 1;
     // Imported and recorded runs have no rate measured here and no weights to download.
-    const live = source === 'live';
     const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', ...(live ? ['colRate'] : []), 'colStatus', ...(live ? ['colModel'] : [])];
     this.head.replaceChildren(...heads.map((k) => {
       const th = document.createElement('th');

@@ -168,9 +168,11 @@ test('a change of prefers-color-scheme while the page is open redraws the charts
   await page.emulateMedia({ colorScheme: 'light' });
   const problems = await openPage(page, '?embed=remove_wo&d_model=8&heads=2&layers=1&steps=40&probe_every=10&seeds=1');
   await runAndWait(page, 'remove_wo');
+  // A chart drawn before the runs had points has no lines until it next draws: null until then.
   const colours = () => page.evaluate(() => ['loss', 'accuracy'].map((name) => {
     const chart = Chart.getChart(document.querySelector(`canvas[data-chart="${name}"]`));
-    return chart && [chart.options.scales.y.ticks.color, chart.data.datasets.find((d) => d.role === 'mean').borderColor];
+    const mean = chart && chart.data.datasets.find((d) => d.role === 'mean');
+    return mean ? [chart.options.scales.y.ticks.color, mean.borderColor] : null;
   }));
   // Charts draw in a later frame than the run table: wait for the last runs' lines.
   await expect.poll(async () => (await colours()).map((c) => c && c[1])).toEqual(['#0072B2', '#0072B2']);  // learned, on a light panel

@@ -67,6 +67,11 @@ test('experiment 6 runs live over the learning rates of the link: share trained 
   await section.locator('button.run').click();
   await untilAttribute(section, 'data-state', 'settled', 60_000);
   await expect(section.locator('.runs-table tbody tr')).toHaveCount(16);
+  // More than 12 runs: the table is folded under its title and count, and opens on a click.
+  const fold = section.locator('details.runs-fold');
+  await expect(fold).toHaveJSProperty('open', false);
+  await fold.locator('summary').click();
+  await expect(fold).toHaveJSProperty('open', true);
   await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
   // The runs of a sweep say their learning rate: the plan's order, each variant and seed at each rate.
   await expect(section.locator('.runs-table thead th').nth(2)).toHaveText('Learning rate');
