@@ -44,6 +44,7 @@ const app = {
   requested: null,                 // experiments whose Run was pressed in this task (requestRun)
   speed: null,                     // { key, seconds: name -> s, rate } measured here (measureSpeed)
   speedTimer: 0,
+  recordedPreset: null,            // the preset whose recorded results were asked for last
   lastRun: null,                   // the Run button pressed last: where focus returns after a run
   runner: null,
   exps: new Map(),
@@ -296,6 +297,21 @@ function applyPreset(name) {
   app.settings = settingsFromConfig(preset);
   fillForm();
   onSettingsEdited();
+  showRecorded(name);
+}
+
+// Results recorded with `preset` fill the experiments shown that hold no results of their own
+// (none yet, or another preset's recording); live and imported results stay. Only the latest
+// preset asked for is shown, however the fetches finish.
+function showRecorded(preset) {
+  app.recordedPreset = preset;
+  const free = (exp) => !exp.runs.length || exp.source === 'recorded';
+  const names = (app.embed ? [app.embed] : [...app.exps.keys()])
+    .filter((name) => free(app.exps.get(name)) && !app.exps.get(name).file.startsWith(`recorded/${preset}/`));
+  loadRecorded(preset, names, (results, text, how) => {
+    const exp = app.exps.get(results.experiment);
+    return app.recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
+  });
 }
 
 // Settings from the link: values that do not parse, or that the validator refuses, fall back to
@@ -995,12 +1011,9 @@ async function boot() {
   document.body.dataset.ready = 'true';
   scheduleSpeed(LOAD_SPEED_DELAY_MS);
   if (app.pending) runExperiments(app.pending);
-  // Results recorded with the preset the settings match fill the experiments nothing else has
-  // filled yet; settings of one's own (a link) start empty.
-  else if ($('#preset').value !== 'custom') {
-    const shown = app.embed ? [app.embed] : [...app.exps.keys()];
-    loadRecorded($('#preset').value, shown, (results, text, how) => (app.exps.get(results.experiment)?.runs.length ? '' : showResults(results, text, how)));
-  }
+  // Results recorded with the preset the settings match; settings of one's own (a link) start
+  // empty.
+  else if ($('#preset').value !== 'custom') showRecorded($('#preset').value);
 }
 
 boot();

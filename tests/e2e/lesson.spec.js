@@ -1,5 +1,6 @@
 // The lesson: results recorded with the native CLI (scripts/record.sh) are on the page without a
 // click, with the claims panel and every section's verdict; a live run then replaces them.
+import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { openPage, query, screenshot, TINY, untilAttribute } from './helpers.js';
 
@@ -58,6 +59,33 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   await expect(claim1).not.toHaveText(recorded);
   await expect(claim1).toContainText('only seed');
   await expect(section.locator('details.runs-fold')).toHaveJSProperty('open', true);  // trained here
+  expect(problems).toEqual([]);
+});
+
+// The test build records the Quick preset only: here the index also lists an Article recording
+// of experiment 1 (a CLI file of the fixtures), as a full build would.
+test('choosing another preset shows its recordings where nothing else is shown', async ({ page }) => {
+  const problems = await openPage(page);
+  const remove = page.locator('#exp-remove_wo');
+  const freeze = page.locator('#exp-freeze_wo');
+  await untilAttribute(remove, 'data-state', 'settled');
+  const quickLine = await remove.locator('.config-line').textContent();
+  await page.route('**/recorded/index.json', async (route) => {
+    const index = await (await route.fetch()).json();
+    index.presets.article = { remove_wo: 'results.remove_wo.json' };
+    await route.fulfill({ json: index });
+  });
+  await page.route('**/recorded/article/results.remove_wo.json', (route) => route.fulfill({ path: 'tests/e2e/fixtures/cli.remove_wo.json' }));
+  const fixture = JSON.parse(fs.readFileSync('tests/e2e/fixtures/cli.remove_wo.json', 'utf8'));
+  await page.locator('#settings summary').click();
+  await page.locator('#preset').selectOption('article');
+  await expect(remove.locator('.config-line')).toHaveText(new RegExp(`^Recorded with this engine\\. .*d_model ${fixture.config.model.d_model},`));
+  await untilAttribute(remove, 'data-state', 'settled');
+  await expect(remove.locator('.runs-table tbody tr')).toHaveCount(fixture.runs.length);
+  // No Article recording of experiment 2: the Quick one stays, labelled with its settings.
+  await expect(freeze.locator('.config-line')).toHaveText(/^Recorded with this engine\. .*d_model 16,/);
+  await page.locator('#preset').selectOption('quick');
+  await expect(remove.locator('.config-line')).toHaveText(quickLine);
   expect(problems).toEqual([]);
 });
 
