@@ -605,6 +605,9 @@ struct LrRow {
   int runs = 0, reached = 0, diverged = 0, stopped = 0, still_learning = 0;
   std::vector<double> steps, final_loss;
   bool trainable() const { return runs > 0 && reached >= kTrainableShare * runs - 1e-9; }
+  // Does not train the variant, but would if the runs still learning at the last step reached
+  // the threshold: longer runs might.
+  bool undecided() const { return !trainable() && reached + still_learning >= kTrainableShare * runs - 1e-9; }
 };
 
 std::vector<LrRow> lr_table(const Exp& e) {
@@ -638,6 +641,17 @@ std::optional<double> highest_trainable(const std::vector<LrRow>& rows, const st
   for (const LrRow& r : rows)
     if (r.variant == variant && r.trainable()) best = r.lr;
   return best;
+}
+
+// The next rate above the variant's highest trainable one (its lowest rate when none trains),
+// when that rate is undecided.
+std::optional<LrRow> undecided_next(const std::vector<LrRow>& rows, const std::string& variant,
+                                    std::optional<double> highest) {
+  const LrRow* next = nullptr;
+  for (const LrRow& r : rows)
+    if (r.variant == variant && (!highest || r.lr > *highest) && (!next || r.lr < next->lr)) next = &r;
+  if (next && next->undecided()) return *next;
+  return std::nullopt;
 }
 
 int diverged_runs(const std::vector<LrRow>& rows, const std::string& variant) {
@@ -866,8 +880,13 @@ json claim_stability(const std::vector<Exp>& exps) {
   const std::vector<LrRow> rows = lr_table(*e);
   auto l = highest_trainable(rows, "learned"), i = highest_trainable(rows, "identity");
   const int dl = diverged_runs(rows, "learned"), di = diverged_runs(rows, "identity");
+  json undecided = json::array();
+  for (const auto& [v, h] : {std::pair{"learned", l}, std::pair{"identity", i}})
+    if (auto r = undecided_next(rows, v, h))
+      undecided.push_back({{"variant", v}, {"lr", r->lr}, {"still_learning", r->still_learning}, {"runs", r->runs}});
   json f = {{"highest_trainable_lr", {{"learned", optional_number(l)}, {"identity", optional_number(i)}}},
             {"diverged", {{"learned", dl}, {"identity", di}}},
+            {"undecided", undecided},
             {"lrs", e->lrs}};
   if (!l && !i) return claim(7, "not_tested", "none_trained", e, f);
   const bool smaller = !i || *i < *l;  // (l is set whenever i is not)
@@ -1221,6 +1240,10 @@ std::string claim_figures(const json& c) {
     out = "highest trainable learning rate: learned " + lr("learned") + ", identity " + lr("identity") +
           "; diverged runs: learned " + std::to_string(f["diverged"]["learned"].get<int>()) + ", identity " +
           std::to_string(f["diverged"]["identity"].get<int>());
+    std::string next;
+    for (const json& u : f["undecided"])
+      next += (next.empty() ? "" : ", ") + u["variant"].get<std::string>() + " at " + number(u["lr"].get<double>());
+    if (!next.empty()) out += " (still learning at the last step, so longer runs might train " + next + ")";
   }
   if (f.contains("refinement")) {
     const json& r = f["refinement"];

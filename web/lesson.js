@@ -118,6 +118,8 @@ function claimFigures(c) {
   } else if (c.id === 7) {
     const lr = (v) => (f.highest_trainable_lr[v] == null ? t('lrNone') : rate(f.highest_trainable_lr[v]));
     out = t('figLr', { l: lr('learned'), i: lr('identity'), dl: f.diverged.learned, di: f.diverged.identity });
+    const next = (f.undecided || []).map((u) => t('lrAt', { variant: u.variant, lr: rate(u.lr) }));
+    if (next.length) out += t('figUndecided', { which: next.join(', ') });
   }
   const r = f.refinement;
   if (r && r.scaled_like_identity != null) {

@@ -393,6 +393,25 @@ TEST(Analysis, ClaimSevenAndTheStabilityTable) {
 
   EXPECT_EQ(claim(analyze({sweep(0.01)}), 7)["reason"], "much_smaller_lr");  // 0.03 / 0.01 = 3
   EXPECT_EQ(claim(analyze({sweep(0.03)}), 7)["verdict"], "not_supported");
+  EXPECT_TRUE(c["figures"]["undecided"].empty());  // identity failed above 0.003 by diverging
+
+  // identity's runs at 0.01 still learning at the last step, short of loss 0.1: the verdict
+  // stands, and the figures say that longer runs might train identity there.
+  std::vector<std::pair<Spec, double>> slow;
+  for (double lr : {0.001, 0.003, 0.01, 0.03})
+    for (int seed = 0; seed < 2; ++seed) {
+      slow.push_back({Spec{"learned", seed, 10}, lr});
+      Spec i{"identity", seed, lr == 0.01 ? 100.0 : 12};
+      if (lr == 0.01) i.acc = i.acc_mid = 0.5;  // below the ceiling: judged by its loss
+      if (lr > 0.01) i.diverged_at = 30;
+      slow.push_back({i, lr});
+    }
+  const json u = analyze({sweep_results("lr_stability", slow)});
+  EXPECT_EQ(claim(u, 7)["verdict"], "supported");
+  EXPECT_EQ(claim(u, 7)["figures"]["undecided"],
+            json::parse(R"([{"variant": "identity", "lr": 0.01, "still_learning": 2, "runs": 2}])"));
+  EXPECT_NE(format_analysis(u).find("still learning at the last step, so longer runs might train identity at 0.01"),
+            std::string::npos);
 }
 
 TEST(Analysis, GainVsLearningSeparatesScaleFromLearning) {
