@@ -169,9 +169,11 @@ export function renderClaims() {
 
 function renderConclusion(a) {
   const count = (v) => a.claims.filter((c) => c.verdict === v).length;
-  const still = a.claims.some((c) => c.figures && c.figures.still_learning && c.figures.still_learning.length);
+  const still = a.claims.some((c) => c.figures && ((c.figures.still_learning || []).length || (c.figures.undecided || []).length));
+  const untested = count('not_tested');
   const sentences = [t('conclusionCounts', {
-    s: count('supported'), p: count('partly_supported'), n: count('not_supported'), nt: count('not_tested'),
+    s: count('supported'), p: count('partly_supported'), n: count('not_supported'),
+    untested: untested ? t('conclusionUntested', { nt: untested }) : '',
     still: still ? t('conclusionStill') : '',
   })];
   const byId = (id) => a.claims.find((c) => c.id === id);

@@ -26,6 +26,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
   await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
   await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 7 claims, these runs support \d/);
+  await expect(page.locator('#conclusion-text')).not.toHaveText(/\b0 not tested/);  // no clause for none
   // Figures: negatives with a minus sign, and a mean and its range to one precision.
   const texts = [await page.locator('#claims-body').textContent(), ...await sections.locator('.verdict-box').allTextContents()].join('\n');
   expect(texts).not.toMatch(/(^|[\s(])-\d/m);
