@@ -19,7 +19,7 @@ import { applyTheme, warmUp } from './charts.js';
 import { applyHeatTheme } from './heatmap.js';
 import { reportHeight } from './frame-height.js';
 import { lessonChanged, renderClaims, renderVerdict, setUpLesson } from './lesson.js';
-import { loadRecorded } from './recorded.js';
+import { isRecordedWith, loadRecorded } from './recorded.js';
 import { analyze, makeResults, parseResults, startAnalysis } from './analysis.js';
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
@@ -306,8 +306,10 @@ function applyPreset(name) {
 function showRecorded(preset) {
   app.recordedPreset = preset;
   const free = (exp) => !exp.runs.length || exp.source === 'recorded';
-  const names = (app.embed ? [app.embed] : [...app.exps.keys()])
-    .filter((name) => free(app.exps.get(name)) && !app.exps.get(name).file.startsWith(`recorded/${preset}/`));
+  const names = (app.embed ? [app.embed] : [...app.exps.keys()]).filter((name) => {
+    const exp = app.exps.get(name);
+    return free(exp) && !isRecordedWith(exp.file, preset);
+  });
   loadRecorded(preset, names, (results, text, how) => {
     const exp = app.exps.get(results.experiment);
     return app.recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';

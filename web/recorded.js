@@ -7,6 +7,11 @@
 import { t } from './i18n.js';
 import { parseResults } from './analysis.js';
 
+const folder = (preset) => `recorded/${preset}/`;
+
+// Whether `file` (the name showResults keeps) is a recording of `preset`.
+export const isRecordedWith = (file, preset) => file.startsWith(folder(preset));
+
 // Fetches the files of `experiments` (the names the page shows) recorded with `preset`.
 // show(results, text, { source, file }): app.js's showResults; returns why it did not show them, or ''.
 export async function loadRecorded(preset, experiments, show) {
@@ -22,10 +27,10 @@ export async function loadRecorded(preset, experiments, show) {
     return;
   }
   const recorded = (index.presets && index.presets[preset]) || {};
-  const files = experiments.filter((e) => Object.hasOwn(recorded, e)).map((e) => String(recorded[e]));
+  const files = experiments.filter((e) => Object.hasOwn(recorded, e)).map((e) => folder(preset) + String(recorded[e]));
   const texts = await Promise.all(files.map(async (file) => {
     try {
-      const response = await fetch(`recorded/${preset}/${file}`);
+      const response = await fetch(file);
       return response.ok ? [file, await response.text()] : null;
     } catch {
       return null;
@@ -36,9 +41,9 @@ export async function loadRecorded(preset, experiments, show) {
     const [file, text] = entry;
     try {
       const parsed = await parseResults(text);
-      show(JSON.parse(parsed), parsed, { source: 'recorded', file: `recorded/${preset}/${file}` });
+      show(JSON.parse(parsed), parsed, { source: 'recorded', file });
     } catch (e) {
-      console.error(`recorded/${preset}/${file}: ${e.message || e}`);
+      console.error(`${file}: ${e.message || e}`);
     }
   }
 }
