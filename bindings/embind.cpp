@@ -11,11 +11,13 @@
 #include <emscripten/val.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis.h"
-#include "config.h"
-#include "experiment.h"
-#include "results.h"
-#include "trainer.h"
+#include "analysis/analysis.h"
+#include "lab/config.h"
+#include "lab/experiment.h"
+#include "lab/plan.h"
+#include "lab/results.h"
+#include "run/memory_estimate.h"
+#include "run/trainer.h"
 
 using emscripten::val;
 using wolab::Trainer;

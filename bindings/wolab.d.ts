@@ -12,7 +12,7 @@
 //
 // Memory: the wasm heap grows on demand up to 1 GiB (CMake's WOLAB_WASM_MAXIMUM_MEMORY); the
 // validator refuses any config whose estimated memory exceeds 512 MiB (kMaxRunBytes in
-// src/config.h) before anything is allocated. Every typed array returned here is a copy that
+// src/run/memory_estimate.h) before anything is allocated. Every typed array returned here is a copy that
 // the caller owns, so it stays valid when the heap grows.
 //
 // JSON schemas: docs/config.md (config) and docs/results.md (results); this API: docs/api.md.
@@ -66,7 +66,7 @@ export type RunStatus =
   /** The training loss of step `step` (or the held-out loss after its update) was not finite. */
   | { state: 'diverged'; step: number };
 
-/** One row of settings(): a config field, from the core's settings table (src/config.cpp). */
+/** One row of settings(): a config field, from the core's settings table (src/lab/config.cpp). */
 export interface Setting {
   /** JSON path, e.g. "model.d_model" (docs/config.md). */
   path: string;

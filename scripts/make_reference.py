@@ -36,7 +36,7 @@ LN_MODES = ("post", "pre")
 # Model. Parameter names and their order are the spec's: C++ looks tensors up by these names.
 
 def random_orthogonal(d, generator):
-    """QR of a Gaussian matrix with R's diagonal made positive, as src/orthogonal.cpp does.
+    """QR of a Gaussian matrix with R's diagonal made positive, as src/nn/orthogonal.cpp does.
     The C++ side draws its own from its own PRNG; the fixtures carry this one to it."""
     q, r = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))
     return (q * torch.sign(torch.diagonal(r))).float()

@@ -1,6 +1,6 @@
-#include "args.h"
+#include "cli/args.h"
 
-#include "config.h"
+#include "lab/config.h"
 
 namespace wolab {
 

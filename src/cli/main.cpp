@@ -20,13 +20,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "args.h"
-#include "analysis.h"
-#include "checkpoint.h"
-#include "config.h"
-#include "experiment.h"
-#include "results.h"
-#include "trainer.h"
+#include "analysis/analysis.h"
+#include "cli/args.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "lab/experiment.h"
+#include "lab/plan.h"
+#include "lab/results.h"
+#include "run/trainer.h"
 
 namespace {
 

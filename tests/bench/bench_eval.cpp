@@ -13,9 +13,9 @@
 #include <exception>
 #include <vector>
 
-#include "config.h"
-#include "probes.h"
-#include "trainer.h"
+#include "lab/config.h"
+#include "run/probes.h"
+#include "run/trainer.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "gemm.h"
-#include "gemm_eigen.h"
+#include "nn/gemm.h"
+#include "nn/gemm_eigen.h"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "config.h"
-#include "trainer.h"
+#include "lab/config.h"
+#include "run/trainer.h"
 
 namespace {
 

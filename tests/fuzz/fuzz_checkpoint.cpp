@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint.h"
-#include "config.h"
 #include "fuzz_check.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "run/memory_estimate.h"
+#include "run/trainer.h"
 
 using namespace wolab;
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config.h"
 #include "fuzz_check.h"
+#include "lab/config.h"
 
 using namespace wolab;
 

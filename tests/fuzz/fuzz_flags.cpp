@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "args.h"
-#include "config.h"
+#include "cli/args.h"
 #include "fuzz_check.h"
+#include "lab/config.h"
 
 using namespace wolab;
 

@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis.h"
-#include "config.h"
+#include "analysis/analysis.h"
 #include "fuzz_check.h"
-#include "results.h"
+#include "lab/config.h"
+#include "lab/results.h"
 
 using namespace wolab;
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "checkpoint.h"
-#include "experiment.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "lab/experiment.h"
+#include "run/trainer.h"
 
 namespace wolab {
 

@@ -1,5 +1,5 @@
 // A training step allocates nothing: the model sizes every buffer when it is made, Eigen's
-// packing buffers persist between products (gemm_eigen.h) and the loss history is reserved for
+// packing buffers persist between products (nn/gemm_eigen.h) and the loss history is reserved for
 // the whole run. Probe steps may allocate (their records grow), other steps may not.
 //
 // Allocations are counted by the malloc hook of alloc_hook.h.
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "alloc_hook.h"
-#include "config.h"
-#include "trainer.h"
+#include "lab/config.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

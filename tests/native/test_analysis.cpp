@@ -7,9 +7,9 @@
 #include <functional>
 #include <optional>
 
-#include "analysis.h"
-#include "config.h"
-#include "results.h"
+#include "analysis/analysis.h"
+#include "lab/config.h"
+#include "lab/results.h"
 
 namespace wolab {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checkpoint.h"
+#include "io/checkpoint.h"
 
 namespace wolab {
 namespace {

@@ -11,10 +11,10 @@
 #include <sstream>
 #include <string>
 
-#include "checkpoint.h"
-#include "config.h"
-#include "experiment.h"
-#include "results.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "lab/experiment.h"
+#include "lab/results.h"
 
 #if !defined(__EMSCRIPTEN__)
 #include <sys/stat.h>

@@ -14,7 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config.h"
+#include "lab/config.h"
+#include "run/memory_estimate.h"
 
 namespace wolab {
 namespace {

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint.h"
-#include "config.h"
-#include "model.h"
-#include "tasks.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "nn/model.h"
+#include "run/tasks.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

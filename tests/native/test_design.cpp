@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint.h"
-#include "eigenvalues.h"
 #include "helpers.h"
-#include "layers.h"
-#include "model.h"
-#include "results.h"
-#include "tasks.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "lab/results.h"
+#include "nn/eigenvalues.h"
+#include "nn/layers.h"
+#include "nn/model.h"
+#include "run/tasks.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

@@ -7,9 +7,9 @@
 #include <limits>
 #include <vector>
 
-#include "eigenvalues.h"
-#include "orthogonal.h"
-#include "probes.h"
+#include "nn/eigenvalues.h"
+#include "nn/orthogonal.h"
+#include "run/probes.h"
 
 namespace wolab {
 namespace {

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "gemm.h"
+#include "nn/gemm.h"
 
 namespace {
 

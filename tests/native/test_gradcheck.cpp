@@ -9,9 +9,9 @@
 #include <ostream>
 #include <vector>
 
-#include "layers.h"
-#include "model.h"
-#include "rng.h"
+#include "nn/layers.h"
+#include "nn/model.h"
+#include "nn/rng.h"
 
 namespace wolab {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis.h"
-#include "checkpoint.h"
-#include "config.h"
-#include "json_input.h"
-#include "results.h"
+#include "analysis/analysis.h"
+#include "io/checkpoint.h"
+#include "io/json_input.h"
+#include "lab/config.h"
+#include "lab/results.h"
 
 namespace wolab {
 namespace {

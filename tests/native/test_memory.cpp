@@ -10,9 +10,10 @@
 #include <vector>
 
 #include "alloc_hook.h"
-#include "config.h"
-#include "results.h"
-#include "trainer.h"
+#include "lab/config.h"
+#include "lab/results.h"
+#include "run/memory_estimate.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

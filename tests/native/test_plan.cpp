@@ -1,4 +1,4 @@
-// The experiment plan (experiment.h): each experiment's variants and needs, the runs a set of
+// The experiment table and plan (lab/experiment.h, lab/plan.h): each experiment's variants and needs, the runs a set of
 // experiments needs with shared runs trained once, lr_stability's sweep and its clip, and
 // run_experiment training the plan, sequentially or in parallel with the same results.
 #include <gtest/gtest.h>
@@ -7,9 +7,10 @@
 #include <set>
 #include <tuple>
 
-#include "experiment.h"
 #include "helpers.h"
-#include "results.h"
+#include "lab/experiment.h"
+#include "lab/plan.h"
+#include "lab/results.h"
 
 namespace wolab {
 namespace {

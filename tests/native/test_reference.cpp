@@ -7,10 +7,10 @@
 #include <cmath>
 #include <string>
 
-#include "adam.h"
-#include "checkpoint.h"
-#include "config.h"
-#include "model.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "nn/adam.h"
+#include "nn/model.h"
 
 namespace wolab {
 namespace {

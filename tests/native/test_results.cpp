@@ -6,10 +6,10 @@
 #include <cmath>
 #include <functional>
 
-#include "checkpoint.h"
-#include "experiment.h"
 #include "helpers.h"
-#include "results.h"
+#include "io/checkpoint.h"
+#include "lab/experiment.h"
+#include "lab/results.h"
 
 namespace wolab {
 namespace {

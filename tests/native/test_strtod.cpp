@@ -1,4 +1,4 @@
-// parse_double (src/strtod.cpp) against the C library's strtod: the same value, bit for bit,
+// parse_double (src/io/strtod.cpp) against the C library's strtod: the same value, bit for bit,
 // and the same end pointer, on plain decimals of every shape and on what is not one. In wasm
 // builds std::strtod is parse_double itself (--wrap=strtod), so the reference is libc_strtod.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "strtod.h"
+#include "io/strtod.h"
 
 namespace wolab {
 namespace {

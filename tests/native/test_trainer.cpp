@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "checkpoint.h"
 #include "helpers.h"
-#include "rng.h"
-#include "tasks.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "nn/rng.h"
+#include "run/tasks.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

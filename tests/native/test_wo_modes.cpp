@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "checkpoint.h"
 #include "helpers.h"
-#include "orthogonal.h"
-#include "probes.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "nn/orthogonal.h"
+#include "run/probes.h"
+#include "run/trainer.h"
 
 namespace wolab {
 namespace {

@@ -9,9 +9,9 @@
 #include <exception>
 #include <string>
 
-#include "checkpoint.h"
-#include "config.h"
-#include "trainer.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "run/trainer.h"
 
 int main(int argc, char** argv) {
   if (argc != 5) {

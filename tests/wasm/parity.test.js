@@ -19,7 +19,7 @@ const CONFIGS = [
   { model: { wo: 'identity', heads: 8 }, task: { name: 'reverse', alphabet: 7 } },
   // Init bounds 1/sqrt(fan_in) that are not powers of two, unlike the others' (1/8, 1/16).
   { model: { wo: 'learned_identity_init', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 11, batch: 16 } },
-  // √3 × an init bound that is not a power of two, and a QR in double (src/orthogonal.cpp) at an
+  // √3 × an init bound that is not a power of two, and a QR in double (src/nn/orthogonal.cpp) at an
   // odd head size: both must round the same in wasm as natively.
   { model: { wo: 'frozen_random_scaled', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 2, batch: 16 } },
   { model: { wo: 'frozen_orthogonal', ln: 'pre', d_model: 36 }, task: { name: 'reverse' }, train: { seed: 5, batch: 16 } },

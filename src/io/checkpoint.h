@@ -1,0 +1,59 @@
+// safetensors files (https://github.com/huggingface/safetensors), independent of the model:
+// 8 bytes little-endian header length N, N bytes of JSON header
+// {"name": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, "__metadata__": {..}},
+// then the raw little-endian tensor data (offsets relative to its start). Trainer's checkpoints
+// use it; they load in Python with a few lines of numpy (or torch.from_numpy):
+//
+//   import json, struct, numpy as np
+//   b = open("run.safetensors", "rb").read()
+//   n = struct.unpack("<Q", b[:8])[0]; header = json.loads(b[8:8 + n])
+//   meta = header.pop("__metadata__", {})
+//   tensors = {k: np.frombuffer(b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]],
+//                               dtype={"F32": "<f4", "I32": "<i4"}[v["dtype"]]).reshape(v["shape"])
+//              for k, v in header.items()}
+//
+// (or `safetensors.numpy.load_file("run.safetensors")` where that package is installed).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/messages.h"
+#include "run/run_config.h"
+
+namespace wolab {
+
+template <class T>
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<T> data;  // row-major, product(shape) elements
+};
+
+struct SafeTensors {
+  std::map<std::string, std::string> metadata;  // "__metadata__": string to string only
+  std::map<std::string, Tensor<float>> f32;     // dtype F32
+  std::map<std::string, Tensor<int32_t>> i32;   // dtype I32
+};
+
+// Tensors in name order, header padded with spaces to a multiple of 8 bytes so the data is
+// aligned. Throws ConfigError("checkpoint: ...") when a name is used twice or a shape does not
+// match its data.
+std::vector<uint8_t> write_safetensors(const SafeTensors& st);
+
+// Throws ConfigError("checkpoint: <what is wrong>") on anything malformed: short file, header
+// length beyond the file, header not a JSON object, unknown dtype, shape or offsets out of range,
+// overlapping or leaving gaps in the data, size not matching the shape. F32 and I32 only.
+// Reads little-endian data by memcpy: the hosts we build for (x86-64, wasm32) are little-endian,
+// which checkpoint.cpp asserts at compile time.
+SafeTensors read_safetensors(const uint8_t* bytes, size_t size);
+
+// Whole file; throws ConfigError("cannot read <path>: <reason>").
+std::vector<uint8_t> read_file_bytes(const std::string& path);
+// Writes `<path>.partial`, then renames it over `path`, so a failed or interrupted write never
+// leaves a truncated file. Throws ConfigError("cannot write <path>: <reason>").
+void write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes);
+void write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace wolab

@@ -1,0 +1,57 @@
+// The experiments on W_o, each a list of variants (W_o modes) compared over seeds (the plan of
+// the runs that a set of them needs is lab/plan.h). Every variant of a seed starts from the same weights
+// except W_o and sees the same data stream: the Trainer derives both from train.seed alone.
+// The CLI trains the plan here (run_experiment); the page asks for it through Embind (plan()).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "run/run_config.h"
+
+namespace wolab {
+
+// Settings of experiment lr_stability, which trains every variant at each of these learning
+// rates in place of train.lr, and with this clip in place of train.clip.
+struct LrStabilityConfig {
+  std::vector<float> lrs = {1e-3f, 3e-3f, 1e-2f, 2e-2f, 3e-2f};  // increasing
+  float clip = 0;  // off: clipping would hide the instability the experiment measures
+};
+
+// An experiment (or "all"): the runs lab/plan.h plans from it, `seeds` per variant.
+struct ExperimentConfig {
+  std::string experiment = "remove_wo";
+  int seeds = 5;
+  RunConfig base;
+  LrStabilityConfig lr_stability;
+};
+
+// One experiment and what its runs keep besides their losses, evals and final metrics.
+struct ExperimentInfo {
+  std::string name;
+  std::vector<WoMode> variants;  // in the order results and tables show them
+  bool stats = false;         // activation stats at every probe step
+  bool wo_snapshots = false;  // W_o snapshots and OV singular values of its learned-W_o variants
+  // One run per (variant, learning rate of lr_stability.lrs, seed), clipped at
+  // lr_stability.clip; the other experiments train at train.lr, clipped at train.clip.
+  bool lr_sweep = false;
+};
+
+// remove_wo, freeze_wo, wo_heatmap, activation_stats, gain_vs_learning, lr_stability: the
+// order "all" lists them in.
+const std::vector<ExperimentInfo>& experiments();
+// nullptr for an unknown name (and for "all", which is not one experiment).
+const ExperimentInfo* find_experiment(const std::string& name);
+// The experiments a config's "experiment" names: one, every one for "all", none if unknown.
+std::vector<const ExperimentInfo*> selected_experiments(const std::string& name);
+// The learning rates an experiment trains at (lr_stability.lrs for a sweep, else train.lr) and
+// its gradient clip (lr_stability.clip for a sweep, else train.clip).
+std::vector<float> learning_rates(const ExperimentInfo& e, const ExperimentConfig& cfg);
+float gradient_clip(const ExperimentInfo& e, const ExperimentConfig& cfg);
+// [{"name": "remove_wo", "variants": ["learned", "identity"], "stats": false,
+//   "wo_snapshots": false, "lr_sweep": false}, ...]
+nlohmann::json experiments_json();
+
+}  // namespace wolab

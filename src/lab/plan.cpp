@@ -1,0 +1,172 @@
+#include "lab/plan.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "lab/results.h"
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+namespace {
+
+// Steps per Trainer::step call: small enough for a lively progress bar, large enough that the
+// callback costs nothing next to the training.
+constexpr int kChunk = 10;
+
+// W_o is a trained matrix: the variants whose snapshots show something learning.
+bool wo_learns(WoMode m) { return m != WoMode::identity && !wo_frozen(m); }
+
+std::string experiment_list() {
+  std::string list;
+  for (const ExperimentInfo& e : experiments()) list += e.name + ", ";
+  return list + "or all";
+}
+
+// One planned run, trained to its end; progress calls are serialised by `mu`.
+json train(const PlannedRun& run, int index, int runs, const ProgressFn& progress, std::mutex& mu) {
+  Trainer trainer(run.config);
+  trainer.keep_stats(run.keep_stats);
+  trainer.keep_wo_snapshots(run.keep_wo);
+  auto report = [&] {
+    if (!progress) return;
+    std::lock_guard<std::mutex> lock(mu);
+    progress(index, runs, trainer);
+  };
+  report();
+  while (!trainer.finished()) {
+    if (trainer.step(kChunk).empty() && !trainer.finished())
+      throw std::logic_error("Trainer::step ran no step on an unfinished run");
+    report();
+  }
+  return run_record(trainer);
+}
+
+// The record of every planned run, in plan order, trained by up to `jobs` threads. Each run
+// owns all it touches (its Trainer, its slot in the result), so the order in which threads
+// take runs changes nothing in the records.
+std::vector<json> train_all(const std::vector<PlannedRun>& plan, const ProgressFn& progress, int jobs) {
+  const int runs = static_cast<int>(plan.size());
+  std::vector<json> records(plan.size());
+  std::atomic<int> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mu;
+  auto work = [&] {
+    while (!failed) {
+      const int i = next++;
+      if (i >= runs) break;
+      try {
+        records[i] = train(plan[i], i, runs, progress, mu);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  const int threads = std::min(jobs, runs);
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (std::thread& t : pool) t.join();
+  }
+  if (error) std::rethrow_exception(error);
+  return records;
+}
+
+}  // namespace
+
+std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector<std::string>& names) {
+  if (names.empty()) throw ConfigError("experiments: none given; use " + experiment_list());
+  std::vector<bool> chosen(experiments().size(), false);
+  for (const std::string& name : names) {
+    auto selected = selected_experiments(name);
+    if (selected.empty())
+      throw ConfigError("experiments: unknown experiment " + json(name).dump() + "; use " + experiment_list());
+    for (const ExperimentInfo* e : selected) chosen[e - experiments().data()] = true;
+  }
+
+  // The distinct runs of one seed, in first-use order.
+  std::vector<PlannedRun> shapes;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    if (!chosen[i]) continue;
+    const ExperimentInfo& e = experiments()[i];
+    ExperimentConfig one = cfg;
+    one.experiment = e.name;
+    const auto problems = validate(one);
+    if (!problems.empty()) throw ConfigError(problems.front());
+    const float clip = gradient_clip(e, cfg);
+    for (WoMode v : e.variants) {
+      for (float lr : learning_rates(e, cfg)) {
+        auto same = [&](const PlannedRun& r) {
+          return r.config.model.wo == v && r.config.train.lr == lr && r.config.train.clip == clip;
+        };
+        auto it = std::find_if(shapes.begin(), shapes.end(), same);
+        if (it == shapes.end()) {
+          PlannedRun run;
+          run.config = cfg.base;
+          run.config.model.wo = v;
+          run.config.train.lr = lr;
+          run.config.train.clip = clip;
+          derive(run.config);
+          it = shapes.insert(shapes.end(), run);
+        }
+        it->keep_stats = it->keep_stats || e.stats;
+        it->keep_wo = it->keep_wo || (e.wo_snapshots && wo_learns(v));
+        it->experiments.push_back(e.name);
+      }
+    }
+  }
+
+  std::vector<PlannedRun> plan;
+  for (int i = 0; i < cfg.seeds; ++i) {
+    for (const PlannedRun& shape : shapes) {
+      plan.push_back(shape);
+      plan.back().config.train.seed = cfg.base.train.seed + static_cast<uint64_t>(i);
+    }
+  }
+  return plan;
+}
+
+json plan_json(const std::vector<PlannedRun>& plan) {
+  json out = json::array();
+  for (const PlannedRun& run : plan) {
+    const TrainConfig& t = run.config.train;
+    out.push_back({{"variant", to_string(run.config.model.wo)},
+                   {"seed", t.seed},
+                   {"lr", decimal_float(t.lr)},
+                   {"clip", decimal_float(t.clip)},
+                   {"keep", {{"stats", run.keep_stats}, {"wo", run.keep_wo}}},
+                   {"experiments", run.experiments},
+                   {"config", config_json(run.config)}});
+  }
+  return out;
+}
+
+std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress, int jobs) {
+  auto problems = validate(cfg);
+  if (!problems.empty()) throw ConfigError(problems.front());
+  const std::vector<PlannedRun> plan = plan_runs(cfg, {cfg.experiment});
+  const std::vector<json> records = train_all(plan, progress, jobs);
+
+  std::vector<json> results;
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment)) {
+    std::vector<json> mine;
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const auto& exps = plan[i].experiments;
+      if (std::find(exps.begin(), exps.end(), e->name) != exps.end()) mine.push_back(records[i]);
+    }
+    results.push_back(make_results(cfg, e->name, std::move(mine)));
+  }
+  return results;
+}
+
+}  // namespace wolab

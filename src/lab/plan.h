@@ -1,0 +1,49 @@
+// The plan of the runs that a set of experiments needs, shared (variant, seed) runs trained
+// once, and the CLI's training of it. The page asks for the plan through Embind (plan()).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lab/config.h"
+#include "lab/experiment.h"
+#include "run/trainer.h"
+
+namespace wolab {
+
+// One run to train, and every experiment that compares it.
+struct PlannedRun {
+  RunConfig config;        // model.wo (the variant), train.seed, train.lr, train.clip all set
+  bool keep_stats = false;  // Trainer::keep_stats
+  bool keep_wo = false;     // Trainer::keep_wo_snapshots
+  std::vector<std::string> experiments;  // in experiments() order
+};
+
+// The runs that the named experiments ("all" for every one) need, each distinct (variant,
+// seed, lr, clip) once, keeping the union of what its experiments keep: identical configs train
+// identically, so one run serves all of them. Seed by seed; within a seed in the order the
+// experiments list their variants (and learning rates). Throws ConfigError if cfg is invalid
+// for any of them or a name is unknown. cfg.experiment is not read: `names` chooses.
+std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector<std::string>& names);
+// [{"variant": "learned", "seed": 0, "lr": 0.001, "clip": 1, "keep": {"stats": true,
+//   "wo": false}, "experiments": ["remove_wo", "activation_stats"], "config": {model, task,
+//   train}}, ...] (docs/api.md).
+nlohmann::json plan_json(const std::vector<PlannedRun>& plan);
+
+// Called once a run's Trainer exists and after every chunk of steps; the last call of a run
+// has trainer.finished(). `run` is the run's index in the plan, 0 .. runs - 1. Calls never
+// overlap, also when runs train in parallel.
+using ProgressFn = std::function<void(int run, int runs, const Trainer& trainer)>;
+
+// Trains plan_runs(cfg, {cfg.experiment}), up to `jobs` runs at a time, each on its own thread
+// (1: one after another on this thread), and returns one results JSON (results.h) per
+// experiment, in experiments() order. The results do not depend on `jobs`. A run that
+// diverges is recorded with its status and the others go on. Throws ConfigError if cfg is
+// invalid.
+std::vector<nlohmann::json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress = nullptr,
+                                           int jobs = 1);
+
+}  // namespace wolab

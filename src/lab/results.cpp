@@ -1,0 +1,507 @@
+#include "lab/results.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "io/json_input.h"
+#include "lab/experiment.h"
+#include "run/probes.h"
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+namespace {
+
+constexpr char kFormat[] = "wolab-results";
+
+// ---- Building ----
+
+// A float as JSON, or null when it is not finite (JSON has no NaN; a reader must see the gap).
+json number(float x) { return std::isfinite(x) ? json(decimal_float(x)) : json(nullptr); }
+
+bool finite(const std::vector<float>& xs) {
+  for (float x : xs)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+bool finite(const EvalResult& e) {
+  return std::isfinite(e.loss) && std::isfinite(e.token_acc) && std::isfinite(e.exact);
+}
+
+bool finite(const SiteStats& s) { return std::isfinite(s.mean) && std::isfinite(s.std); }
+
+bool finite(const ProbeRecord& p) {
+  for (const LayerStats& l : p.layers)
+    if (!finite(l.concat) || !finite(l.wo_out) || !finite(l.residual) || !finite(l.head_grad_norm))
+      return false;
+  return true;
+}
+
+bool finite(const WoSnapshot& s) { return finite(s.data); }
+bool finite(const OvSnapshot& s) { return finite(s.values); }
+
+// How many entries of a series come before its first non-finite one: the record keeps those.
+template <class T>
+size_t finite_prefix(const std::vector<T>& series) {
+  size_t n = 0;
+  while (n < series.size() && finite(series[n])) ++n;
+  return n;
+}
+
+// The entries of `step` at the end of a series' finite prefix (none if the prefix ends earlier).
+template <class T>
+std::vector<const T*> at_step(const std::vector<T>& series, int step) {
+  const size_t n = finite_prefix(series);
+  size_t first = n;
+  while (first > 0 && series[first - 1].step == step) --first;
+  std::vector<const T*> out;
+  for (size_t i = first; i < n; ++i) out.push_back(&series[i]);
+  return out;
+}
+
+json numbers(const std::vector<float>& xs) {
+  json a = json::array();
+  a.get_ref<json::array_t&>().reserve(xs.size());  // exactly: a W_o snapshot is d² of them
+  for (float x : xs) a.push_back(number(x));
+  return a;
+}
+
+// Counts the characters of a dump without storing them.
+class CharacterCount : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  void write_character(char) override { n++; }
+  void write_characters(const char*, std::size_t length) override { n += length; }
+  size_t n = 0;
+};
+
+json site(const SiteStats& s) { return {{"mean", number(s.mean)}, {"std", number(s.std)}}; }
+
+// One probe's entries of "stats": one per layer.
+void append_stats(json& stats, const ProbeRecord& p) {
+  for (size_t layer = 0; layer < p.layers.size(); ++layer) {
+    const LayerStats& l = p.layers[layer];
+    stats.push_back({{"step", p.step},
+                     {"layer", layer},
+                     {"concat", site(l.concat)},
+                     {"wo_out", site(l.wo_out)},
+                     {"residual", site(l.residual)},
+                     {"head_grad_norm", numbers(l.head_grad_norm)}});
+  }
+}
+
+json wo_entry(const WoSnapshot& s) {
+  return {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}};
+}
+
+json ov_entry(const OvSnapshot& s) {
+  return {{"step", s.step}, {"layer", s.layer}, {"head", s.head}, {"values", numbers(s.values)}};
+}
+
+json eval_entry(const EvalResult& e) {
+  return {{"loss", number(e.loss)}, {"token_acc", number(e.token_acc)}, {"exact", number(e.exact)}};
+}
+
+// The latest step of the trainer's probes (evals, stats, snapshots); 0 before the first.
+int latest_probe_step(const Trainer& t) {
+  int step = 0;
+  if (!t.evals().empty()) step = std::max(step, t.evals().back().step);
+  if (!t.probes().empty()) step = std::max(step, t.probes().back().step);
+  if (!t.wo_snapshots().empty()) step = std::max(step, t.wo_snapshots().back().step);
+  return step;
+}
+
+json mean_std(const std::vector<double>& xs) {
+  if (xs.empty()) return {{"mean", nullptr}, {"std", nullptr}};
+  double sum = 0;
+  for (double x : xs) sum += x;
+  double mean = sum / xs.size(), ss = 0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  double std = xs.size() > 1 ? std::sqrt(ss / (xs.size() - 1)) : 0.0;
+  return {{"mean", mean}, {"std", std}};
+}
+
+// Per (variant, learning rate), in the experiment's order: runs that diverged or were stopped
+// are counted, not averaged (a stopped run trained fewer steps than the others).
+json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std::vector<json>& runs) {
+  json summary = json::array();
+  for (WoMode v : exp.variants) {
+    for (float lr : learning_rates(exp, cfg)) {
+      std::vector<const json*> group;
+      for (const json& r : runs)
+        if (r["variant"] == to_string(v) && static_cast<float>(r["lr"].get<double>()) == lr) group.push_back(&r);
+      if (group.empty()) continue;
+      std::vector<double> token_acc, exact, greedy, loss, steps;
+      int diverged = 0, stopped = 0;
+      for (const json* r : group) {
+        const RunStatus status = *status_from_json((*r)["status"]);
+        diverged += status.state == RunStatus::State::diverged;
+        stopped += status.state == RunStatus::State::stopped;
+        if (status.state != RunStatus::State::done) continue;
+        const json& f = (*r)["final"];
+        token_acc.push_back(f["token_acc"].get<double>());
+        exact.push_back(f["exact"].get<double>());
+        greedy.push_back(f["greedy_exact"].get<double>());
+        loss.push_back(f["loss"].get<double>());
+        if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
+      }
+      json reached = mean_std(steps);
+      reached["reached"] = steps.size();
+      summary.push_back({{"variant", to_string(v)},
+                         {"lr", decimal_float(lr)},
+                         {"n", group.size()},
+                         {"token_acc", mean_std(token_acc)},
+                         {"exact", mean_std(exact)},
+                         {"greedy_exact", mean_std(greedy)},
+                         {"loss", mean_std(loss)},
+                         {"steps_to_loss_0_1", reached},
+                         {"parameters", (*group.front())["parameters"]},
+                         {"diverged", diverged},
+                         {"stopped", stopped}});
+    }
+  }
+  return summary;
+}
+
+// ---- Checking: every failure names the place, e.g. "results: runs[2].curve.loss[7]: ..." ----
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw ConfigError("results: " + where + ": " + what);
+}
+
+const json& field(const json& obj, const std::string& where, const char* key) {
+  if (!obj.is_object()) bad(where.empty() ? "file" : where, "expected an object");
+  auto it = obj.find(key);
+  if (it == obj.end()) bad(where.empty() ? key : where + "." + key, "missing");
+  return *it;
+}
+
+double check_number(const json& v, const std::string& where, double lo = -HUGE_VAL, double hi = HUGE_VAL) {
+  if (!v.is_number()) bad(where, "expected a number");
+  double x = v.get<double>();
+  if (!std::isfinite(x)) bad(where, "not a finite number");
+  if (x < lo || x > hi) bad(where, format_number(x) + " is out of range " + format_number(lo) + ".." + format_number(hi));
+  return x;
+}
+
+int64_t check_integer(const json& v, const std::string& where, double lo, double hi) {
+  double x = check_number(v, where, lo, hi);
+  if (std::floor(x) != x) bad(where, "expected an integer");
+  return static_cast<int64_t>(x);
+}
+
+const json& check_array(const json& v, const std::string& where) {
+  if (!v.is_array()) bad(where, "expected an array");
+  return v;
+}
+
+std::vector<double> check_numbers(const json& v, const std::string& where, size_t size, double lo = -HUGE_VAL,
+                                  double hi = HUGE_VAL) {
+  check_array(v, where);
+  if (v.size() != size)
+    bad(where, "has " + std::to_string(v.size()) + " entries, expected " + std::to_string(size));
+  std::vector<double> xs;
+  xs.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const double x = v[i].is_number() ? v[i].get<double>() : NAN;
+    // The place is named only for a number that fails: a W_o snapshot has d_model² of them.
+    if (!(std::isfinite(x) && x >= lo && x <= hi)) check_number(v[i], where + "[" + std::to_string(i) + "]", lo, hi);
+    xs.push_back(x);
+  }
+  return xs;
+}
+
+void check_steps(const std::vector<double>& steps, const std::string& where, double first) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    std::string w = where + "[" + std::to_string(i) + "]";
+    if (std::floor(steps[i]) != steps[i]) bad(w, "expected an integer");
+    if (steps[i] < first || (i > 0 && steps[i] <= steps[i - 1])) bad(w, "steps must increase");
+  }
+}
+
+void check_site(const json& run, const std::string& where) {
+  check_number(field(run, where, "mean"), where + ".mean");
+  check_number(field(run, where, "std"), where + ".std", 0);
+}
+
+// The run's status, which must be one a saved run can have.
+RunStatus check_status(const json& v, const std::string& where, int steps) {
+  const auto status = status_from_json(v);
+  if (!status)
+    bad(where, "expected {\"state\": \"done\"}, {\"state\": \"stopped\", \"step\": N} or "
+               "{\"state\": \"diverged\", \"step\": N}");
+  if (status->state == RunStatus::State::running) bad(where, "the run is still running; stop it or let it finish");
+  if (status->step > steps || (status->state == RunStatus::State::diverged && status->step < 1))
+    bad(where + ".step", std::to_string(status->step) + " is out of range " +
+                             (status->state == RunStatus::State::diverged ? "1.." : "0..") + std::to_string(steps));
+  return *status;
+}
+
+void check_run(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp) {
+  const RunConfig& cfg = exp_cfg.base;
+  const double steps = cfg.train.steps, layers = cfg.model.layers;
+  const size_t d = static_cast<size_t>(cfg.model.d_model), heads = static_cast<size_t>(cfg.model.heads);
+  if (!run.is_object()) bad(w, "expected an object");
+
+  const json& variant = field(run, w, "variant");
+  bool known = false;
+  for (WoMode v : exp.variants) known = known || variant == to_string(v);
+  if (!known) bad(w + ".variant", variant.dump() + " is not a variant of " + exp.name);
+  check_integer(field(run, w, "seed"), w + ".seed", 0, 9007199254740992.0 + 100);
+  check_integer(field(run, w, "parameters"), w + ".parameters", 1, 1e12);
+
+  // The learning rate and clip must be ones the experiment trains at, so that the summary's
+  // groups are the experiment's.
+  const std::vector<float> lrs = learning_rates(exp, exp_cfg);
+  const float lr = static_cast<float>(check_number(field(run, w, "lr"), w + ".lr", 0, 1));
+  if (std::find(lrs.begin(), lrs.end(), lr) == lrs.end())
+    bad(w + ".lr", format_number(decimal_float(lr)) + " is not a learning rate of " + exp.name +
+                       (exp.lr_sweep ? " (lr_stability.lrs)" : " (train.lr)"));
+  const float clip = gradient_clip(exp, exp_cfg);
+  if (static_cast<float>(check_number(field(run, w, "clip"), w + ".clip", 0)) != clip)
+    bad(w + ".clip", "expected " + format_number(decimal_float(clip)) + ", the clip of " + exp.name +
+                         (exp.lr_sweep ? " (lr_stability.clip)" : " (train.clip)"));
+
+  const RunStatus status = check_status(field(run, w, "status"), w + ".status", cfg.train.steps);
+  const bool diverged = status.state == RunStatus::State::diverged;
+
+  const json& wo_sv = field(run, w, "wo_sv");
+  if (!wo_sv.is_null()) {
+    check_array(wo_sv, w + ".wo_sv");
+    if (wo_sv.size() != static_cast<size_t>(layers))
+      bad(w + ".wo_sv", "has " + std::to_string(wo_sv.size()) + " entries, expected " + format_number(layers));
+    for (size_t l = 0; l < wo_sv.size(); ++l) check_numbers(wo_sv[l], w + ".wo_sv[" + std::to_string(l) + "]", d, 0);
+  }
+
+  std::string c = w + ".curve";
+  const json& curve = field(run, w, "curve");
+  auto curve_steps = check_numbers(field(curve, c, "step"), c + ".step", field(curve, c, "step").size(), 1, steps);
+  check_steps(curve_steps, c + ".step", 1);
+  check_numbers(field(curve, c, "loss"), c + ".loss", curve_steps.size());
+
+  std::string e = w + ".eval";
+  const json& ev = field(run, w, "eval");
+  auto eval_steps = check_numbers(field(ev, e, "step"), e + ".step", field(ev, e, "step").size(), 0, steps);
+  check_steps(eval_steps, e + ".step", 0);
+  check_numbers(field(ev, e, "loss"), e + ".loss", eval_steps.size(), 0);
+  check_numbers(field(ev, e, "token_acc"), e + ".token_acc", eval_steps.size(), 0, 1);
+  check_numbers(field(ev, e, "exact"), e + ".exact", eval_steps.size(), 0, 1);
+
+  const json& stats = check_array(field(run, w, "stats"), w + ".stats");
+  for (size_t i = 0; i < stats.size(); ++i) {
+    std::string p = w + ".stats[" + std::to_string(i) + "]";
+    check_integer(field(stats[i], p, "step"), p + ".step", 0, steps);
+    check_integer(field(stats[i], p, "layer"), p + ".layer", 0, layers - 1);
+    for (const char* site : {"concat", "wo_out", "residual"})
+      check_site(field(stats[i], p, site), p + "." + site);
+    check_numbers(field(stats[i], p, "head_grad_norm"), p + ".head_grad_norm", heads, 0);
+  }
+
+  const json& wo = check_array(field(run, w, "wo"), w + ".wo");
+  for (size_t i = 0; i < wo.size(); ++i) {
+    std::string p = w + ".wo[" + std::to_string(i) + "]";
+    check_integer(field(wo[i], p, "step"), p + ".step", 0, steps);
+    check_integer(field(wo[i], p, "layer"), p + ".layer", 0, layers - 1);
+    check_integer(field(wo[i], p, "rows"), p + ".rows", d, d);
+    check_integer(field(wo[i], p, "cols"), p + ".cols", d, d);
+    check_numbers(field(wo[i], p, "data"), p + ".data", d * d);
+  }
+
+  const json& ov = check_array(field(run, w, "ov"), w + ".ov");
+  for (size_t i = 0; i < ov.size(); ++i) {
+    std::string p = w + ".ov[" + std::to_string(i) + "]";
+    check_integer(field(ov[i], p, "step"), p + ".step", 0, steps);
+    check_integer(field(ov[i], p, "layer"), p + ".layer", 0, layers - 1);
+    check_integer(field(ov[i], p, "head"), p + ".head", 0, static_cast<double>(heads) - 1);
+    check_numbers(field(ov[i], p, "values"), p + ".values", d / heads, 0);
+  }
+
+  std::string f = w + ".final";
+  const json& fin = field(run, w, "final");
+  const std::pair<const char*, double> metrics[] = {{"loss", HUGE_VAL}, {"token_acc", 1}, {"exact", 1}, {"greedy_exact", 1}};
+  for (const auto& [name, hi] : metrics) {
+    const json& v = field(fin, f, name);
+    if (!(diverged && v.is_null())) check_number(v, f + "." + name, 0, hi);
+  }
+  const json& reached = field(fin, f, "steps_to_loss_0_1");
+  if (!reached.is_null()) check_integer(reached, f + ".steps_to_loss_0_1", 1, steps);
+}
+
+const ExperimentInfo& experiment_info(const std::string& name, const std::string& where) {
+  const ExperimentInfo* exp = find_experiment(name);
+  if (!exp) {
+    std::string list;
+    for (const auto& x : experiments()) list += (list.empty() ? "" : ", ") + x.name;
+    bad(where, "unknown experiment " + json(name).dump() + "; expected one of " + list);
+  }
+  return *exp;
+}
+
+json build(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs,
+           const std::string& created_by) {
+  const ExperimentInfo& exp = experiment_info(experiment, "experiment");
+  auto problems = validate(cfg);
+  if (!problems.empty()) throw ConfigError("results: config." + problems.front());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
+    if (!exp.stats) runs[i]["stats"] = json::array();
+    if (!exp.wo_snapshots) runs[i]["wo"] = runs[i]["ov"] = json::array();
+  }
+  ExperimentConfig named = cfg;
+  named.experiment = experiment;  // under "all", each results object names its own experiment
+  json summary = summarize(exp, cfg, runs);
+  return {{"format", kFormat},
+          {"version", kResultsVersion},
+          {"created_by", created_by},
+          {"experiment", experiment},
+          {"config", config_json(named)},
+          {"runs", std::move(runs)},
+          {"summary", std::move(summary)}};
+}
+
+// A version 1 run as version 2 writes it: its status as an object, the lr and clip of the
+// config (version 1 had no learning-rate sweeps), no OV values and unknown wo_sv. Anything
+// else is left to check_run.
+void upgrade_v1_run(json& run, const std::string& where, const RunConfig& cfg) {
+  if (!run.is_object()) return;
+  const json& status = field(run, where, "status");
+  const auto parsed = status.is_string() ? status_from_description(status.get<std::string>()) : std::nullopt;
+  if (!parsed || (parsed->state != RunStatus::State::done && parsed->state != RunStatus::State::diverged))
+    bad(where + ".status", "expected \"done\" or \"diverged at step N\"");
+  run["status"] = status_json(*parsed);
+  run["lr"] = decimal_float(cfg.train.lr);
+  run["clip"] = decimal_float(cfg.train.clip);
+  run["wo_sv"] = nullptr;
+  run["ov"] = json::array();
+}
+
+}  // namespace
+
+json run_record(Trainer& trainer) {
+  const RunStatus status = trainer.status();
+  const RunConfig& cfg = trainer.config();
+
+  json steps = json::array(), losses = json::array(), reached = nullptr;
+  const std::vector<float>& loss = trainer.losses();
+  for (size_t i = 0; i < loss.size() && std::isfinite(loss[i]); ++i) {
+    steps.push_back(i + 1);
+    losses.push_back(decimal_float(loss[i]));
+    if (reached.is_null() && loss[i] < 0.1f) reached = i + 1;
+  }
+
+  const std::vector<EvalResult>& evals = trainer.evals();
+  const size_t finite_evals = finite_prefix(evals);
+  json fin = nullptr;
+  if (status.finished()) {
+    fin = {{"loss", nullptr}, {"token_acc", nullptr}, {"exact", nullptr}, {"greedy_exact", nullptr},
+           {"steps_to_loss_0_1", reached}};
+    auto set_final = [&fin](const EvalResult& e) {
+      fin["loss"] = number(e.loss);
+      fin["token_acc"] = number(e.token_acc);
+      fin["exact"] = number(e.exact);
+    };
+    if (status.state != RunStatus::State::diverged) {
+      set_final(!evals.empty() && evals.back().step == trainer.steps_done() ? evals.back() : trainer.evaluate());
+      fin["greedy_exact"] = number(trainer.greedy_exact());
+    } else if (finite_evals > 0) {
+      set_final(evals[finite_evals - 1]);
+    }
+  }
+
+  json ev = {{"step", json::array()}, {"loss", json::array()}, {"token_acc", json::array()}, {"exact", json::array()}};
+  for (size_t i = 0; i < finite_evals; ++i) {
+    const json e = eval_entry(evals[i]);
+    ev["step"].push_back(evals[i].step);
+    for (const char* key : {"loss", "token_acc", "exact"}) ev[key].push_back(e[key]);
+  }
+
+  json stats = json::array();
+  for (size_t i = 0, n = finite_prefix(trainer.probes()); i < n; ++i) append_stats(stats, trainer.probes()[i]);
+  json wo = json::array();
+  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer.wo_snapshots()[i]));
+  json ov = json::array();
+  for (size_t i = 0, n = finite_prefix(trainer.ov_snapshots()); i < n; ++i) ov.push_back(ov_entry(trainer.ov_snapshots()[i]));
+
+  // W_o at step 0 in every mode (the identity's are all 1): for the frozen modes, the matrix
+  // the run trains with.
+  json wo_sv = json::array();
+  for (int l = 0; l < cfg.model.layers; ++l)
+    wo_sv.push_back(numbers(singular_values(trainer.wo_init(l).data(), cfg.model.d_model)));
+
+  return {{"variant", to_string(cfg.model.wo)},
+          {"seed", cfg.train.seed},
+          {"lr", decimal_float(cfg.train.lr)},
+          {"clip", decimal_float(cfg.train.clip)},
+          {"parameters", trainer.parameter_count()},
+          {"wo_sv", std::move(wo_sv)},  // moved, not copied: a record may be mostly W_o
+          {"curve", {{"step", std::move(steps)}, {"loss", std::move(losses)}}},
+          {"eval", std::move(ev)},
+          {"stats", std::move(stats)},
+          {"wo", std::move(wo)},
+          {"ov", std::move(ov)},
+          {"final", fin},
+          {"status", status_json(status)}};
+}
+
+json probe_record(const Trainer& trainer) {
+  const int step = latest_probe_step(trainer);
+  json out = {{"step", step}, {"eval", nullptr}, {"stats", json::array()}, {"wo", json::array()}, {"ov", json::array()}};
+  for (const EvalResult* e : at_step(trainer.evals(), step)) out["eval"] = eval_entry(*e);
+  for (const ProbeRecord* p : at_step(trainer.probes(), step)) append_stats(out["stats"], *p);
+  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(*s));
+  for (const OvSnapshot* s : at_step(trainer.ov_snapshots(), step)) out["ov"].push_back(ov_entry(*s));
+  return out;
+}
+
+json make_results(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs) {
+  return build(cfg, experiment, std::move(runs), std::string("wolab ") + kVersion);
+}
+
+json parse_results(const std::string& text) {
+  std::string problem;
+  const std::optional<json> parsed = parse_json(text, problem);
+  if (!parsed)
+    throw ConfigError("results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");
+  return results_from_json(*parsed);
+}
+
+json results_from_json(const json& j) {
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+    throw ConfigError("results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
+  const json& version = field(j, "", "version");
+  if (version != 1 && version != kResultsVersion)
+    bad("version", version.dump() + " is not supported; this build reads versions 1 and " +
+                       std::to_string(kResultsVersion));
+  const json& created_by = field(j, "", "created_by");
+  if (!created_by.is_string()) bad("created_by", "expected a string");
+  const json& experiment = field(j, "", "experiment");
+  if (!experiment.is_string()) bad("experiment", "expected a string");
+
+  const json& config = field(j, "", "config");
+  if (!config.is_object()) bad("config", "expected an object");
+  std::vector<std::string> problems;
+  ExperimentConfig cfg = read_config(config, problems);
+  if (!problems.empty()) throw ConfigError("results: config." + problems.front());
+
+  std::vector<json> runs = check_array(field(j, "", "runs"), "runs").get<std::vector<json>>();
+  check_array(field(j, "", "summary"), "summary");  // recomputed from the runs below
+  if (version == 1)
+    for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
+  return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>());
+}
+
+std::string json_text(const json& j) {
+  using Serializer = nlohmann::detail::serializer<json>;
+  auto count = std::make_shared<CharacterCount>();
+  Serializer(count, ' ').dump(j, false, false, 0);
+  std::string text;
+  text.reserve(count->n);
+  Serializer(nlohmann::detail::output_adapter<char>(text), ' ').dump(j, false, false, 0);
+  return text;
+}
+
+}  // namespace wolab

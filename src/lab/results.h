@@ -1,0 +1,56 @@
+// The results JSON, schema v2 of docs/results.md: the runs of an experiment, their curves,
+// evals, probes, W_o snapshots, OV singular values and final metrics, plus a summary per
+// (variant, learning rate). The CLI writes it and the page builds and imports it through Embind,
+// so one piece of code builds and judges it everywhere. Version 1 files are still read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lab/config.h"
+#include "run/trainer.h"
+
+namespace wolab {
+
+inline constexpr int kResultsVersion = 2;
+
+// One entry of "runs" for this trainer, as far as it has come (the variant, lr and clip are its
+// config's). Once finished, the final metrics of a done or stopped run come from the held-out
+// eval at its last step (evaluated now if there is none) and greedy_exact(), which is why the
+// trainer is not const; a diverged run's from its last finite eval (null if none), with
+// greedy_exact null. A running run's "final" is null, and make_results refuses it. stats, wo
+// and ov hold what the trainer kept; each series stops before its first non-finite entry.
+nlohmann::json run_record(Trainer& trainer);
+
+// What the trainer measured at its latest probe step (0 before the first), in the record's own
+// shapes: {"step", "eval": {"loss", "token_acc", "exact"} or null, "stats": [...], "wo": [...],
+// "ov": [...]}. Appending each probe step's fragment to run_record() taken at step 0 (eval
+// columns, stats, wo and ov arrays) gives the record's series exactly.
+nlohmann::json probe_record(const Trainer& trainer);
+
+// The whole results object of `experiment` (one of experiments(), not "all"): format, version,
+// created_by, experiment, the fully defaulted config, the runs and a summary per (variant,
+// learning rate) in the experiment's order: mean and sample std over its done runs (null where
+// there are none), with the diverged and stopped runs counted. Each run keeps only what the
+// experiment keeps: stats, wo and ov are emptied where the experiment does not show them.
+// Throws ConfigError("results: ...") if a run is malformed, running, or not one the
+// experiment's plan would train (its variant, lr and clip).
+nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& experiment,
+                            std::vector<nlohmann::json> runs);
+
+// Checks an imported results text (format, version, config, every run: fields, types, array
+// lengths, finite numbers) and returns it normalised as version 2: config fully defaulted,
+// version 1 runs converted (docs/results.md), summary recomputed from the runs. Throws
+// ConfigError("results: <what is wrong>").
+nlohmann::json parse_results(const std::string& text);
+// The same checks on a document already parsed (analyze() of a JSON array of them).
+nlohmann::json results_from_json(const nlohmann::json& document);
+
+// The compact JSON text of a record or results object, in one allocation of its exact size:
+// dump() grows its string by doubling, holding up to three times the text at its last growth,
+// and a record with W_o snapshots is mostly numbers (estimate_bytes counts this text).
+std::string json_text(const nlohmann::json& j);
+
+}  // namespace wolab

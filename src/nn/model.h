@@ -1,0 +1,140 @@
+// The decoder-only Transformer: its parameters under PyTorch's names, their gradients, the
+// activations a backward pass needs, forward/backward over a batch and incremental decoding.
+// Buffers are allocated once for `max_batch` examples, so a training step allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run/run_config.h"
+
+namespace wolab {
+
+struct ParamInfo {
+  std::string name;            // PyTorch name, e.g. "layers.0.attn.W_o.weight"
+  std::vector<int64_t> shape;  // PyTorch shape, e.g. {d, d}
+  size_t offset = 0, size = 0; // where it lives in Model::params and Model::grads
+  bool trainable = true;       // false only for a frozen W_o (wo_frozen)
+};
+
+// What a Model of `cfg` holds for batches of up to `batch` examples, in elements. The model
+// allocates exactly this (its buffer table in model.cpp) and estimate_bytes sums it, so the
+// memory estimate cannot leave a buffer out, as llm.c's fill_in_activation_sizes serves both
+// its allocation and its memory count. uint64_t: a bad config's sizes exceed wasm's size_t.
+struct ModelSizes {
+  uint64_t params = 0;       // parameters; the gradients are as many again
+  uint64_t activations = 0;  // every activation, cache and scratch buffer, decoding's included
+  uint64_t tokens = 0;       // ints: the batch's inputs and targets
+  uint64_t workspace = 0;    // at most what the matrix products keep between calls (gemm.h)
+};
+template <class S>
+ModelSizes model_sizes(const ModelConfig& cfg, int batch);
+
+template <class S>
+class Model {
+ public:
+  Model(const ModelConfig& cfg, int max_batch);
+  // Movable, not copyable: the buffers point into one allocation.
+  Model(Model&&) noexcept = default;
+  Model& operator=(Model&&) noexcept = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // PyTorch's default init, each parameter from its own stream (rng.h) so that every W_o
+  // variant of one seed starts from the same weights apart from W_o itself.
+  void init(uint64_t seed);
+
+  // Returns the mean loss over the targets ≥ 0 (0 when there are none); caches activations.
+  S forward(const int* input, const int* target, int B);  // (B,T), (B,T)
+  // Gradients of the last forward's loss; overwrites `grads`.
+  void backward();
+
+  // Incremental decoding: runs position t of B ≤ max_batch sequences, given their tokens at t,
+  // over the keys and values that decode() cached for positions 0..t-1 of the same sequences
+  // (so t goes 0, 1, 2, ... in turn), and returns the logits at t, (B,V). These are forward's
+  // logits at t, since the causal mask keeps later positions out, for 1/T of forward's work.
+  // The cache is the forward's own k and v buffers: decoding overwrites the last forward's.
+  const S* decode(const int* tokens, int t, int B);  // tokens (B)
+
+  const ModelConfig& config() const { return cfg_; }
+  const std::vector<ParamInfo>& param_info() const { return info_; }
+  const ParamInfo* find(const std::string& name) const;
+  std::vector<S> params;  // every parameter, concatenated in param_info() order
+  std::vector<S> grads;   // same layout; frozen parameters' gradients stay 0
+  int64_t trainable_count() const;
+
+  // Activations of the last forward / backward, for metrics and probes.
+  int batch() const { return B_; }
+  const S* logits() const { return logits_; }        // (B,T,V)
+  const S* probs() const { return probs_; }          // (B,T,V)
+  const S* concat(int l) const { return L_[l].concat; }    // (B,T,C)
+  const S* wo_out(int l) const { return L_[l].wo_out; }    // (B,T,C)
+  const S* residual(int l) const { return L_[l].res1; }    // (B,T,C) x + W_o(concat)
+  const S* dconcat(int l) const { return L_[l].dconcat; }  // (B,T,C) after backward
+  const S* attention(int l) const { return L_[l].att; }    // (B,H,T,T)
+  // W_o of layer l, or nullptr in identity mode.
+  const S* wo(int l) const;
+  const S* wv(int l) const;
+
+ private:
+  struct LayerParams {  // offsets into params/grads; npos where a parameter does not exist
+    size_t wq, bq, wk, bk, wv, bv, wo, bo, ln1w, ln1b, fc1w, fc1b, fc2w, fc2b, ln2w, ln2b;
+  };
+  // Each buffer below is a slice of `acts_`, sized by the buffer table (model.cpp).
+  struct LayerActs {
+    S *ln1, *ln1_mean, *ln1_rstd;  // (B,T,C), (B,T), (B,T)
+    S *q, *k, *v;                  // (B,T,C) each; k and v are also decode()'s cache
+    S* att;                        // (B,H,T,T)
+    S* concat;                     // (B,T,C)
+    S* wo_out;                     // (B,T,C)
+    S* res1;                       // (B,T,C) x + attn
+    S *ln2, *ln2_mean, *ln2_rstd;  // (B,T,C), (B,T), (B,T)
+    S *h, *a;                      // (B,T,F) FFN pre-activation and ReLU
+    S* res2;                       // (B,T,C) x1 + ffn
+    S* dconcat;                    // (B,T,C) kept for the per-head gradient probe
+  };
+  struct DecodeActs {  // one position of B sequences
+    S *x, *ln, *q, *k, *v, *att, *sub;  // (B,C) each: residual stream, LayerNorm out, sublayer out
+    S *h, *a;                           // (B,F)
+    S *mean, *rstd;                     // (B)
+    S* logits;                          // (B,V)
+  };
+
+  template <class>
+  friend ModelSizes model_sizes(const ModelConfig&, int);
+  struct LayoutOnly {};
+  // Lays out the parameters and sizes nothing: what model_sizes() needs.
+  Model(const ModelConfig& cfg, int max_batch, LayoutOnly);
+  // The buffer table: where the model keeps each buffer's address, and its size in elements.
+  std::vector<std::pair<S**, uint64_t>> buffer_table();
+  ModelSizes sizes();
+
+  size_t add(const std::string& name, std::vector<int64_t> shape, bool trainable = true);
+  void layer_forward(int l, int B);
+  void layer_backward(int l, S* dx, int B);  // dx (B,T,C): in = dLoss/d output, out = d input
+  const S* layer_input(int l) const;   // (B,T,C)
+  const S* layer_output(int l) const;  // (B,T,C)
+  void init_linear(size_t w, size_t b, int fan_in, uint64_t seed);
+
+  ModelConfig cfg_;
+  int max_batch_, B_ = 0;
+  std::vector<ParamInfo> info_;
+  size_t tok_emb_, pos_emb_, lnfw_, lnfb_, headw_, headb_;
+  std::vector<LayerParams> P_;
+  std::vector<LayerActs> L_;
+  std::vector<int> input_, target_;     // (B,T)
+  std::vector<S> acts_;                 // every buffer below and in L_
+  S* emb_;                              // (B,T,C)
+  S *lnf_, *lnf_mean_, *lnf_rstd_;      // (B,T,C), (B,T), (B,T) pre-LN only
+  S *logits_, *probs_, *dlogits_;       // (B,T,V)
+  S *dx_, *dtmp_, *dtmp2_, *dq_, *dk_, *dv_;  // (B,T,C) backward scratch; dtmp2_ post-LN only
+  S* dh_;                               // (B,T,F) backward scratch
+  S* att_scratch_;                      // (d_k+T,T₈) attention's working memory
+  DecodeActs dec_;
+};
+
+inline constexpr size_t npos = static_cast<size_t>(-1);
+
+}  // namespace wolab

@@ -1,0 +1,27 @@
+// Measurements of W_o and of the activations around it (the article's experiments 3 and 4).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "run/trainer.h"
+
+namespace wolab {
+
+// Mean and (population) standard deviation of n values, accumulated in double.
+SiteStats mean_std(const float* x, size_t n);
+
+// (H) Frobenius norm of each head's block of columns x[:, h·d_k .. (h+1)·d_k) of x (rows,C).
+// Of W_o (C,C, PyTorch layout (out, in)): how strongly W_o reads each head. Of the gradient
+// at the concat (N,C): how much learning signal reaches each head (the article's "valve").
+std::vector<float> head_block_norms(const float* x, int rows, int C, int H);
+
+// (d_k) singular values, largest first, of head h's OV circuit W_o[:, h cols] · W_v[h rows, :],
+// the (C,C) map from the residual stream through that head's values to the attention output.
+// wo may be null (identity mode: W_o = I).
+std::vector<float> ov_singular_values(const float* wo, const float* wv, int C, int H, int h);
+
+// (n) singular values, largest first, of the (n,n) matrix a (row-major).
+std::vector<float> singular_values(const float* a, int n);
+
+}  // namespace wolab

@@ -1,0 +1,46 @@
+#include "run/run_config.h"
+
+#include <vector>
+
+namespace wolab {
+
+// Names in enum order: to_string indexes them, *_from_string searches them.
+const std::vector<std::string> kWoNames = {"learned",
+                                           "identity",
+                                           "frozen_random",
+                                           "learned_identity_init",
+                                           "frozen_random_scaled",
+                                           "frozen_orthogonal"};
+const std::vector<std::string> kLnNames = {"post", "pre"};
+const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort"};
+
+namespace {
+
+template <class E>
+std::optional<E> enum_from(const std::vector<std::string>& names, const std::string& s) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == s) return static_cast<E>(i);
+  return std::nullopt;
+}
+
+template <class E>
+const char* enum_name(const std::vector<std::string>& names, E e) {
+  size_t i = static_cast<size_t>(e);
+  return i < names.size() ? names[i].c_str() : "?";
+}
+
+}  // namespace
+
+std::optional<WoMode> wo_mode_from_string(const std::string& s) { return enum_from<WoMode>(kWoNames, s); }
+std::optional<LnPlace> ln_place_from_string(const std::string& s) { return enum_from<LnPlace>(kLnNames, s); }
+std::optional<TaskKind> task_kind_from_string(const std::string& s) { return enum_from<TaskKind>(kTaskNames, s); }
+const char* to_string(WoMode m) { return enum_name(kWoNames, m); }
+const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
+const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
+
+void derive(RunConfig& run) {
+  run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
+  run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
+}
+
+}  // namespace wolab

@@ -1,0 +1,84 @@
+// The settings of one training run as plain structs: the model, its task and its training.
+// The settings table that reads, writes and checks them is lab/config.h; these carry no JSON,
+// so the network (nn/) and a run (run/) depend on nothing else.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wolab {
+
+// frozen_random_scaled is frozen_random's matrix times √3 (E‖W‖²_F = d, like I's);
+// frozen_orthogonal is a random orthogonal matrix (every singular value 1).
+enum class WoMode {
+  learned,
+  identity,
+  frozen_random,
+  learned_identity_init,
+  frozen_random_scaled,
+  frozen_orthogonal
+};
+// W_o exists but is never trained (and has no bias).
+inline bool wo_frozen(WoMode m) {
+  return m == WoMode::frozen_random || m == WoMode::frozen_random_scaled ||
+         m == WoMode::frozen_orthogonal;
+}
+enum class LnPlace { post, pre };
+enum class TaskKind { copy, reverse, sort };
+
+struct ModelConfig {
+  int d_model = 64;
+  int heads = 4;
+  int layers = 2;
+  int d_ff = 256;
+  LnPlace ln = LnPlace::post;
+  WoMode wo = WoMode::learned;
+  int vocab = 12;    // derived: alphabet + 2 (BOS, SEP)
+  int seq_len = 17;  // derived: model input length 2·length + 1
+};
+
+struct TaskConfig {
+  TaskKind kind = TaskKind::copy;
+  int alphabet = 10;
+  int length = 8;
+  int heldout = 512;  // held-out sequences: the first `heldout` of one fixed stream (tasks.h)
+};
+
+struct TrainConfig {
+  int steps = 400;
+  int batch = 32;
+  float lr = 1e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.98f;
+  float eps = 1e-9f;
+  float clip = 1.0f;       // global gradient-norm clip; 0 disables
+  int probe_every = 25;    // activation stats, W_o snapshots and held-out eval every N steps
+  uint64_t seed = 0;
+};
+
+// One training run: one model, one W_o mode, one seed.
+struct RunConfig {
+  ModelConfig model;
+  TaskConfig task;
+  TrainConfig train;
+};
+
+// Sets the derived fields (vocab, seq_len) from the task.
+void derive(RunConfig& run);
+
+const char* to_string(WoMode m);
+const char* to_string(LnPlace p);
+const char* to_string(TaskKind t);
+
+// The names of each enum's values, in enum order (the settings table's choices).
+extern const std::vector<std::string> kWoNames;
+extern const std::vector<std::string> kLnNames;
+extern const std::vector<std::string> kTaskNames;
+
+std::optional<WoMode> wo_mode_from_string(const std::string& s);
+std::optional<LnPlace> ln_place_from_string(const std::string& s);
+std::optional<TaskKind> task_kind_from_string(const std::string& s);
+
+}  // namespace wolab

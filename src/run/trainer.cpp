@@ -1,0 +1,390 @@
+#include "run/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "nn/adam.h"
+#include "nn/model.h"
+#include "nn/rng.h"
+#include "run/memory_estimate.h"
+#include "run/probes.h"
+#include "run/tasks.h"
+
+namespace wolab {
+namespace {
+
+void check_index(const char* what, int i, int n) {
+  if (i < 0 || i >= n)
+    throw std::out_of_range(std::string(what) + " " + std::to_string(i) + " is out of range; 0.." +
+                            std::to_string(n - 1));
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+  RunConfig cfg;
+  Model<float> model;
+  Adam adam;
+  Rng data_rng;
+  Batch batch;    // the current training batch, refilled every step
+  Batch heldout;  // fixed per (task, alphabet, length)
+  std::vector<float> wo_init;  // (layers, C, C)
+  std::vector<float> losses;
+  std::vector<EvalResult> evals;
+  std::vector<ProbeRecord> probes;
+  std::vector<WoSnapshot> snapshots;
+  std::vector<OvSnapshot> ov_snapshots;
+  bool keep_snapshots = false;
+  bool keep_stats = true;
+  RunStatus status;
+
+  explicit Impl(const RunConfig& c)
+      : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
+        data_rng(stream_seed(c.train.seed, "data")),
+        batch(alloc_batch(c.task, c.train.batch)), heldout(heldout_set(c.task, c.task.heldout)) {
+    losses.reserve(c.train.steps);  // so that steps append without allocating
+  }
+
+  int steps_done() const { return static_cast<int>(adam.t); }
+
+  std::vector<float> wo_matrix(int l) const {
+    const int C = cfg.model.d_model;
+    const float* wo = model.wo(l);
+    std::vector<float> out(static_cast<size_t>(C) * C, 0.0f);
+    if (wo)
+      std::copy_n(wo, out.size(), out.begin());
+    else
+      for (int i = 0; i < C; i++) out[i * C + i] = 1.0f;
+    return out;
+  }
+
+  void snapshot(int step) {
+    const int C = cfg.model.d_model;
+    for (int l = 0; l < cfg.model.layers; l++) snapshots.push_back({step, l, C, C, wo_matrix(l)});
+    snapshot_ov(step);
+  }
+
+  void snapshot_ov(int step) {
+    const int C = cfg.model.d_model, H = cfg.model.heads;
+    for (int l = 0; l < cfg.model.layers; l++)
+      for (int h = 0; h < H; h++)
+        ov_snapshots.push_back({step, l, h, wolab::ov_singular_values(model.wo(l), model.wv(l), C, H, h)});
+  }
+
+  // Stats of this step's forward and backward, before the update changes the weights.
+  void probe(int step) {
+    const int N = model.batch() * cfg.model.seq_len, C = cfg.model.d_model;
+    const size_t n = static_cast<size_t>(N) * C;
+    ProbeRecord rec;
+    rec.step = step;
+    for (int l = 0; l < cfg.model.layers; l++)
+      rec.layers.push_back({mean_std(model.concat(l), n), mean_std(model.wo_out(l), n),
+                            mean_std(model.residual(l), n),
+                            wolab::head_block_norms(model.dconcat(l), N, C, cfg.model.heads)});
+    probes.push_back(std::move(rec));
+  }
+
+  bool is_probe_step(int step) const {
+    return step % cfg.train.probe_every == 0 || step == cfg.train.steps;
+  }
+
+  void train_step() {
+    const int step = steps_done() + 1;
+    fill_batch(batch, cfg.task, data_rng);
+    const float loss = model.forward(batch.input.data(), batch.target.data(), batch.size);
+    if (!std::isfinite(loss)) {
+      status = {RunStatus::State::diverged, step};
+      return;
+    }
+    model.backward();
+    if (keep_stats && is_probe_step(step)) probe(step);
+    adam.step(model.params, model.grads, model.param_info());
+    losses.push_back(loss);
+    if (is_probe_step(step)) {
+      if (keep_snapshots) snapshot(step);
+      evals.push_back(evaluate());
+      // Weights that give a non-finite held-out loss have diverged, even if this step's
+      // training loss, computed before the update, was finite.
+      if (!std::isfinite(evals.back().loss)) {
+        status = {RunStatus::State::diverged, step};
+        return;
+      }
+    }
+    if (step == cfg.train.steps) status = {RunStatus::State::done, 0};
+  }
+
+  EvalResult evaluate() {
+    const int T = cfg.model.seq_len, V = cfg.model.vocab;
+    EvalResult r;
+    r.step = steps_done();
+    double loss = 0;
+    int tokens = 0, right = 0, exact = 0;
+    for (int start = 0; start < heldout.size; start += cfg.train.batch) {
+      const int B = std::min(cfg.train.batch, heldout.size - start);
+      const int* target = heldout.target.data() + start * T;
+      loss += double(model.forward(heldout.input.data() + start * T, target, B)) * B;
+      for (int b = 0; b < B; b++) {
+        bool all = true;
+        for (int t = 0; t < T; t++) {
+          if (target[b * T + t] < 0) continue;
+          const float* z = model.logits() + (b * T + t) * V;
+          const bool ok = std::max_element(z, z + V) - z == target[b * T + t];
+          tokens++;
+          right += ok;
+          all = all && ok;
+        }
+        exact += all;
+      }
+    }
+    r.loss = static_cast<float>(loss / heldout.size);
+    r.token_acc = tokens ? float(right) / tokens : 0.0f;
+    r.exact = float(exact) / heldout.size;
+    return r;
+  }
+
+  // Feeds each held-out sequence's [BOS] x [SEP], then its own predictions, one position at a
+  // time through the model's cache of keys and values (Model::decode): the same answers as
+  // rerunning forward() for every answer token, at the cost of one forward.
+  float greedy_exact() {
+    const int T = cfg.model.seq_len, V = cfg.model.vocab, first = first_answer_position(cfg.task);
+    std::vector<int> tokens(cfg.train.batch);  // (B) fed at position t
+    std::vector<char> right(cfg.train.batch);  // (B) every answer token so far right
+    int exact = 0;
+    for (int start = 0; start < heldout.size; start += cfg.train.batch) {
+      const int B = std::min(cfg.train.batch, heldout.size - start);
+      const int* input = heldout.input.data() + start * T;    // (B,T)
+      const int* target = heldout.target.data() + start * T;  // (B,T)
+      std::fill_n(right.begin(), B, 1);
+      for (int t = 0; t < T; t++) {
+        // the prompt up to [SEP] at `first`, then the prediction made at t - 1
+        if (t <= first)
+          for (int b = 0; b < B; b++) tokens[b] = input[b * T + t];
+        const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+        if (t < first) continue;
+        for (int b = 0; b < B; b++) {
+          const float* z = logits + b * V;
+          tokens[b] = static_cast<int>(std::max_element(z, z + V) - z);
+          right[b] = right[b] && tokens[b] == target[b * T + t];
+        }
+      }
+      exact += static_cast<int>(std::count(right.begin(), right.begin() + B, 1));
+    }
+    return float(exact) / heldout.size;
+  }
+};
+
+Trainer::Trainer(const RunConfig& cfg) {
+  RunConfig c = cfg;
+  derive(c);
+  const std::vector<std::string> problems = validate(c);
+  if (!problems.empty()) throw ConfigError(problems.front());
+  impl_ = std::make_unique<Impl>(c);
+  impl_->model.init(c.train.seed);
+  impl_->wo_init.reserve(static_cast<size_t>(c.model.layers) * c.model.d_model * c.model.d_model);
+  for (int l = 0; l < c.model.layers; l++) {
+    const std::vector<float> wo = impl_->wo_matrix(l);
+    impl_->wo_init.insert(impl_->wo_init.end(), wo.begin(), wo.end());
+  }
+}
+
+Trainer::Trainer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Trainer::~Trainer() = default;
+Trainer::Trainer(Trainer&&) noexcept = default;
+Trainer& Trainer::operator=(Trainer&&) noexcept = default;
+
+const RunConfig& Trainer::config() const { return impl_->cfg; }
+
+std::vector<float> Trainer::step(int n) {
+  // The call's one allocation: the steps themselves allocate nothing (test_alloc.cpp).
+  std::vector<float> out;
+  out.reserve(std::max(0, std::min(n, impl_->cfg.train.steps - steps_done())));
+  for (int i = 0; i < n && !finished(); i++) {
+    const size_t before = impl_->losses.size();
+    impl_->train_step();
+    if (impl_->losses.size() > before) out.push_back(impl_->losses.back());  // none if not finite
+  }
+  return out;
+}
+
+int Trainer::steps_done() const { return impl_->steps_done(); }
+bool Trainer::finished() const { return impl_->status.finished(); }
+const RunStatus& Trainer::status() const { return impl_->status; }
+
+void Trainer::stop() {
+  if (!finished()) impl_->status = {RunStatus::State::stopped, steps_done()};
+}
+
+void Trainer::keep_stats(bool keep) {
+  impl_->keep_stats = keep;
+  if (!keep) impl_->probes.clear();
+}
+
+EvalResult Trainer::evaluate() { return impl_->evaluate(); }
+float Trainer::greedy_exact() { return impl_->greedy_exact(); }
+const std::vector<float>& Trainer::losses() const { return impl_->losses; }
+const std::vector<EvalResult>& Trainer::evals() const { return impl_->evals; }
+const std::vector<ProbeRecord>& Trainer::probes() const { return impl_->probes; }
+const std::vector<WoSnapshot>& Trainer::wo_snapshots() const { return impl_->snapshots; }
+const std::vector<OvSnapshot>& Trainer::ov_snapshots() const { return impl_->ov_snapshots; }
+int64_t Trainer::parameter_count() const { return impl_->model.trainable_count(); }
+const std::vector<int>& Trainer::last_batch() const { return impl_->batch.input; }
+const std::vector<int>& Trainer::heldout_inputs() const { return impl_->heldout.input; }
+
+void Trainer::keep_wo_snapshots(bool keep) {
+  Impl& m = *impl_;
+  const uint64_t bytes = keep ? estimate_bytes(m.cfg, /*wo_snapshots=*/true) : 0;
+  if (bytes > kMaxRunBytes)
+    throw ConfigError("train.probe_every: keeping W_o every " +
+                      std::to_string(m.cfg.train.probe_every) + " steps needs about " +
+                      std::to_string(bytes >> 20) +
+                      " MiB, over the 512 MiB limit; probe less often or train fewer steps");
+  m.keep_snapshots = keep;
+  if (!keep) {
+    m.snapshots.clear();
+    m.ov_snapshots.clear();
+    return;
+  }
+  if (!m.snapshots.empty()) return;
+  const int C = m.cfg.model.d_model;
+  const size_t n = static_cast<size_t>(C) * C;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    m.snapshots.push_back({0, l, C, C, {m.wo_init.begin() + l * n, m.wo_init.begin() + (l + 1) * n}});
+  if (m.steps_done() == 0) m.snapshot_ov(0);  // W_v has moved since step 0 otherwise
+}
+
+std::vector<float> Trainer::wo_weights(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  return impl_->wo_matrix(layer);
+}
+
+std::vector<float> Trainer::wo_init(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  const size_t n = static_cast<size_t>(impl_->cfg.model.d_model) * impl_->cfg.model.d_model;
+  return {impl_->wo_init.begin() + layer * n, impl_->wo_init.begin() + (layer + 1) * n};
+}
+
+std::vector<float> Trainer::head_block_norms(int layer) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  const int C = impl_->cfg.model.d_model;
+  return wolab::head_block_norms(impl_->wo_matrix(layer).data(), C, C, impl_->cfg.model.heads);
+}
+
+std::vector<float> Trainer::ov_singular_values(int layer, int head) const {
+  check_index("layer", layer, impl_->cfg.model.layers);
+  check_index("head", head, impl_->cfg.model.heads);
+  const Model<float>& m = impl_->model;
+  return wolab::ov_singular_values(m.wo(layer), m.wv(layer), impl_->cfg.model.d_model,
+                                   impl_->cfg.model.heads, head);
+}
+
+std::vector<float> Trainer::attention(int layer, int head, int example) {
+  Impl& m = *impl_;
+  check_index("layer", layer, m.cfg.model.layers);
+  check_index("head", head, m.cfg.model.heads);
+  check_index("example", example, m.heldout.size);
+  const int T = m.cfg.model.seq_len;
+  m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1);
+  const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
+  return {att, att + T * T};
+}
+
+std::vector<uint8_t> Trainer::save_checkpoint() const {
+  const Impl& m = *impl_;
+  SafeTensors st;
+  st.metadata = {{"format", "wolab-checkpoint"},
+                 {"version", "1"},
+                 {"created_by", std::string("wolab ") + kVersion},
+                 {"config", config_json(m.cfg).dump()},
+                 {"step", std::to_string(m.steps_done())},
+                 {"data_rng", std::to_string(m.data_rng.state())},
+                 {"status", describe(m.status)}};
+  for (const ParamInfo& p : m.model.param_info()) {
+    auto slice = [&](const std::vector<float>& v) {
+      return Tensor<float>{p.shape, {v.begin() + p.offset, v.begin() + p.offset + p.size}};
+    };
+    st.f32[p.name] = slice(m.model.params);
+    if (!p.trainable) continue;
+    st.f32["adam.m." + p.name] = slice(m.adam.m);
+    st.f32["adam.v." + p.name] = slice(m.adam.v);
+  }
+  const int64_t C = m.cfg.model.d_model;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    st.f32["init.layers." + std::to_string(l) + ".attn.W_o.weight"] = {{C, C}, wo_init(l)};
+  st.f32["history.loss"] = {{static_cast<int64_t>(m.losses.size())}, m.losses};
+  return write_safetensors(st);
+}
+
+Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
+  SafeTensors st = read_safetensors(bytes.data(), bytes.size());
+  auto meta = [&](const std::string& key) -> const std::string& {
+    auto it = st.metadata.find(key);
+    if (it == st.metadata.end()) throw ConfigError("checkpoint: metadata has no \"" + key + "\"");
+    return it->second;
+  };
+  if (meta("format") != "wolab-checkpoint" || meta("version") != "1")
+    throw ConfigError("checkpoint: not a wolab checkpoint of version 1");
+  auto whole_number = [&](const std::string& key) {
+    const std::string& text = meta(key);
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+      throw ConfigError("checkpoint: metadata \"" + key + "\" is not a whole number");
+    try {
+      return std::stoull(text);
+    } catch (const std::out_of_range&) {
+      throw ConfigError("checkpoint: metadata \"" + key + "\" is too large");
+    }
+  };
+  Trainer t(parse_run_config(meta("config")));
+  Impl& m = *t.impl_;
+  // Adam's second moments are averages of squares: a negative one would make the next
+  // update NaN, and the run look as if it had diverged.
+  auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out, bool non_negative = false) {
+    auto it = st.f32.find(name);
+    if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
+    if (it->second.shape != shape)
+      throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
+    for (float x : it->second.data) {
+      if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
+      if (non_negative && x < 0) throw ConfigError("checkpoint: tensor " + name + " has a negative value");
+    }
+    std::copy(it->second.data.begin(), it->second.data.end(), out);
+  };
+  for (const ParamInfo& p : m.model.param_info()) {
+    take(p.name, p.shape, m.model.params.data() + p.offset);
+    if (!p.trainable) continue;
+    take("adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
+    take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
+  }
+  const int64_t C = m.cfg.model.d_model;
+  for (int l = 0; l < m.cfg.model.layers; l++)
+    take("init.layers." + std::to_string(l) + ".attn.W_o.weight", {C, C},
+         m.wo_init.data() + l * C * C);
+  const uint64_t step = whole_number("step");
+  if (step > static_cast<uint64_t>(m.cfg.train.steps))
+    throw ConfigError("checkpoint: step is past the config's train.steps");
+  m.losses.resize(step);
+  take("history.loss", {static_cast<int64_t>(step)}, m.losses.data());
+  m.adam.t = static_cast<int64_t>(step);
+  m.data_rng = Rng(whole_number("data_rng"));
+  const auto status = status_from_description(meta("status"));
+  if (!status) throw ConfigError("checkpoint: unknown status " + in_quotes(meta("status")));
+  // A status its step cannot have would let the run train past its last step (running there)
+  // or report steps it never trained. A run diverges at the step whose training loss was not
+  // finite (one past those kept) or whose held-out loss after its update was not (the last).
+  const int s = static_cast<int>(step), steps = m.cfg.train.steps;
+  const bool fits = status->state == RunStatus::State::running   ? s < steps
+                    : status->state == RunStatus::State::done    ? s == steps
+                    : status->state == RunStatus::State::stopped ? status->step == s && s < steps
+                    : (status->step == s + 1 && s < steps) || (status->step == s && s > 0);
+  if (!fits)
+    throw ConfigError("checkpoint: status \"" + describe(*status) + "\" does not fit step " + std::to_string(s) +
+                      " of " + std::to_string(steps));
+  m.status = *status;
+  return t;
+}
+
+}  // namespace wolab

@@ -1,0 +1,116 @@
+// One training run: a model, its Adam state, its data stream and everything it measured.
+// The CLI runs many of these (lab/plan.h); the page runs one per Web Worker.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "run/run_config.h"
+#include "lab/status.h"
+
+namespace wolab {
+
+struct EvalResult {
+  int step = 0;
+  float loss = 0;       // held-out loss on the answer positions
+  float token_acc = 0;  // share of answer tokens right (teacher forced)
+  float exact = 0;      // share of sequences with every answer token right (teacher forced)
+};
+
+struct SiteStats {
+  float mean = 0, std = 0;
+};
+
+// The three sites of the article's experiment 4, for one layer at one probe step, measured on
+// that step's training batch, plus the gradient norm reaching each head's slice of the concat.
+struct LayerStats {
+  SiteStats concat;    // concatenated head outputs (B,T,d)
+  SiteStats wo_out;    // W_o(concat) (B,T,d); equals concat in identity mode
+  SiteStats residual;  // x + W_o(concat), before LayerNorm in post-LN
+  std::vector<float> head_grad_norm;  // (heads) ‖dLoss/d concat[..., head cols]‖₂
+};
+
+struct ProbeRecord {
+  int step = 0;
+  std::vector<LayerStats> layers;  // (layers)
+};
+
+struct WoSnapshot {
+  int step = 0;
+  int layer = 0;
+  int rows = 0, cols = 0;
+  std::vector<float> data;  // (rows, cols) row-major, PyTorch layout (out, in)
+};
+
+// Singular values of one head's OV circuit, taken with the W_o snapshots.
+struct OvSnapshot {
+  int step = 0;
+  int layer = 0;
+  int head = 0;
+  std::vector<float> values;  // (d_k) largest first
+};
+
+class Trainer {
+ public:
+  // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed.
+  explicit Trainer(const RunConfig& cfg);
+  ~Trainer();
+  Trainer(Trainer&&) noexcept;
+  Trainer& operator=(Trainer&&) noexcept;
+
+  const RunConfig& config() const;
+  // Runs up to n steps (never past config().train.steps, none once finished) and returns the
+  // loss of each step run. Probes, W_o snapshots and held-out evals happen at every
+  // probe_every-th step and at the last step. A non-finite training loss, or a non-finite
+  // held-out loss after a probe step's update, ends the run as diverged at that step.
+  std::vector<float> step(int n);
+  int steps_done() const;
+  bool finished() const;  // all steps run, stopped or diverged
+  const RunStatus& status() const;
+  // Ends a running run where it is (status stopped at steps_done()); a finished run is left as
+  // it is. Its record (lab/results.h) is then computed from what it has.
+  void stop();
+
+  EvalResult evaluate();   // on the fixed held-out set, teacher forced
+  float greedy_exact();    // held-out exact match generating answers autoregressively
+
+  const std::vector<float>& losses() const;  // (steps_done) training loss of each step
+  const std::vector<EvalResult>& evals() const;
+  // Activation stats at every probe step: kept unless turned off (the plan keeps them only
+  // for experiments that show them, lab/experiment.h); turning them off drops those taken.
+  void keep_stats(bool keep);
+  const std::vector<ProbeRecord>& probes() const;
+  // W_o of every layer, and the singular values of every head's OV circuit, at step 0 and every
+  // probe step, kept only when asked for (the plan's keep_wo), since they grow with the run:
+  // layers·(d² + d)·(steps/probe_every + 1) floats. Asked for after step 0 (a reloaded run),
+  // step 0's W_o comes from wo_init and its OV values are missing. Throws ConfigError when
+  // keeping them would take the run over kMaxRunBytes.
+  void keep_wo_snapshots(bool keep);
+  const std::vector<WoSnapshot>& wo_snapshots() const;
+  const std::vector<OvSnapshot>& ov_snapshots() const;  // (snapshots · layers · heads)
+  int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
+  // The data the run sees, so that tests can check every variant of a seed sees the same.
+  const std::vector<int>& last_batch() const;      // (batch, seq_len) last step's input tokens
+  const std::vector<int>& heldout_inputs() const;  // (task.heldout, seq_len) the held-out input tokens
+
+  // Inspection. In identity mode W_o is the identity matrix.
+  std::vector<float> wo_weights(int layer) const;        // (d, d)
+  std::vector<float> wo_init(int layer) const;           // (d, d) at step 0
+  std::vector<float> head_block_norms(int layer) const;  // (heads) ‖W_o[:, head cols]‖_F
+  std::vector<float> ov_singular_values(int layer, int head) const;  // (d_k) of W_o[:,h]·W_v[h,:]
+  std::vector<float> attention(int layer, int head, int example);    // (T, T) held-out example
+
+  // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
+  // from them continues exactly as this one would.
+  std::vector<uint8_t> save_checkpoint() const;
+  static Trainer from_checkpoint(const std::vector<uint8_t>& bytes);  // throws ConfigError
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  explicit Trainer(std::unique_ptr<Impl> impl);
+};
+
+}  // namespace wolab
