@@ -152,6 +152,37 @@ test('every text the page asks for exists', async ({ page }) => {
   expect(missing).toEqual([]);
 });
 
+// Each language has its own file of texts (web/i18n-en.js, web/i18n-zh.js): both must hold the
+// same keys, also those the page builds at run time from the core's tables (a setting's label
+// and help, an experiment's title, a variant's gloss, a choice's name). Only the Chinese file
+// glosses the variant codes (v_learned: 可学习); English shows the code alone.
+test('both languages have the same texts, the core-built keys included', async ({ page }) => {
+  await openPage(page, query(TINY));
+  const { onlyEn, onlyZh, missing } = await page.evaluate(async () => {
+    const { en } = await import('./i18n-en.js');
+    const { zh } = await import('./i18n-zh.js');
+    const core = await globalThis.createWolab();
+    const keys = [];
+    for (const s of JSON.parse(core.settings())) {
+      if (s.form) keys.push(`f_${s.key}`, `h_${s.key}`);
+      if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
+    }
+    for (const e of JSON.parse(core.experiments())) {
+      keys.push(`${e.name}_title`);
+      for (const v of e.variants) keys.push(`vh_${v}`);
+    }
+    const glosses = (k) => /^v_[a-z_]+$/.test(k);
+    return {
+      onlyEn: Object.keys(en).filter((k) => !(k in zh)),
+      onlyZh: Object.keys(zh).filter((k) => !(k in en) && !glosses(k)),
+      missing: [...new Set(keys)].filter((k) => !(k in en) || !(k in zh)),
+    };
+  });
+  expect(onlyEn).toEqual([]);
+  expect(onlyZh).toEqual([]);
+  expect(missing).toEqual([]);
+});
+
 test('the browser language picks the default', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'zh-CN' });
   const page = await context.newPage();
