@@ -807,7 +807,7 @@ async function importFile(file) {
 // normalised (an imported file, or results recorded with the page): source 'import' or
 // 'recorded', file its name; text is parseResults' JSON text of results. Returns why it cannot be
 // shown (text for people), or '' once shown.
-export function showResults(results, text, { source, file = '' }) {
+function showResults(results, text, { source, file = '' }) {
   const exp = app.exps.get(results.experiment);
   if (!exp) return t('importNotShown', { experiment: results.experiment });
   if (exp.runs.some(active)) return t('importBusy');

@@ -66,7 +66,7 @@ export const en = {
   tested: 'What is tested:',
   lookFor: 'What to look for:',
   claim: 'The article claims:',
-  footer: 'Every number on this page is measured by the runs you start, or read from the results file you import; nothing is precomputed.',
+  footer: 'On load, the results shown are recorded: runs of the same core, trained natively by the wolab command when the page was built, and labelled “recorded”. Every number a run you start shows is measured in your browser, and an imported file’s are read from it.',
 
   remove_wo_title: '1 · Remove W_o',
   remove_wo_tested: 'the same model trained twice, with a learned W_o and with no W_o at all (the attention output is the concatenation of the heads, passed on unchanged).',
