@@ -50,7 +50,7 @@ function watchSuite(names) {
   }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-state', 'data-status'] });
 }
 
-// Every row of the four run tables, and the page's worker pool size (its own poolSize()).
+// Every row of the run tables (live or recorded), and the page's worker pool size (its own poolSize()).
 async function readResults(page) {
   return page.evaluate(async () => {
     const { poolSize } = await import(new URL('runner.js', location.href).href);
@@ -59,7 +59,7 @@ async function readResults(page) {
       variant: tr.cells[0].textContent,
       seed: tr.cells[1].textContent,
       status: tr.dataset.status,
-      text: tr.cells[4].textContent,
+      text: [...tr.cells].slice(2).map((c) => c.textContent).join(' · '),  // recorded tables have fewer columns
     }));
     return { rows, workers: poolSize(), hardwareConcurrency: navigator.hardwareConcurrency };
   });
