@@ -15,11 +15,28 @@
 # Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
 # in build/ and build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5)
 # is the timed span per figure. Takes about three minutes; run it on an otherwise idle machine.
+# --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, every measurement once and
+# briefly (the default model only, 0.2 s spans, no wasm warm-up, one GEMM shape, the evaluation at the default size, the
+# page's experiment 1 of the Quick preset only, dist/ used as it is): to check that the benchmark
+# runs, in seconds; its figures mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 native=${NATIVE_BUILD:-build}
 wasm=${WASM_BUILD:-build-wasm}
-seconds=${BENCH_SECONDS:-5}
+smoke=${WOLAB_BENCH_SMOKE:-0}
+[[ ${1:-} == --smoke ]] && smoke=1
+if [[ $smoke == 1 ]]; then
+  export WOLAB_BENCH_SMOKE=1  # for bench_train.js, bench_gemm.sh and bench_page.js
+  seconds=${BENCH_SECONDS:-0.2}
+  torch_args=(--steps 3)
+  eval_args=('{"model": {"d_model": 64, "d_ff": 256}, "train": {"steps": 100000, "probe_every": 100000}}')
+  presets=(quick)
+else
+  seconds=${BENCH_SECONDS:-5}
+  torch_args=()
+  eval_args=()
+  presets=(quick article)
+fi
 
 export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs Debian's acorn
 
@@ -39,6 +56,7 @@ steps_per_s() {  # the "steps_per_s" of a JSON line on stdin
 
 # name, d_model, d_ff; steps and probe_every beyond the run, so that no evals are timed.
 models=("d64 (default)|64|256" "d256, d_ff 1024|256|1024")
+[[ $smoke == 1 ]] && models=("${models[0]}")
 rows=()
 for m in "${models[@]}"; do
   IFS='|' read -r name d ff <<<"$m"
@@ -51,7 +69,7 @@ for m in "${models[@]}"; do
   p=$(node --no-experimental-fetch tests/bench/bench_train.js "$wasm" "$config" "$seconds" wolab-nosimd | steps_per_s)
   echo "$name: PyTorch eager ..." >&2
   status=0
-  torch_line=$(/usr/bin/python3 scripts/bench_torch.py --d-model "$d" --d-ff "$ff") || status=$?
+  torch_line=$(/usr/bin/python3 scripts/bench_torch.py --d-model "$d" --d-ff "$ff" ${torch_args[@]+"${torch_args[@]}"}) || status=$?
   case $status in
     0) t=$(steps_per_s <<<"$torch_line") ;;
     3) t="" ;;  # python3-torch is not installed: bench_torch.py said so on stderr
@@ -80,7 +98,7 @@ if [[ -f scripts/bench_gemm.sh ]]; then
 fi
 
 echo "the end-of-run evaluation at the Article size ..." >&2
-eval_line=$("$native"/tests/bench/bench_eval)
+eval_line=$("$native"/tests/bench/bench_eval ${eval_args[@]+"${eval_args[@]}"})
 node -e 'const r = JSON.parse(process.argv[1]);
 console.log("End of a run at the Article size (d_model 256, 2 layers), native, one thread:");
 console.log(`  held-out eval ${r.evaluate_ms.toFixed(0)} ms + greedy decoding ${r.greedy_ms.toFixed(0)} ms` +
@@ -94,11 +112,13 @@ dist_stale() {
   [[ -n $(diff -rq web dist | grep -v '^Only in dist') ]] && return 0
   [[ -n $(find src bindings CMakeLists.txt -newer dist/wolab.wasm -print -quit) ]]
 }
-if dist_stale; then
+if [[ $smoke == 1 && -f dist/index.html && -f dist/wolab.wasm ]]; then
+  :  # a smoke run checks the benchmark, not dist/: no rebuild
+elif dist_stale; then
   echo "dist/ is missing or out of date: bash scripts/build-wasm.sh ..." >&2
   bash scripts/build-wasm.sh >/dev/null
 fi
-for preset in quick article; do
+for preset in "${presets[@]}"; do
   echo "the $preset preset's four-experiment suite on the page in headless Chromium ..." >&2
   page_line=$(BENCH_PRESET=$preset node scripts/bench_page.js)
   echo

@@ -3,12 +3,17 @@
 # those dirs (Release, as scripts/build-native.sh and scripts/build-wasm.sh do) unless they are
 # already, runs both and prints one table of GFLOP/s (best and median of 40 timed batches, after
 # warm-up): wasm SIMD kernels, Eigen autovectorized in wasm, native Eigen (-march=native: AVX-512 where the CPU has it).
-# Usage: scripts/bench_gemm.sh [shape filter, e.g. "d64" or "dW"]
+# Usage: scripts/bench_gemm.sh [--smoke] [shape filter, e.g. "d64" or "dW"]
+# --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, one small shape unless a
+# filter names others: a few seconds, to check that the benchmark runs; no figure to read.
 # NATIVE_BUILD / WASM_BUILD name other build dirs (e.g. to stay out of a build in progress).
 # Takes about a minute; the figures are only meaningful on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+smoke=${WOLAB_BENCH_SMOKE:-0}
+if [[ ${1:-} == --smoke ]]; then smoke=1; shift; fi
 filter=${1:-}
+if [[ $smoke == 1 && -z $filter ]]; then filter="d64  head fwd"; fi
 native=${NATIVE_BUILD:-build}
 wasm=${WASM_BUILD:-build-wasm}
 

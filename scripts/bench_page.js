@@ -4,6 +4,8 @@
 // the page shows every run ended. The last section of `npm run bench` (scripts/bench.sh).
 //   node scripts/bench_page.js [dist-dir]      serves dist/ (or dist-dir) on a free port
 //   BENCH_PRESET=article                       the Article preset (default quick)
+//   WOLAB_BENCH_SMOKE=1                        a smoke run (scripts/test.sh): experiment 1 only,
+//                                              to check that the benchmark runs; no figure to read
 // Prints one JSON line: {"bench":"page","preset":"quick","runs":12,"experiment_runs":27,
 // "workers":2,"hardware_concurrency":2,"seconds":..,"chromium":"..","load1":[start,end]}.
 // `runs` counts trained runs: the page trains a (variant, seed) that several experiments share
@@ -21,7 +23,8 @@ const { start } = require('./serve.js');
 const root = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'));
 const timeoutS = Number(process.env.BENCH_PAGE_TIMEOUT || 600);
 const presetName = process.env.BENCH_PRESET || 'quick';
-const SUITE = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
+const smoke = process.env.WOLAB_BENCH_SMOKE === '1';
+const SUITE = smoke ? ['remove_wo'] : ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
 const LOAD_TIMEOUT_MS = 60_000;  // page and wasm engine ready, on a loaded machine
 
 const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
@@ -50,17 +53,24 @@ function watchSuite(names) {
   }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-state', 'data-status'] });
 }
 
-// Every row of the run tables (live or recorded), and the page's worker pool size (its own poolSize()).
+// Every row of the run tables, and the page's worker pool size (its own poolSize()). A row's
+// `text` is its Status cell, found by the column's header: the columns differ between tables
+// (a learning-rate sweep adds one; recorded and imported runs have no rate or model columns).
 async function readResults(page) {
   return page.evaluate(async () => {
     const { poolSize } = await import(new URL('runner.js', location.href).href);
-    const rows = [...document.querySelectorAll('section.experiment .runs-table tbody tr')].map((tr) => ({
-      experiment: tr.closest('section.experiment').dataset.exp,
-      variant: tr.cells[0].textContent,
-      seed: tr.cells[1].textContent,
-      status: tr.dataset.status,
-      text: [...tr.cells].slice(2).map((c) => c.textContent).join(' · '),  // recorded tables have fewer columns
-    }));
+    const { t } = await import(new URL('i18n.js', location.href).href);
+    const rows = [...document.querySelectorAll('section.experiment .runs-table')].flatMap((table) => {
+      const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+      const status = heads.indexOf(t('colStatus'));
+      return [...table.querySelectorAll('tbody tr')].map((tr) => ({
+        experiment: tr.closest('section.experiment').dataset.exp,
+        variant: tr.cells[0]?.textContent ?? '',
+        seed: tr.cells[1]?.textContent ?? '',
+        status: tr.dataset.status,
+        text: tr.cells[status]?.textContent ?? '?',
+      }));
+    });
     return { rows, workers: poolSize(), hardwareConcurrency: navigator.hardwareConcurrency };
   });
 }
@@ -88,7 +98,7 @@ async function bench(browser, url) {
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
   await page.evaluate(watchSuite, SUITE);
-  log(`running the ${presetName} preset's four-experiment suite (timeout ${timeoutS} s) ...`);
+  log(`running the ${presetName} preset's ${smoke ? 'experiment 1 (smoke run)' : 'four-experiment suite'} (timeout ${timeoutS} s) ...`);
   // Clicked at once, so the page plans them together and shares their common runs.
   await page.evaluate((names) => { for (const n of names) document.querySelector(`#exp-${n} .run`).click(); }, SUITE);
   // A Playwright TimeoutError becomes `message`; a page error ends the wait at once.
