@@ -1,0 +1,47 @@
+// Whether each run converged, is still learning or stalled (docs/claims.md, "Convergence").
+#include "analysis/verdicts.h"
+
+namespace wolab::verdicts {
+
+// At the ceiling: converged. Else still learning if the tail of the run still improved (loss or
+// held-out accuracy); else converged if it reached the loss threshold, stalled if not.
+Conv convergence(const Exp& e, const Run& r) {
+  if (r.final()["token_acc"].get<double>() >= kCeilingAccuracy) return Conv::converged;
+  const int tail = step_at(e, kTailShare);
+  auto last = window_loss(*r.record, e.steps, tail), before = window_loss(*r.record, e.steps - tail, tail);
+  bool improving = last && before && *before > 0 && (*before - *last) / *before > kStillFalling;
+  const json& ev = (*r.record)["eval"];
+  std::optional<double> acc_before;
+  for (size_t i = 0; i < ev["step"].size(); ++i)
+    if (ev["step"][i].get<int>() <= e.steps - tail) acc_before = ev["token_acc"][i].get<double>();
+  if (acc_before && r.final()["token_acc"].get<double>() - *acc_before > kAccuracyTie) improving = true;
+  if (improving) return Conv::still_learning;
+  return r.steps_to_threshold() ? Conv::converged : Conv::stalled;
+}
+
+VariantConvergence convergence_of(const Exp& e, const std::string& variant, std::optional<double> lr) {
+  VariantConvergence c;
+  for (const Run& r : e.runs) {
+    if (r.variant != variant || (lr && r.lr != *lr)) continue;
+    ++c.runs;
+    if (r.state == State::diverged) ++c.diverged;
+    if (r.state == State::stopped) ++c.stopped;
+    if (!r.done()) continue;
+    ++c.done;
+    switch (convergence(e, r)) {
+      case Conv::converged: ++c.converged; break;
+      case Conv::still_learning: ++c.still_learning; break;
+      case Conv::stalled: ++c.stalled; break;
+    }
+  }
+  return c;
+}
+
+json still_learning(const Exp& e, const std::vector<std::string>& variants) {
+  json out = json::array();
+  for (const std::string& v : variants)
+    if (convergence_of(e, v).still_learning > 0) out.push_back(v);
+  return out;
+}
+
+}  // namespace wolab::verdicts

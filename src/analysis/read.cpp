@@ -1,0 +1,95 @@
+// Reading results objects once, and the numbers every section uses (docs/claims.md).
+#include "analysis/verdicts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lab/experiment.h"
+#include "io/messages.h"
+
+namespace wolab::verdicts {
+
+[[noreturn]] void bad(const std::string& what) { throw ConfigError("analysis: " + what); }
+
+Exp read_experiment(const json& results, size_t index) {
+  const std::string where = "results[" + std::to_string(index) + "]";
+  if (!results.is_object() || !results.contains("runs") || !results.contains("config") ||
+      !results["experiment"].is_string())
+    bad(where + ": expected a results object as parse_results returns it");
+  Exp e;
+  e.results = &results;
+  e.name = results["experiment"].get<std::string>();
+  const json& c = results["config"];
+  e.steps = c["train"]["steps"].get<int>();
+  e.d_model = c["model"]["d_model"].get<int>();
+  e.heads = c["model"]["heads"].get<int>();
+  if (const ExperimentInfo* info = find_experiment(e.name))
+    for (WoMode v : info->variants) e.variants.push_back(to_string(v));
+  for (const json& r : results["runs"]) {
+    Run run;
+    run.variant = r["variant"].get<std::string>();
+    run.seed = r["seed"].get<uint64_t>();
+    run.lr = r["lr"].get<double>();
+    const auto status = status_from_json(r["status"]);
+    if (!status) bad(where + ": a run's status is not one parse_results writes");
+    run.state = status->state;
+    run.record = &r;
+    if (!e.has(run.variant)) e.variants.push_back(run.variant);
+    if (std::find(e.lrs.begin(), e.lrs.end(), run.lr) == e.lrs.end()) e.lrs.push_back(run.lr);
+    e.runs.push_back(run);
+  }
+  std::sort(e.lrs.begin(), e.lrs.end());
+  // Variants of the experiment that have no run in this file are not compared.
+  std::vector<std::string> present;
+  for (const std::string& v : e.variants)
+    for (const Run& r : e.runs)
+      if (r.variant == v) {
+        present.push_back(v);
+        break;
+      }
+  e.variants = present;
+  return e;
+}
+
+double mean(const std::vector<double>& xs) {
+  double s = 0;
+  for (double x : xs) s += x;
+  return xs.empty() ? 0 : s / xs.size();
+}
+
+// {n, mean, min, max, sd}: sd is the sample standard deviation, null for a single value; the
+// whole spread is null when there is no value.
+json spread(const std::vector<double>& xs) {
+  if (xs.empty()) return nullptr;
+  const double m = mean(xs);
+  double ss = 0;
+  for (double x : xs) ss += (x - m) * (x - m);
+  return {{"n", xs.size()},
+          {"mean", m},
+          {"min", *std::min_element(xs.begin(), xs.end())},
+          {"max", *std::max_element(xs.begin(), xs.end())},
+          {"sd", xs.size() > 1 ? json(std::sqrt(ss / (xs.size() - 1))) : json(nullptr)}};
+}
+
+json optional_number(std::optional<double> x) { return x ? json(*x) : json(nullptr); }
+
+// Mean training loss over the curve's steps in (last - window, last].
+std::optional<double> window_loss(const json& run, int last, int window) {
+  const json& steps = run["curve"]["step"];
+  const json& loss = run["curve"]["loss"];
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const int s = steps[i].get<int>();
+    if (s > last - window && s <= last) {
+      sum += loss[i].get<double>();
+      ++n;
+    }
+  }
+  return n ? std::optional<double>(sum / n) : std::nullopt;
+}
+
+int step_at(const Exp& e, double share) { return std::max(1, static_cast<int>(std::lround(share * e.steps))); }
+int smooth_window(const Exp& e) { return step_at(e, kSmoothShare); }
+
+}  // namespace wolab::verdicts

@@ -1,0 +1,78 @@
+// Claim 6's facts: the scale around W_o, from the activation statistics (docs/claims.md).
+#include "analysis/verdicts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace wolab::verdicts {
+
+namespace {
+
+// Per layer, the probes in step order.
+std::map<int, std::vector<const json*>> probes_by_layer(const Run& r) {
+  std::map<int, std::vector<const json*>> out;
+  for (const json& p : (*r.record)["stats"]) out[p["layer"].get<int>()].push_back(&p);
+  for (auto& [layer, list] : out)
+    std::sort(list.begin(), list.end(), [](const json* x, const json* y) { return (*x)["step"] < (*y)["step"]; });
+  return out;
+}
+
+// Coefficient of variation over the probes of the residual sum's std (population sd / mean):
+// how much the scale of x + W_o(concat) moves during training. Mean over layers.
+std::optional<double> residual_cv(const Run& r) {
+  std::vector<double> per_layer;
+  for (const auto& [layer, probes] : probes_by_layer(r)) {
+    if (probes.size() < 2) continue;
+    std::vector<double> stds;
+    for (const json* p : probes) stds.push_back((*p)["residual"]["std"].get<double>());
+    const double m = mean(stds);
+    double ss = 0;
+    for (double x : stds) ss += (x - m) * (x - m);
+    if (m > 0) per_layer.push_back(std::sqrt(ss / stds.size()) / m);
+  }
+  return per_layer.empty() ? std::nullopt : std::optional<double>(mean(per_layer));
+}
+
+// std(W_o(concat)) / std(concat) at the first and the last probe, mean over layers.
+std::optional<std::pair<double, double>> scale_ratios(const Run& r) {
+  std::vector<double> first, last;
+  for (const auto& [layer, probes] : probes_by_layer(r)) {
+    if (probes.size() < 2) continue;
+    auto ratio = [](const json* p) {
+      const double c = (*p)["concat"]["std"].get<double>();
+      return c > 0 ? std::optional<double>((*p)["wo_out"]["std"].get<double>() / c) : std::nullopt;
+    };
+    auto f = ratio(probes.front()), l = ratio(probes.back());
+    if (!f || !l) continue;
+    first.push_back(*f);
+    last.push_back(*l);
+  }
+  if (first.empty()) return std::nullopt;
+  return std::make_pair(mean(first), mean(last));
+}
+
+}  // namespace
+
+ScaleFacts scale_facts(const Exp& e) {
+  ScaleFacts s;
+  for (uint64_t seed : e.seeds()) {
+    const Run *l = e.find("learned", seed), *i = e.find("identity", seed);
+    if (!l || !i || !l->done() || !i->done()) continue;
+    auto ratios = scale_ratios(*l);
+    auto cl = residual_cv(*l), ci = residual_cv(*i);
+    if (!ratios || !cl || !ci) continue;
+    ++s.seeds;
+    s.ratio_first.push_back(ratios->first);
+    s.ratio_last.push_back(ratios->second);
+    s.cv_learned.push_back(*cl);
+    s.cv_identity.push_back(*ci);
+    ++s.adapts.n;
+    ++s.steadier.n;
+    s.adapts.holds += ratios->first > 0 && std::fabs(ratios->second / ratios->first - 1) >= kScaleChange;
+    s.steadier.holds += *cl < *ci * (1 - kRelativeTie);
+  }
+  return s;
+}
+
+}  // namespace wolab::verdicts

@@ -1,0 +1,225 @@
+// What the verdict files share (src/analysis/*.cpp, one per section of docs/claims.md): the
+// results read once, the numbers, and the facts each section computes for the next. Internal to
+// src/analysis/: analysis.h is the interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/analysis.h"
+#include "lab/status.h"
+
+namespace wolab::verdicts {
+
+using json = nlohmann::json;
+
+// ---- Reading the results (read.cpp) ----
+
+using State = RunStatus::State;
+
+struct Run {
+  std::string variant;
+  uint64_t seed = 0;
+  double lr = 0;
+  State state = State::done;
+  const json* record = nullptr;
+
+  bool done() const { return state == State::done; }
+  const json& final() const { return (*record)["final"]; }
+  std::optional<double> steps_to_threshold() const {
+    const json& s = final()["steps_to_loss_0_1"];
+    return s.is_number() ? std::optional<double>(s.get<double>()) : std::nullopt;
+  }
+};
+
+// One results object, read once.
+struct Exp {
+  const json* results = nullptr;
+  std::string name;
+  int steps = 0, d_model = 0, heads = 0;
+  std::vector<std::string> variants;  // the experiment's order
+  std::vector<Run> runs;
+  std::vector<double> lrs;  // distinct, ascending
+
+  // The first run of (variant, seed), or nullptr.
+  const Run* find(const std::string& variant, uint64_t seed) const {
+    for (const Run& r : runs)
+      if (r.variant == variant && r.seed == seed) return &r;
+    return nullptr;
+  }
+  std::vector<uint64_t> seeds() const {
+    std::vector<uint64_t> out;
+    for (const Run& r : runs)
+      if (std::find(out.begin(), out.end(), r.seed) == out.end()) out.push_back(r.seed);
+    return out;
+  }
+  bool has(const std::string& variant) const {
+    return std::find(variants.begin(), variants.end(), variant) != variants.end();
+  }
+};
+
+[[noreturn]] void bad(const std::string& what);
+Exp read_experiment(const json& results, size_t index);
+
+// ---- Numbers (read.cpp) ----
+
+double mean(const std::vector<double>& xs);
+// {n, mean, min, max, sd}: sd is the sample standard deviation, null for a single value; the
+// whole spread is null when there is no value.
+json spread(const std::vector<double>& xs);
+json optional_number(std::optional<double> x);
+// Mean training loss over the curve's steps in (last - window, last].
+std::optional<double> window_loss(const json& run, int last, int window);
+int step_at(const Exp& e, double share);
+int smooth_window(const Exp& e);
+
+// ---- Paired comparisons (paired.cpp) ----
+
+struct MetricInfo {
+  const char* name;
+  bool higher_better;
+  double share;  // loss at this share of the run; 0 for the others
+};
+
+struct MetricPair {
+  const MetricInfo* info = nullptr;
+  struct Seed {
+    uint64_t seed;
+    std::optional<double> a, b;
+  };
+  std::vector<Seed> seeds;
+  int ahead_a = 0, ahead_b = 0, ties = 0, neither = 0, reached_a = 0, reached_b = 0;
+  std::vector<double> diffs;  // a - b, where both have a value
+  int leader = 0;             // 0: none, 1: a, 2: b (ahead in more than half the seeds)
+  bool consistent = false;    // the leader is ahead in at least kConsistentShare of them
+  std::vector<double> gaps;   // per seed, in the leader's favour
+
+  int n() const { return static_cast<int>(seeds.size()); }
+  int leader_ahead() const { return leader == 1 ? ahead_a : leader == 2 ? ahead_b : 0; }
+  double mean_gap() const { return mean(gaps); }
+  bool clear() const {
+    return consistent && !gaps.empty() && mean_gap() >= (info->higher_better ? kClearAccuracyGap : kClearSpeedGap);
+  }
+};
+
+// Two variants of one experiment, paired by seed.
+struct Pair {
+  std::string a, b;
+  int excluded = 0;  // seeds where a run of the pair diverged or was stopped
+  int diverged_a = 0, diverged_b = 0, stopped_a = 0, stopped_b = 0;
+  bool at_ceiling = false;  // both at kCeilingAccuracy in every paired seed
+  std::vector<MetricPair> metrics;
+  const MetricPair* speed = nullptr;        // steps to the threshold, or the loss at the end (see pair())
+  const MetricPair* performance = nullptr;  // token accuracy, or speed when both are at the ceiling
+
+  int n() const { return metrics.empty() ? 0 : metrics.front().n(); }
+  const MetricPair& by(const std::string& name) const {
+    for (const MetricPair& m : metrics)
+      if (name == m.info->name) return m;
+    throw std::logic_error("analysis: no metric " + name);
+  }
+};
+
+Pair pair(const Exp& e, const std::string& a, const std::string& b);
+json metric_json(const Exp& e, const Pair& p, const MetricPair& m);
+json pair_json(const Exp& e, const Pair& p);
+
+// ---- Convergence (convergence.cpp) ----
+
+enum class Conv { converged, still_learning, stalled };
+
+Conv convergence(const Exp& e, const Run& r);
+struct VariantConvergence {
+  int runs = 0, done = 0, converged = 0, still_learning = 0, stalled = 0, diverged = 0, stopped = 0;
+  std::string state() const {
+    if (done == 0) return "none_finished";
+    if (still_learning > 0) return "still_learning";
+    if (converged == done) return "converged";
+    return converged == 0 ? "stalled" : "mixed";
+  }
+  json to_json(const std::string& variant) const {
+    return {{"variant", variant}, {"runs", runs}, {"done", done}, {"converged", converged},
+            {"still_learning", still_learning}, {"stalled", stalled}, {"diverged", diverged},
+            {"stopped", stopped}, {"state", state()}};
+  }
+};
+
+VariantConvergence convergence_of(const Exp& e, const std::string& variant, std::optional<double> lr = std::nullopt);
+// The variants with a run still learning at its last step.
+json still_learning(const Exp& e, const std::vector<std::string>& variants);
+
+// ---- Facts of claims 5, 6 and 7 (wo_structure.cpp, scale.cpp, lr_table.cpp) ----
+
+// A property that holds in `holds` of `n` seeds.
+struct Part {
+  int holds = 0, n = 0;
+  bool consistent() const { return n > 0 && holds >= kConsistentShare * n - 1e-9; }
+  json to_json() const { return {{"holds", holds}, {"n", n}, {"consistent", consistent()}}; }
+};
+
+struct WoStructure {
+  int seeds = 0;
+  std::vector<double> dominant, energy, imbalance_init, imbalance_final, change;
+  Part not_dominant, imbalanced;
+  json to_json() const {
+    return {{"seeds", seeds},
+            {"dominant_rows", spread(dominant)},
+            {"diagonal_energy", spread(energy)},
+            {"head_imbalance_init", spread(imbalance_init)},
+            {"head_imbalance_final", spread(imbalance_final)},
+            {"change_from_init", spread(change)},
+            {"not_dominant", not_dominant.to_json()},
+            {"imbalanced", imbalanced.to_json()}};
+  }
+};
+
+WoStructure wo_structure(const Exp& e);
+
+struct ScaleFacts {
+  int seeds = 0;
+  std::vector<double> ratio_first, ratio_last, cv_learned, cv_identity;
+  Part adapts, steadier;
+  json to_json() const {
+    return {{"seeds", seeds},
+            {"scale_ratio_first", spread(ratio_first)},
+            {"scale_ratio_last", spread(ratio_last)},
+            {"residual_cv_learned", spread(cv_learned)},
+            {"residual_cv_identity", spread(cv_identity)},
+            {"adapts", adapts.to_json()},
+            {"steadier", steadier.to_json()}};
+  }
+};
+
+ScaleFacts scale_facts(const Exp& e);
+
+struct LrRow {
+  std::string variant;
+  double lr = 0;
+  int runs = 0, reached = 0, diverged = 0, stopped = 0, still_learning = 0;
+  std::vector<double> steps, final_loss;
+  bool trainable() const { return runs > 0 && reached >= kTrainableShare * runs - 1e-9; }
+  // Does not train the variant, but would if the runs still learning at the last step reached
+  // the threshold: longer runs might.
+  bool undecided() const { return !trainable() && reached + still_learning >= kTrainableShare * runs - 1e-9; }
+};
+
+std::vector<LrRow> lr_table(const Exp& e);
+// The highest learning rate that trains the variant, if any does.
+std::optional<double> highest_trainable(const std::vector<LrRow>& rows, const std::string& variant);
+// The next rate above the variant's highest trainable one (its lowest rate when none trains),
+// when that rate is undecided.
+std::optional<LrRow> undecided_next(const std::vector<LrRow>& rows, const std::string& variant,
+                                    std::optional<double> highest);
+int diverged_runs(const std::vector<LrRow>& rows, const std::string& variant);
+json lr_finding(const Exp& e);
+
+// ---- Findings per experiment (findings.cpp) ----
+
+json finding(const Exp& e);
+
+}  // namespace wolab::verdicts

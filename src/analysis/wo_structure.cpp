@@ -1,0 +1,107 @@
+// Claim 5's facts: the learned W_o's structure from wo_heatmap's snapshots (docs/claims.md).
+#include "analysis/verdicts.h"
+
+#include <cmath>
+#include <map>
+
+namespace wolab::verdicts {
+
+namespace {
+
+struct Matrix {
+  int d = 0;
+  const json* data = nullptr;  // (d*d) row-major (out, in)
+  double at(int i, int j) const { return (*data)[i * d + j].get<double>(); }
+};
+
+// Share of rows with |w_ii| >= sum over j != i of |w_ij|: the textbook diagonal dominance.
+double dominant_rows(const Matrix& w) {
+  int rows = 0;
+  for (int i = 0; i < w.d; ++i) {
+    double off = 0;
+    for (int j = 0; j < w.d; ++j)
+      if (j != i) off += std::fabs(w.at(i, j));
+    rows += std::fabs(w.at(i, i)) >= off;
+  }
+  return double(rows) / w.d;
+}
+
+// The diagonal's share of the squared Frobenius norm, times d: 1 for a matrix with no
+// preference for its diagonal (whose share is 1/d), d for a diagonal one.
+double diagonal_energy(const Matrix& w) {
+  double diag = 0, all = 0;
+  for (int i = 0; i < w.d; ++i)
+    for (int j = 0; j < w.d; ++j) {
+      all += w.at(i, j) * w.at(i, j);
+      if (i == j) diag += w.at(i, i) * w.at(i, i);
+    }
+  return all > 0 ? diag / all * w.d : 0;
+}
+
+// Largest over smallest Frobenius norm of the heads' column blocks W_o[:, head].
+double head_imbalance(const Matrix& w, int heads) {
+  const int dk = w.d / heads;
+  double lo = HUGE_VAL, hi = 0;
+  for (int h = 0; h < heads; ++h) {
+    double ss = 0;
+    for (int i = 0; i < w.d; ++i)
+      for (int j = h * dk; j < (h + 1) * dk; ++j) ss += w.at(i, j) * w.at(i, j);
+    lo = std::min(lo, std::sqrt(ss));
+    hi = std::max(hi, std::sqrt(ss));
+  }
+  return lo > 0 ? hi / lo : HUGE_VAL;
+}
+
+// ||W - W0|| / ||W0|| (Frobenius).
+double change_from_init(const Matrix& w, const Matrix& w0) {
+  double diff = 0, base = 0;
+  for (int i = 0; i < w.d; ++i)
+    for (int j = 0; j < w.d; ++j) {
+      diff += (w.at(i, j) - w0.at(i, j)) * (w.at(i, j) - w0.at(i, j));
+      base += w0.at(i, j) * w0.at(i, j);
+    }
+  return base > 0 ? std::sqrt(diff / base) : 0;
+}
+
+}  // namespace
+
+// Per seed, the learned W_o at step 0 and at its last snapshot, averaged over layers.
+WoStructure wo_structure(const Exp& e) {
+  WoStructure s;
+  for (const Run& r : e.runs) {
+    if (r.variant != "learned" || !r.done()) continue;
+    std::map<int, std::pair<const json*, const json*>> layers;  // layer -> (step 0, last)
+    int last_step = 0;
+    for (const json& w : (*r.record)["wo"]) {
+      const int layer = w["layer"].get<int>(), step = w["step"].get<int>();
+      if (step == 0) layers[layer].first = &w["data"];
+      if (step > 0 && step >= last_step) last_step = step;
+    }
+    for (const json& w : (*r.record)["wo"])
+      if (w["step"].get<int>() == last_step && last_step > 0) layers[w["layer"].get<int>()].second = &w["data"];
+    std::vector<double> dom, en, im0, im1, ch;
+    for (const auto& [layer, pair] : layers) {
+      if (!pair.first || !pair.second) continue;
+      Matrix w0{e.d_model, pair.first}, w{e.d_model, pair.second};
+      dom.push_back(dominant_rows(w));
+      en.push_back(diagonal_energy(w));
+      im0.push_back(head_imbalance(w0, e.heads));
+      im1.push_back(head_imbalance(w, e.heads));
+      ch.push_back(change_from_init(w, w0));
+    }
+    if (dom.empty()) continue;
+    ++s.seeds;
+    s.dominant.push_back(mean(dom));
+    s.energy.push_back(mean(en));
+    s.imbalance_init.push_back(mean(im0));
+    s.imbalance_final.push_back(mean(im1));
+    s.change.push_back(mean(ch));
+    ++s.not_dominant.n;
+    ++s.imbalanced.n;
+    s.not_dominant.holds += s.dominant.back() < kDominantRowsShare;
+    s.imbalanced.holds += s.imbalance_final.back() >= kHeadImbalance && s.imbalance_final.back() > s.imbalance_init.back();
+  }
+  return s;
+}
+
+}  // namespace wolab::verdicts
