@@ -2,8 +2,9 @@
 # Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
 #   setup -> native build + GoogleTest (ctest) -> the same under ASan + UBSan (ctest) and the
 #   libFuzzer harnesses, 20 s each -> the same GoogleTest suite compiled to wasm, under node
-#   (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium -> each
-#   benchmark script once in its smoke mode. The wasm build runs in the background meanwhile.
+#   (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium -> every
+#   benchmark once in its smoke mode (bench.sh --smoke). The wasm build runs in the background
+#   meanwhile.
 # Each suite runs even when an earlier one failed. A suite that cannot run (its build failed,
 # its runner crashed or printed no counts) counts as one failed test. The last line is
 # "N passed, N failed, N skipped", the sum over all suites; the exit status is non-zero if N failed > 0.
@@ -198,27 +199,19 @@ elif ((wasm_status == 2)); then
   cannot_run dist "dist/ could not be assembled; see $logs/build-wasm.log"
 fi
 
-# Every benchmark script once in its smoke mode (WOLAB_BENCH_SMOKE=1: each measurement once and
-# briefly, ~25 s in all), so that a benchmark cannot break unseen; no figure is checked. One test
-# per script: passed when it exits 0. They need build/, build-wasm/ and dist/, all built above.
-banner "bench smoke (WOLAB_BENCH_SMOKE=1)"
-bench_smoke() {  # script name, command...: one test, passed when the command exits 0
-  local name=$1 log="$logs/bench-smoke-$1.log" start=$SECONDS
-  shift
-  if WOLAB_BENCH_SMOKE=1 "$@" >"$log" 2>&1; then
-    bench_p=$((bench_p + 1)); echo "bench smoke: $name passed ($((SECONDS - start)) s)"
-  else
-    bench_f=$((bench_f + 1)); echo "bench smoke: $name FAILED ($((SECONDS - start)) s); see $log"; tail -5 "$log"
-  fi
-}
+# Every benchmark once in its smoke mode: scripts/bench.sh --smoke runs each benchmark script
+# (bench_train, bench_torch, bench_gemm.sh, bench_eval, bench_page.js) once and briefly, ~20 s,
+# so that none can break unseen; no figure is checked. One test: passed when it exits 0. It
+# needs build/, build-wasm/ and dist/, all built above.
+banner "bench smoke: scripts/bench.sh --smoke"
 if ((wasm_status == 0)) && [[ -x build/wolab ]]; then
-  bench_p=0 bench_f=0
-  bench_smoke bench_train.js node --no-experimental-fetch tests/bench/bench_train.js build-wasm \
-    '{"train": {"steps": 1000000, "probe_every": 1000000}}' 0.2
-  bench_smoke bench_gemm.sh bash scripts/bench_gemm.sh
-  bench_smoke bench_page.js node scripts/bench_page.js
-  bench_smoke bench.sh bash scripts/bench.sh
-  count bench-smoke "$bench_p" "$bench_f"
+  start=$SECONDS
+  if bash scripts/bench.sh --smoke >"$logs/bench-smoke.log" 2>&1; then
+    count bench-smoke 1 0; echo "bench smoke passed ($((SECONDS - start)) s)"
+  else
+    count bench-smoke 0 1; echo "bench smoke FAILED ($((SECONDS - start)) s); see $logs/bench-smoke.log"
+    tail -5 "$logs/bench-smoke.log"
+  fi
 else
   cannot_run bench-smoke "the native or wasm build (or dist/) is missing"
 fi
