@@ -1,6 +1,6 @@
-// English and Chinese strings. Static text carries data-i18n="key" (in index.html, or set by app.js
-// on the sections and fields it builds); everything else asks t(key, params). Strings are only
-// ever set with textContent.
+// English and Chinese strings. Static text carries data-i18n="key" (in index.html, or set by the
+// modules that build the sections and fields); everything else asks t(key, params). Strings are
+// only ever set with textContent.
 
 import { en } from './i18n-en.js';
 import { zh } from './i18n-zh.js';

@@ -10,8 +10,7 @@ import { fixed, range } from './figures.js';
 const $ = (sel, root = document) => root.querySelector(sel);
 
 const lesson = {
-  exps: null,          // app.js's Map name -> experiment
-  resultsText: null,   // exp -> its results JSON text
+  exps: null,          // app-state.js's Map name -> experiment
   analysis: null,      // analyze() of every experiment that has finished runs
   thresholds: null,
   queued: false,       // an analysis will be asked for once this task is over
@@ -19,8 +18,8 @@ const lesson = {
   changed: false,      // the results shown changed since the analysis being made was asked for
 };
 
-export function setUpLesson({ exps, resultsText }) {
-  Object.assign(lesson, { exps, resultsText });
+export function setUpLesson({ exps }) {
+  Object.assign(lesson, { exps });
   lessonChanged();
 }
 
@@ -44,9 +43,9 @@ async function analyzeShown() {
   const shown = [...lesson.exps.values()].filter((e) => e.analysis);
   let analysis = null;
   try {
-    if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map(lesson.resultsText).join(',')}]`));
+    if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map((exp) => exp.resultsText).join(',')}]`));
   } catch (e) {
-    console.error(e);  // each experiment's own analysis (app.js) has already reported it
+    console.error(e);  // each experiment's own analysis (results-shown.js) has already reported it
   }
   lesson.asking = false;
   lesson.analysis = analysis;
@@ -270,7 +269,7 @@ function lrLines(f) {
   return out;
 }
 
-// The verdict sentences of one experiment's analysis (app.js's exp.analysis): its comparisons,
+// The verdict sentences of one experiment's analysis (exp.analysis, experiment-section.js): its comparisons,
 // its own interpretation (experiments 3 to 6), then which variants were still learning.
 export function verdictSentences(e) {
   const f = e.finding || {};

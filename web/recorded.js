@@ -13,7 +13,7 @@ const folder = (preset) => `recorded/${preset}/`;
 export const isRecordedWith = (file, preset) => file.startsWith(folder(preset));
 
 // Fetches the files of `experiments` (the names the page shows) recorded with `preset`.
-// show(results, text, { source, file }): app.js's showResults; returns why it did not show them, or ''.
+// show(results, text, { source, file }): results-shown.js's showResults; returns why it did not show them, or ''.
 export async function loadRecorded(preset, experiments, show) {
   let index;
   try {

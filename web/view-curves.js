@@ -24,10 +24,6 @@ export function variantGroups(exp, pick) {
   }));
 }
 
-export function isSettled(exp) {
-  return exp.runs.every((r) => r.status.state !== 'queued' && r.status.state !== 'running');
-}
-
 export class CurvesView {
   constructor(container, exp) {
     this.exp = exp;

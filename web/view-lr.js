@@ -4,7 +4,8 @@
 // (wolab.analyze, finding.table; the rule is docs/claims.md's), read once the runs have ended.
 import { lang, t, variantLabel } from './i18n.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
-import { isSettled, variantGroups } from './view-curves.js';
+import { variantGroups } from './view-curves.js';
+import { isSettled } from './run-status.js';
 import { fixed, range } from './figures.js';
 
 

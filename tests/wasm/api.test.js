@@ -6,6 +6,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadWolab, memoryBytes, root } = require('./helpers.js');
 
+let appendProgress;  // the page's own (web/live-record.js), an ES module
+test.before(async () => ({ appendProgress } = await import('../../web/live-record.js')));
+
 // d_k = 8, T = 2·4 + 1 = 9, V = 10 + 2 = 12.
 const TINY = {
   model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
@@ -264,17 +267,14 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
       assert.deepEqual(record.status, { state: 'running' });
       assert.equal(record.wo_sv.length, LAYERS);
       assert.equal(record.wo_sv[0].length, D);
-      let last = 0;
+      let probed = 0;
       while (!t.finished()) {
-        record.curve.loss.push(...t.step(Math.min(7, 20 - (t.stepsDone() % 20))));  // chunks end at probe steps
+        const firstStep = t.stepsDone() + 1;
+        const losses = t.step(Math.min(7, 20 - (t.stepsDone() % 20))).slice();  // chunks end at probe steps
         const f = JSON.parse(t.probeRecord());
-        if (f.step === last) continue;
-        last = f.step;
-        record.eval.step.push(f.step);
-        for (const k of ['loss', 'token_acc', 'exact']) record.eval[k].push(f.eval[k]);
-        record.stats.push(...f.stats);
-        record.wo.push(...f.wo);
-        record.ov.push(...f.ov);
+        const before = probed;
+        probed = appendProgress(record, { firstStep, losses, fragment: f }, probed);
+        if (probed === before) continue;
         assert.equal(f.step, t.stepsDone());
         if (run.keep.wo) {
           assert.deepEqual(Float32Array.from(f.wo[LAYERS - 1].data), t.woWeights(LAYERS - 1), 'the probe holds W_o now');
@@ -288,6 +288,7 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
       assert.deepEqual(r.status, { state: 'done' });
       assert.equal(r.parameters, t.parameterCount());
       assert.deepEqual(r.curve.step, Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.deepEqual(record.curve.step, r.curve.step, 'steps from the chunks');
       assert.deepEqual(record.curve.loss.map(Math.fround), r.curve.loss.map(Math.fround));
       assert.deepEqual(r.eval.step, [20, 40, 60]);
       for (const k of ['eval', 'stats', 'wo', 'ov', 'wo_sv']) assert.deepEqual(record[k], r[k], `${k} from fragments`);

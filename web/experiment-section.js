@@ -1,0 +1,151 @@
+// One experiment's section: its object (what it shows and where from), its frame (config line,
+// estimate, runs table, variants, exports) and its view (view-*.js, chosen by what it declares).
+import { lang, t, variantLabel } from './i18n.js';
+import { experimentConfig } from './state.js';
+import { $, app, button, errorText } from './app-state.js';
+import { invalidate, renderNow } from './frames.js';
+import { RunList } from './runlist.js';
+import { CurvesView } from './view-curves.js';
+import { HeatmapView } from './view-heatmap.js';
+import { StatsView } from './view-stats.js';
+import { LrView } from './view-lr.js';
+import { curvesCsv, download } from './export.js';
+import { renderVerdict } from './lesson.js';
+import { notice } from './notices.js';
+import { describeConfig } from './settings-form.js';
+import { estimateText } from './estimate.js';
+import { active, complete, finishedRuns, isSettled } from './run-status.js';
+import { requestRun, saveModel } from './live-runs.js';
+import { copyEmbed } from './share.js';
+
+
+// An experiment's view follows from what it declares (experiments(), docs/api.md): what its
+// runs keep, or that it sweeps learning rates.
+const viewFor = (info) => (info.wo_snapshots ? HeatmapView : info.stats ? StatsView : info.lr_sweep ? LrView : CurvesView);
+
+// An experiment's section, a copy of index.html's template with the experiment's name in its
+// ids and text keys.
+function experimentSection(name) {
+  const section = $('#experiment-template').content.firstElementChild.cloneNode(true);
+  section.id = `exp-${name}`;
+  section.dataset.exp = name;
+  section.setAttribute('aria-labelledby', `h-${name}`);
+  $('h2', section).id = `h-${name}`;
+  for (const el of section.querySelectorAll('[data-i18n-part]')) el.dataset.i18n = `${name}_${el.dataset.i18nPart}`;
+  return section;
+}
+
+// What an experiment shows, and where it comes from; reset() starts it anew.
+const shown = () => ({
+  config: null,       // the config its runs trained with (docs/config.md); null before any
+  source: null,       // 'live', 'recorded' or 'import'
+  file: '',           // the file shown (recorded or imported)
+  createdBy: '',      // the file's created_by
+  runs: [],           // one per (variant, seed, lr): the page's run objects (live-runs.js)
+  resultsText: null,  // the results document (docs/results.md) as JSON text: the file shown, or
+                      // the core's makeResults of the finished runs once they have all ended
+  summary: null,      // its summary
+  analysis: null,     // the core's analysis of it (docs/claims.md), once the worker answers
+  settled: false,     // a live experiment's runs have all ended and its results are being made
+  analysed: false,    // its analysis has answered (or there is none to make)
+});
+
+// Shows new runs in place of the old: an analysis asked for the old ones is then dropped.
+export function reset(exp, fields) {
+  Object.assign(exp, shown(), { epoch: exp.epoch + 1 }, fields);
+}
+
+// info: the experiment's row of the core's experiments(): name, variants, what it keeps.
+// exp.epoch counts resets, so that a worker's answer about older runs is dropped.
+export function makeExperiment(info) {
+  const { name } = info;
+  const section = experimentSection(name);
+  const body = $('.exp-body', section);
+  const exp = { name, info, section, variants: info.variants, epoch: 0, ...shown() };
+  exp.configLine = $('.config-line', section);
+  exp.notices = $('.section-notices', section);
+  exp.estimateLine = document.createElement('p');
+  exp.estimateLine.className = 'estimate hint';
+  exp.configLine.after(exp.estimateLine);
+  exp.partialLine = document.createElement('p');
+  exp.partialLine.className = 'partial-line hint';
+  const runsBox = document.createElement('div');
+  exp.runList = new RunList(runsBox, saveModel);
+  const viewBox = document.createElement('div');
+  viewBox.className = 'view';
+  exp.view = new (viewFor(info))(viewBox, exp);
+  const exports = document.createElement('div');
+  exports.className = 'exports';
+  exp.exportJson = button('small', () => {
+    try {
+      download(`wolab-${name}.json`, exp.resultsText, 'application/json');
+    } catch (e) {
+      notice(errorText(e), 'error', { box: exp.notices });
+    }
+  });
+  exp.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
+  exports.append(exp.exportJson, exp.exportCsv);
+  exp.exports = exports;
+  body.append(exp.partialLine, runsBox, viewBox, exports);
+  exp.render = () => {
+    renderFrame(exp);
+    renderVerdict(exp, exp.runs.length > 0 && isSettled(exp));
+    exp.view.render();
+  };
+  exp.redraw = () => invalidate(exp, exp.render);
+  exp.renderNow = () => renderNow(exp, exp.render);
+  $('.run', section).addEventListener('click', (e) => {
+    app.lastRun = e.currentTarget;
+    requestRun([name]);
+  });
+  $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
+  return exp;
+}
+
+// data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
+// its summary and verdict have been made from them) and on #controls (idle | running | paused),
+// data-status on run rows: the page's state for tests and scripts/bench_page.js.
+function renderFrame(exp) {
+  exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
+  // An embed has no settings panel: before a run, the line says what Run will train.
+  exp.configLine.hidden = !exp.config && !app.embed;
+  if (exp.config) {
+    const config = describeConfig(exp.config);
+    exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
+      : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
+      : t('sourceLive', { config });
+  } else if (app.embed) {
+    exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
+  }
+  const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
+  exp.estimateLine.hidden = !estimate;
+  exp.estimateLine.textContent = estimate;
+  const done = exp.runs.filter(complete).length;
+  const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && done < exp.runs.length;
+  exp.partialLine.hidden = !cut;
+  if (cut) exp.partialLine.textContent = t('partialLine', { done, total: exp.runs.length });
+  exp.runList.render(exp.runs, exp.source);
+  renderVariants(exp);
+  // Hidden rather than disabled until there is something to export.
+  exp.exports.hidden = !exp.resultsText;
+  exp.exportJson.textContent = t('exportResults');
+  exp.exportCsv.textContent = t('exportCsv');
+}
+
+// The variants this experiment compares, each named by its code (and, in Chinese, its Chinese
+// name) with a plain description.
+function renderVariants(exp) {
+  const list = $('.variants', exp.section);
+  const key = `${lang()}:${exp.variants.join()}`;
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  $('.variants-box', exp.section).hidden = exp.variants.length === 0;
+  list.replaceChildren(...exp.variants.map((v) => {
+    const li = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = v;
+    const label = variantLabel(v);
+    li.append(code, `${label.slice(v.length)} — ${t(`vh_${v}`)}`);
+    return li;
+  }));
+}

@@ -1,0 +1,230 @@
+// Live runs: Run presses planned by the core (shared runs trained once), queued on the worker
+// pool, followed message by message (docs/worker.md), and each experiment's results made by the
+// core once its runs have all ended. Also Pause, Stop, and a live run's model saved.
+import { t } from './i18n.js';
+import { experimentConfig } from './state.js';
+import { app, errorText } from './app-state.js';
+import { notice } from './notices.js';
+import { overall } from './control-bar.js';
+import { configValid } from './settings-form.js';
+import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
+import { reset } from './experiment-section.js';
+import { onExperimentSettled } from './results-shown.js';
+import { active, finishedRuns, isSettled } from './run-status.js';
+import { appendProgress } from './live-record.js';
+import { makeResults } from './analysis.js';
+import { download } from './export.js';
+
+// What an experiment does not keep (experiments(): stats, wo_snapshots) stays out of the JSON
+function kept(exp, record) {
+  return { ...record, stats: exp.info.stats ? record.stats : [], wo: exp.info.wo_snapshots ? record.wo : [], ov: exp.info.wo_snapshots ? record.ov : [] };
+}
+
+// Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
+// one call per experiment, not one per finished run, in the analysis worker. Resolves to false
+// when the experiment was reset meanwhile (the answer is then dropped).
+async function summarize(exp) {
+  const done = finishedRuns(exp);
+  exp.resultsText = null;
+  exp.summary = null;
+  if (!done.length) return true;
+  const epoch = exp.epoch;
+  try {
+    const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
+    if (exp.epoch !== epoch) return false;
+    exp.resultsText = text;
+    exp.summary = JSON.parse(text).summary;
+  } catch (e) {
+    if (exp.epoch !== epoch) return false;
+    notice(errorText(e), 'error', { box: exp.notices });
+  }
+  exp.redraw();
+  return true;
+}
+
+// Run presses made in one task (a script pressing several Run buttons, or a press and the
+// engine's load) are planned together once that task ends, so the core shares their runs.
+export function requestRun(names) {
+  if (!app.requested) {
+    app.requested = new Set();
+    queueMicrotask(() => {
+      const asked = app.requested;
+      app.requested = null;
+      runExperiments(asked.has('all') ? 'all' : [...asked]);
+    });
+  }
+  for (const name of names === 'all' ? ['all'] : names) app.requested.add(name);
+}
+
+// A live job that trains the run `p` plans (the same config JSON, as the core writes it) and
+// keeps what it needs: one still queued takes on what `p` keeps besides; one already training
+// serves only if it keeps it already. Presses of Run one after another then share runs too.
+function liveJob(p) {
+  const text = JSON.stringify(p.config);
+  for (const job of app.jobs.values()) {
+    if (JSON.stringify(job.plan.config) !== text) continue;
+    const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
+    if (app.runner.isQueued(job.id)) {
+      keep.stats = keep.stats || p.keep.stats;
+      keep.wo = keep.wo || p.keep.wo;
+      return job;
+    }
+    if ((keep.stats || !p.keep.stats) && (keep.wo || !p.keep.wo)) return job;
+  }
+  return null;
+}
+
+// Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
+// (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
+// CLI does for `--experiment all`, and keeps what each of its experiments keeps; a run that a
+// live job already trains joins it (liveJob).
+// names: a list of experiments, or 'all'.
+export function runExperiments(names) {
+  if (!app.wolab && !app.engineFailed) {  // run once the engine is loaded
+    const all = names === 'all' || app.pending === 'all';
+    app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
+  }
+  if (!app.wolab || !configValid()) return;
+  if (names === 'all') names = [...app.exps.keys()];
+  const free = names.filter((name) => !app.exps.get(name).runs.some(active));
+  if (!free.length) return;
+  let plan;
+  try {
+    plan = JSON.parse(app.wolab.plan(JSON.stringify(experimentConfig(app.settings, 'all')), JSON.stringify(free)));
+  } catch (e) {
+    notice(errorText(e), 'error');
+    return;
+  }
+  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
+  for (const name of free) reset(app.exps.get(name), { config: experimentConfig(app.settings, name), source: 'live' });
+  const jobs = [];
+  for (const p of plan) {
+    let job = liveJob(p);
+    if (!job) {
+      job = {
+        id: app.nextId++,
+        plan: p,         // the plan's entry: { config, keep, variant, seed, lr, experiments }
+        runs: [],        // one run per experiment that shows this training run
+        record: null,    // the live record (live-record.js), from the worker's 'started' on
+        probed: 0,       // the last probe step appended to it
+      };
+      jobs.push(job);
+      app.jobs.set(job.id, job);
+    }
+    const now = job.runs[0];  // a joined job's state so far, which its new runs start from
+    for (const name of p.experiments.filter((e) => free.includes(e))) {
+      const exp = app.exps.get(name);
+      // A run as an experiment shows it (imported and recorded runs have the same fields).
+      const run = {
+        id: app.nextId++, job: job.id, experiment: name, variant: p.variant, seed: p.seed, lr: p.lr,
+        steps: p.config.train.steps,  // planned
+        stepsDone: 0,
+        status: { state: 'queued' },  // run-status.js
+        rate: 0,                      // steps/s: smoothed while it trains, its average once finished
+        lastAt: 0, startedAt: 0,      // performance.now() of its last message and of its start
+        finished: false,              // its record is the trainer's final one
+        error: '',                    // the worker's message when it failed
+        record: null,                 // the job's record (results.md's run record)
+      };
+      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'record']) run[key] = now[key];
+      job.runs.push(run);
+      exp.runs.push(run);
+    }
+  }
+  for (const name of free) app.exps.get(name).renderNow();
+  app.batch.jobs.push(...jobs);
+  app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep })));
+  overall.renderNow();
+}
+
+// A worker's message about a job (docs/worker.md) updates the job's record and its runs.
+export function onWorker(msg) {
+  const job = app.jobs.get(msg.id);
+  if (!job) return;
+  const now = performance.now();
+  if (msg.type === 'started') job.record = msg.record;
+  if (msg.type === 'progress') job.probed = appendProgress(job.record, msg, job.probed);
+  for (const run of job.runs) updateRun(run, job, msg, now);
+  if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
+  if (!app.runner.busy && !app.batch.end) {
+    app.batch.end = now;
+    scheduleSpeed(SPEED_DELAY_MS);  // skipped while the runs trained
+  }
+  for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
+}
+
+function updateRun(run, job, msg, now) {
+  switch (msg.type) {
+    case 'started':
+      run.status = { state: 'running' };
+      run.record = job.record;  // shared with the job's other runs until it finishes
+      run.lastAt = now;
+      run.startedAt = now;
+      break;
+    case 'progress': {
+      const rate = msg.losses.length / Math.max(1e-3, (now - run.lastAt) / 1000);
+      run.rate = run.rate ? 0.7 * run.rate + 0.3 * rate : rate;
+      run.lastAt = now;
+      run.stepsDone = msg.stepsDone;
+      break;
+    }
+    case 'finished': {
+      // Done, stopped or diverged: the core's record, with its final metrics and status.
+      run.record = msg.record;
+      run.status = msg.record.status;
+      run.finished = true;
+      const steps = run.record.curve.step;
+      run.stepsDone = run.status.state === 'done' ? run.steps : run.status.step;
+      if (steps.length) run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
+      break;
+    }
+    case 'stopped':  // before its worker began it
+      run.status = { state: 'stopped', step: 0 };
+      break;
+    case 'error':
+      run.status = { state: 'error' };
+      run.error = msg.message;
+      break;
+    default:
+  }
+}
+
+// Once every run of a live experiment has ended: its results, then whatever reads them.
+async function settle(exp) {
+  if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
+    exp.settled = true;
+    if (await summarize(exp)) onExperimentSettled(exp);
+  }
+}
+
+export function stopAll() {
+  for (const queued of app.runner.stop()) {
+    for (const run of app.jobs.get(queued.id).runs) run.status = { state: 'stopped', step: 0 };
+    app.jobs.delete(queued.id);
+  }
+  if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
+  for (const exp of app.exps.values()) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
+}
+
+export function togglePause() {
+  if (app.runner.paused) app.runner.resume();
+  else app.runner.pause();
+  overall.renderNow();
+}
+
+export async function saveModel(run) {
+  const bytes = await app.runner.checkpoint(run.job);
+  if (!bytes) {
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: app.exps.get(run.experiment).notices });
+    return;
+  }
+  download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');
+}

@@ -1,0 +1,218 @@
+// The settings form: built from the core's settings table, read into app.settings and
+// app.texts, judged by the wasm validator, and kept in the URL; a link's bad values fall back to
+// the Quick preset with one notice.
+import { lang, t } from './i18n.js';
+import {
+  experimentConfig, experimentInfos, formSettings, matchPreset, parseValue, settingForField, settingsFromConfig, valueText,
+  writeQuery,
+} from './state.js';
+import { $, app } from './app-state.js';
+import { notice } from './notices.js';
+import { refreshButtons } from './control-bar.js';
+import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
+import { showRecorded } from './results-shown.js';
+
+const form = () => $('#settings-form');
+// By id, not form.elements[key]: form.elements.length is the element count, not the field.
+const input = (key) => document.getElementById(`s-${key}`);
+
+// A field per setting of the core's table, in its order: a select for a choice (option texts
+// are the i18n keys <key>_<value>), a number box for a whole number, a text box for a real or a
+// list of reals (so 1e-3 can be typed).
+export function buildForm() {
+  for (const s of formSettings()) {
+    const field = document.createElement('div');
+    field.className = 'field';
+    field.dataset.setting = s.key;
+    const label = document.createElement('label');
+    label.htmlFor = `s-${s.key}`;
+    label.dataset.i18n = `f_${s.key}`;
+    let control;
+    if (s.kind === 'choice') {
+      control = document.createElement('select');
+      for (const value of s.choices) {
+        const option = new Option(value, value);
+        option.dataset.i18n = `${s.key}_${value}`;
+        control.add(option);
+      }
+    } else {
+      control = document.createElement('input');
+      control.type = s.kind === 'integer' ? 'number' : 'text';
+      control.inputMode = s.kind === 'integer' ? 'numeric' : 'decimal';
+      if (s.kind === 'integer') control.step = '1';
+      else control.spellcheck = false;
+    }
+    control.id = `s-${s.key}`;
+    control.name = s.key;
+    const help = document.createElement('small');
+    help.className = 'help';
+    help.id = `help-${s.key}`;
+    help.dataset.i18n = `h_${s.key}`;
+    control.setAttribute('aria-describedby', help.id);
+    field.append(label, control, help);
+    form().appendChild(field);
+  }
+}
+
+export function fillForm() {
+  for (const s of formSettings()) {
+    input(s.key).value = valueText(app.settings[s.key]);
+    app.texts[s.key] = valueText(app.settings[s.key]);
+  }
+}
+
+function readForm() {
+  app.fieldErrors = {};
+  for (const s of formSettings()) {
+    const text = input(s.key).value;
+    app.texts[s.key] = text;
+    const r = parseValue(s, text);
+    if ('error' in r) app.fieldErrors[s.key] = { key: r.error };
+    else app.settings[s.key] = r.value;
+  }
+}
+
+// The wasm validator's messages for these settings: [{ key | null, text, rest }], rest being the
+// text after the field path ("model.heads: d_model 8 is not…" -> "d_model 8 is not…"). Judged as
+// experiment "all", the strictest: its memory estimate includes the W_o snapshots of experiment 3.
+export function validatorMessages(settings) {
+  if (!app.wolab) return [];
+  const config = JSON.stringify(experimentConfig(settings, 'all'));
+  return app.wolab.validateConfig(config).map((text) => {
+    const colon = text.indexOf(':');
+    const key = colon > 0 ? settingForField(text.slice(0, colon).trim()) : null;
+    return { key, text, rest: key ? text.slice(colon + 1).trim() : text };
+  });
+}
+
+// A setting's label, which notices use in place of its path in the config.
+const fieldLabel = (key) => t(`f_${key}`);
+
+function validate() {
+  app.generalErrors = [];
+  for (const m of validatorMessages(app.settings)) {
+    if (m.key && !app.fieldErrors[m.key]) app.fieldErrors[m.key] = { text: m.rest };
+    else if (!m.key) app.generalErrors.push(m.text);
+  }
+  showErrors();
+}
+
+export const configValid = () => Object.keys(app.fieldErrors).length === 0 && app.generalErrors.length === 0;
+
+export function showErrors() {
+  for (const s of formSettings()) {
+    const field = form().querySelector(`[data-setting="${s.key}"]`);
+    const control = input(s.key);
+    let msg = field.querySelector('.field-error');
+    const err = app.fieldErrors[s.key];
+    if (!err) {
+      if (msg) msg.remove();
+      control.removeAttribute('aria-invalid');
+      control.setAttribute('aria-describedby', `help-${s.key}`);
+      continue;
+    }
+    if (!msg) {
+      msg = document.createElement('p');
+      msg.className = 'field-error';
+      msg.id = `err-${s.key}`;
+      field.appendChild(msg);
+    }
+    msg.textContent = err.key ? t(err.key) : err.text;
+    control.setAttribute('aria-invalid', 'true');
+    control.setAttribute('aria-describedby', `${msg.id} help-${s.key}`);
+  }
+  const general = [...app.generalErrors];
+  if (!configValid()) general.push(t('configInvalid'));
+  $('#config-errors').textContent = general.join(' ');
+  summarizeSettings();
+  refreshButtons();
+}
+
+// The folded settings' one-line summary; settings that need fixing unfold them.
+function summarizeSettings() {
+  const summary = $('#settings-summary');
+  if (!formSettings().length) return;  // the core's settings table has not loaded yet
+  const valid = configValid();
+  summary.classList.toggle('error', !valid);
+  summary.textContent = valid
+    ? t('settingsSummaryLine', {
+      preset: t(`preset${matchPreset(app.settings, app.presets).replace(/^./, (c) => c.toUpperCase())}`),
+      config: describeConfig(experimentConfig(app.settings, 'all')),
+    })
+    : t('settingsSummaryInvalid');
+  if (!valid) $('#settings').open = true;
+}
+
+export function writeUrl() {
+  const query = writeQuery(app.texts, { lang: app.langChosen, embed: app.embed, theme: app.theme });
+  history.replaceState(null, '', query + location.hash);
+  for (const a of document.querySelectorAll('.open-full')) {
+    a.href = location.pathname + writeQuery(app.texts, { lang: app.langChosen });
+  }
+}
+
+function syncPreset() {
+  $('#preset').value = configValid() ? matchPreset(app.settings, app.presets) : 'custom';
+}
+
+export function onSettingsEdited() {
+  readForm();
+  validate();
+  syncPreset();
+  writeUrl();
+  scheduleSpeed(SPEED_DELAY_MS);
+}
+
+// The form's events and the preset selector's, from the first paint on (the fields come later).
+export function listenToForm() {
+  form().addEventListener('input', onSettingsEdited);
+  form().addEventListener('change', onSettingsEdited);
+  form().addEventListener('submit', (e) => e.preventDefault());
+  $('#preset').addEventListener('change', (e) => applyPreset(e.target.value));
+}
+
+function applyPreset(name) {
+  const preset = app.presets[name];
+  if (!preset) return;
+  app.settings = settingsFromConfig(preset);
+  fillForm();
+  onSettingsEdited();
+  showRecorded(name);
+}
+
+// Settings from the link: values that do not parse, or that the validator refuses, fall back to
+// the Quick preset, with one notice listing them, so a damaged link still opens a runnable page.
+export function settingsFromLink(query) {
+  const items = [];
+  for (const p of query.problems) {
+    const fallback = p.key === 'lang' ? lang() : p.key in app.base ? valueText(app.base[p.key]) : '—';
+    items.push(t('urlProblem', { text: p.text, field: fieldLabel(p.key), problem: t(p.error), fallback }));
+  }
+  app.settings = { ...app.base, ...query.settings };
+  // A rule between two fields names one of them (d_model 63 with 4 heads: d_model); once that
+  // one is back at the preset's value, the rule may name the other, so this repeats until the
+  // validator accepts. A rule naming only values the link left alone takes back all the link's.
+  const fromLink = new Set(Object.keys(query.settings));
+  for (;;) {
+    const messages = validatorMessages(app.settings);
+    if (!messages.length || !fromLink.size) break;
+    let refused = messages.filter((m) => fromLink.has(m.key));
+    if (!refused.length) refused = [...fromLink].map((key) => ({ key, rest: messages[0].rest }));
+    for (const m of refused) {
+      items.push(t('urlRefused', { value: valueText(app.settings[m.key]), field: fieldLabel(m.key), problem: m.rest, fallback: valueText(app.base[m.key]) }));
+      app.settings[m.key] = app.base[m.key];
+      fromLink.delete(m.key);
+    }
+  }
+  if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items });
+  fillForm();
+  onSettingsEdited();
+}
+
+export function describeConfig(config) {
+  const s = settingsFromConfig(config);
+  const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
+  // A sweep trains at its list of rates in place of train.lr.
+  const sweep = experimentInfos().some((e) => e.name === config.experiment && e.lr_sweep);
+  return t('configLine', { ...s, lr: sweep ? s.lrs.join(', ') : s.lr, ln: t(`ln_${s.ln}`), seedText });
+}
