@@ -112,6 +112,20 @@ std::string presets() {
   return js_errors([] { return wolab::presets().dump(); });
 }
 
+val preset_names() { return string_array(wolab::preset_names()); }
+
+// The learning rates a config's experiment trains at (every experiment's for "all").
+val learning_rates(val config) {
+  return js_errors([&] {
+    std::vector<std::string> problems;
+    const wolab::ExperimentConfig cfg = wolab::read_config_text(text_of(config, "config"), problems);
+    if (!problems.empty()) throw wolab::ConfigError(problems.front());
+    val out = val::array();
+    for (float lr : wolab::learning_rates(cfg)) out.call<void>("push", static_cast<double>(lr));
+    return out;
+  });
+}
+
 std::string experiments() {
   return js_errors([] { return wolab::experiments_json().dump(); });
 }
@@ -277,6 +291,8 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("validateConfig", &validate_config);
   function("memoryEstimate", &memory_estimate);
   function("presets", &presets);
+  function("presetNames", &preset_names);
+  function("learningRates", &learning_rates);
   function("experiments", &experiments);
   function("settings", &settings);
   function("plan", &plan);
@@ -290,6 +306,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
       .class_function("fromCheckpoint", &from_checkpoint)
       .function("step", &step)
       .function("stepsDone", &Trainer::steps_done)
+      .function("nextProbeStep", &Trainer::next_probe_step)
       .function("finished", &Trainer::finished)
       .function("status", &status)
       .function("stop", &stop)

@@ -105,6 +105,8 @@ export interface ExperimentInfo {
   wo_snapshots: boolean;
   /** One run per (variant, lr of lr_stability.lrs, seed), clipped at lr_stability.clip. */
   lr_sweep: boolean;
+  /** The record parts its results leave empty, as it does not keep them: "stats", "wo", "ov". */
+  not_kept: string[];
 }
 
 /** One run of plan(): train it once, for every experiment in `experiments`. */
@@ -162,6 +164,8 @@ export declare class Trainer {
   step(n: number): Float32Array;
   /** Steps trained so far. */
   stepsDone(): number;
+  /** The next step that probes: the next multiple of train.probe_every, or the last step; stepsDone() once finished. */
+  nextProbeStep(): number;
   /** True once all train.steps ran, or the run was stopped or diverged. */
   finished(): boolean;
   /** Where the run stands. */
@@ -232,6 +236,10 @@ export interface WolabModule {
   memoryEstimate(configJson: JsonText, woSnapshots: boolean): number;
   /** {"quick": config, "article": config}, fully defaulted, as JSON text. */
   presets(): JsonText;
+  /** The presets' names in the order the page offers them; the first is the page's default. */
+  presetNames(): string[];
+  /** The learning rates the config's experiment trains at, increasing (every experiment's for "all"). Throws on a bad config. */
+  learningRates(configJson: JsonText): number[];
   /** JSON text of ExperimentInfo[]: the six experiments in their order ("all" runs them all). */
   experiments(): JsonText;
   /** JSON text of Setting[]: every config field, in the settings table's order. */

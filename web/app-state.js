@@ -10,6 +10,7 @@ export const app = {
   script: null,                    // its script, 'wolab.js' or 'wolab-nosimd.js', for the workers too
   engineFailed: false,             // the module could not load: nothing can run
   presets: {},                     // name -> config, the core's presets()
+  presetNames: [],                 // in the order the page offers them, the first its default
   runner: null,                    // the worker pool (runner.js)
   // ---- the settings form
   base: {},                        // where bad values fall back to: the Quick preset

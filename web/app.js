@@ -3,7 +3,7 @@
 // has loaded. Views draw from run records in the results schema, so a live run, a recorded run
 // and an imported CLI file all go through the same drawing code.
 import { applyStatic, detectLang, lang, setLang, t } from './i18n.js';
-import { defaults, experimentInfos, readQueryChrome, readSettings, setCoreTables, settingsFromConfig } from './state.js';
+import { experimentInfos, readQueryChrome, readSettings, setCoreTables, settingsFromConfig } from './state.js';
 import { $, app, errorText } from './app-state.js';
 import { loadWolab } from './wasm.js';
 import { poolSize, Runner } from './runner.js';
@@ -84,6 +84,7 @@ async function boot() {
     app.wolab = module;
     app.script = script;
     app.presets = JSON.parse(module.presets());
+    app.presetNames = module.presetNames();
     setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
   } catch (e) {
     app.engineFailed = true;
@@ -106,7 +107,7 @@ async function boot() {
     $('#experiments').appendChild(exp.section);
     app.exps.set(info.name, exp);
   }
-  app.base = app.presets.quick ? settingsFromConfig(app.presets.quick) : defaults();
+  app.base = settingsFromConfig(app.presets[app.presetNames[0]]);
   buildForm();
   warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);

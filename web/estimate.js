@@ -1,8 +1,7 @@
 // The estimate before Run: how long each experiment's Run, and Run all, would take here.
 import { t } from './i18n.js';
-import { experimentConfig } from './state.js';
 import { app } from './app-state.js';
-import { configValid } from './settings-form.js';
+import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
@@ -18,12 +17,12 @@ export function scheduleSpeed(ms) {
 // steps share that rate over the pool's workers. Skipped while runs train.
 async function measureSpeed() {
   if (!app.wolab || !configValid()) return;
-  const all = JSON.stringify(experimentConfig(app.settings, 'all'));
+  const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
   const plans = new Map([...app.exps.keys(), 'all'].map((name) => [name, JSON.parse(app.wolab.plan(all, JSON.stringify(name === 'all' ? [...app.exps.keys()] : [name])))]));
   const first = plans.get('all')[0];
   const timed = first && await app.runner.time(first.config, first.keep);
-  if (!timed || timed.error || !timed.steps || JSON.stringify(experimentConfig(app.settings, 'all')) !== all) return;
+  if (!timed || timed.error || !timed.steps || runAllConfig() !== all) return;
   const perStep = timed.ms / 1000 / timed.steps;
   const seconds = new Map();
   for (const [name, plan] of plans) {
@@ -39,7 +38,7 @@ async function measureSpeed() {
 // settings shown.
 export function estimateText(name) {
   const speed = app.speed;
-  if (!speed || !configValid() || speed.key !== JSON.stringify(experimentConfig(app.settings, 'all'))) return '';
+  if (!speed || !configValid() || speed.key !== runAllConfig()) return '';
   const rate = speed.rate >= 10 ? speed.rate.toFixed(0) : speed.rate.toPrecision(2);
   return t('estimate', { s: Math.max(1, Math.round(speed.seconds.get(name))), rate });
 }

@@ -6,7 +6,7 @@ import { experimentConfig } from './state.js';
 import { app, errorText } from './app-state.js';
 import { notice } from './notices.js';
 import { overall } from './control-bar.js';
-import { configValid } from './settings-form.js';
+import { configValid, runAllConfig } from './settings-form.js';
 import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
 import { reset } from './experiment-section.js';
 import { onExperimentSettled } from './results-shown.js';
@@ -15,9 +15,10 @@ import { appendProgress } from './live-record.js';
 import { makeResults } from './analysis.js';
 import { download } from './export.js';
 
-// What an experiment does not keep (experiments(): stats, wo_snapshots) stays out of the JSON
+// What an experiment does not keep (experiments(): not_kept) stays out of the JSON handed to
+// makeResults, which would leave it empty anyway: a shared run's W_o snapshots are large.
 function kept(exp, record) {
-  return { ...record, stats: exp.info.stats ? record.stats : [], wo: exp.info.wo_snapshots ? record.wo : [], ov: exp.info.wo_snapshots ? record.ov : [] };
+  return { ...record, ...Object.fromEntries(exp.info.not_kept.map((part) => [part, []])) };
 }
 
 // Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
@@ -57,19 +58,20 @@ export function requestRun(names) {
 }
 
 // A live job that trains the run `p` plans (the same config JSON, as the core writes it) and
-// keeps what it needs: one still queued takes on what `p` keeps besides; one already training
-// serves only if it keeps it already. Presses of Run one after another then share runs too.
+// keeps what it needs: one still queued takes on what `p` keeps besides (a shared run keeps
+// the union, as in the core's plan); one already training serves only if it keeps it already.
+// Presses of Run one after another then share runs too.
 function liveJob(p) {
   const text = JSON.stringify(p.config);
+  const wanted = Object.keys(p.keep).filter((part) => p.keep[part]);
   for (const job of app.jobs.values()) {
     if (JSON.stringify(job.plan.config) !== text) continue;
     const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
     if (app.runner.isQueued(job.id)) {
-      keep.stats = keep.stats || p.keep.stats;
-      keep.wo = keep.wo || p.keep.wo;
+      for (const part of wanted) keep[part] = true;
       return job;
     }
-    if ((keep.stats || !p.keep.stats) && (keep.wo || !p.keep.wo)) return job;
+    if (wanted.every((part) => keep[part])) return job;
   }
   return null;
 }
@@ -90,7 +92,7 @@ export function runExperiments(names) {
   if (!free.length) return;
   let plan;
   try {
-    plan = JSON.parse(app.wolab.plan(JSON.stringify(experimentConfig(app.settings, 'all')), JSON.stringify(free)));
+    plan = JSON.parse(app.wolab.plan(runAllConfig(), JSON.stringify(free)));
   } catch (e) {
     notice(errorText(e), 'error');
     return;

@@ -1,9 +1,9 @@
 // The settings form: built from the core's settings table, read into app.settings and
 // app.texts, judged by the wasm validator, and kept in the URL; a link's bad values fall back to
-// the Quick preset with one notice.
+// the default preset with one notice.
 import { lang, t } from './i18n.js';
 import {
-  experimentConfig, experimentInfos, formSettings, matchPreset, parseValue, settingForField, settingsFromConfig, valueText,
+  experimentConfig, formSettings, matchPreset, parseValue, settingForField, settingsFromConfig, valueText,
   writeQuery,
 } from './state.js';
 import { $, app } from './app-state.js';
@@ -16,10 +16,23 @@ const form = () => $('#settings-form');
 // By id, not form.elements[key]: form.elements.length is the element count, not the field.
 const input = (key) => document.getElementById(`s-${key}`);
 
-// A field per setting of the core's table, in its order: a select for a choice (option texts
+// A preset's text key: presetQuick, presetArticle, presetCustom (settings that match none).
+const presetKey = (name) => `preset${name.replace(/^./, (c) => c.toUpperCase())}`;
+
+// The preset selector: the core's presets in its order, then Custom.
+function buildPresets() {
+  for (const name of [...app.presetNames, 'custom']) {
+    const option = new Option(name, name);
+    option.dataset.i18n = presetKey(name);
+    $('#preset').add(option);
+  }
+}
+
+// The preset selector and a field per setting of the core's table, in its order: a select for a choice (option texts
 // are the i18n keys <key>_<value>), a number box for a whole number, a text box for a real or a
 // list of reals (so 1e-3 can be typed).
 export function buildForm() {
+  buildPresets();
   for (const s of formSettings()) {
     const field = document.createElement('div');
     field.className = 'field';
@@ -72,12 +85,16 @@ function readForm() {
   }
 }
 
+// The config of Run all with these settings, as JSON text: the core plans, and judges, "all" by
+// what every experiment needs (its memory estimate counts experiment 3's W_o snapshots).
+export const runAllConfig = (settings = app.settings) => JSON.stringify(experimentConfig(settings, 'all'));
+
 // The wasm validator's messages for these settings: [{ key | null, text, rest }], rest being the
-// text after the field path ("model.heads: d_model 8 is not…" -> "d_model 8 is not…"). Judged as
-// experiment "all", the strictest: its memory estimate includes the W_o snapshots of experiment 3.
+// text after the field path ("model.heads: d_model 8 is not…" -> "d_model 8 is not…"), judged
+// as Run all would train them.
 export function validatorMessages(settings) {
   if (!app.wolab) return [];
-  const config = JSON.stringify(experimentConfig(settings, 'all'));
+  const config = runAllConfig(settings);
   return app.wolab.validateConfig(config).map((text) => {
     const colon = text.indexOf(':');
     const key = colon > 0 ? settingForField(text.slice(0, colon).trim()) : null;
@@ -136,8 +153,8 @@ function summarizeSettings() {
   summary.classList.toggle('error', !valid);
   summary.textContent = valid
     ? t('settingsSummaryLine', {
-      preset: t(`preset${matchPreset(app.settings, app.presets).replace(/^./, (c) => c.toUpperCase())}`),
-      config: describeConfig(experimentConfig(app.settings, 'all')),
+      preset: t(presetKey(matchPreset(app.settings, app.presets))),
+      config: describeConfig(JSON.parse(runAllConfig())),
     })
     : t('settingsSummaryInvalid');
   if (!valid) $('#settings').open = true;
@@ -181,7 +198,7 @@ function applyPreset(name) {
 }
 
 // Settings from the link: values that do not parse, or that the validator refuses, fall back to
-// the Quick preset, with one notice listing them, so a damaged link still opens a runnable page.
+// the default preset, with one notice listing them, so a damaged link still opens a runnable page.
 export function settingsFromLink(query) {
   const items = [];
   for (const p of query.problems) {
@@ -212,7 +229,5 @@ export function settingsFromLink(query) {
 export function describeConfig(config) {
   const s = settingsFromConfig(config);
   const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
-  // A sweep trains at its list of rates in place of train.lr.
-  const sweep = experimentInfos().some((e) => e.name === config.experiment && e.lr_sweep);
-  return t('configLine', { ...s, lr: sweep ? s.lrs.join(', ') : s.lr, ln: t(`ln_${s.ln}`), seedText });
+  return t('configLine', { ...s, lr: app.wolab.learningRates(JSON.stringify(config)).join(', '), ln: t(`ln_${s.ln}`), seedText });
 }

@@ -18,7 +18,6 @@ export function setCoreTables(settings, experiments) {
 // The form's settings, in the core's order: { key, path, kind, default, choices, ... }.
 export const formSettings = () => core.settings;
 export const experimentInfos = () => core.experiments;
-export const defaults = () => Object.fromEntries(core.settings.map((s) => [s.key, s.default]));
 
 // The text of a value as the form and the URL carry it (a list of reals: "0.001,0.01").
 export const valueText = (value) => (Array.isArray(value) ? value.join(',') : String(value));

@@ -91,10 +91,8 @@ function stepChunk() {
   if (!run || paused) return;
   const { job, trainer } = run;
   try {
-    const total = job.config.train.steps;
-    const every = job.config.train.probe_every;
     const before = trainer.stepsDone();
-    const boundary = Math.min(total, (Math.floor(before / every) + 1) * every);
+    const boundary = trainer.nextProbeStep();
     const n = Math.max(1, Math.min(run.chunk, boundary - before));
     const t0 = performance.now();
     const losses = trainer.step(n).slice();  // (n') a copy: a view would die with memory growth

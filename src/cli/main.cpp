@@ -257,8 +257,11 @@ int run_command(const std::vector<std::string>& args) {
   ExperimentConfig cfg;
   if (!preset.empty()) {
     const json all = presets();
-    if (!all.contains(preset)) throw ConfigError("--preset: " + json(preset).dump(-1, ' ', false, json::error_handler_t::replace) +
-                                                 " is not a preset; use quick or article");
+    if (!all.contains(preset)) {
+      std::string names;
+      for (const std::string& name : preset_names()) names += (names.empty() ? "" : " or ") + name;
+      throw ConfigError("--preset: " + in_quotes(preset) + " is not a preset; use " + names);
+    }
     cfg = parse_experiment_config(all[preset].dump());
   }
   if (!preset.empty() && !config_path.empty())

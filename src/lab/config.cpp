@@ -430,7 +430,6 @@ std::vector<std::string> validate(const ExperimentConfig& cfg) {
   return problems;
 }
 
-
 // The presets, in one place. "quick" is small and narrow-headed (8 heads of width 2, one
 // layer) on purpose: sweeps with the CLI showed W_o's effect on final accuracy most clearly
 // there (README, "Choosing the presets"), and its whole suite trains in seconds. "article" is
@@ -441,18 +440,35 @@ std::vector<std::string> validate(const ExperimentConfig& cfg) {
 // between probes; README, "Choosing the presets"). Quick's learning rates reach where training
 // fails: the default 0.001..0.03 trained every variant at 0.03, and 0.001 trained none in 400
 // steps.
-json presets() {
-  const char* quick = R"({"seeds": 3,
+namespace {
+struct Preset {
+  const char* name;
+  const char* config;  // JSON; what it leaves out takes the defaults
+};
+// In the order the page offers them: the first is its default.
+const Preset kPresets[] = {
+    {"quick", R"({"seeds": 3,
       "model": {"d_model": 16, "heads": 8, "layers": 1, "d_ff": 64},
       "task": {"name": "reverse", "alphabet": 10, "length": 6},
       "train": {"steps": 400, "probe_every": 20},
-      "lr_stability": {"lrs": [0.003, 0.01, 0.03, 0.1, 0.3]}})";
-  const char* article = R"({"seeds": 3,
+      "lr_stability": {"lrs": [0.003, 0.01, 0.03, 0.1, 0.3]}})"},
+    {"article", R"({"seeds": 3,
       "model": {"d_model": 256, "heads": 4, "layers": 2, "d_ff": 1024},
       "task": {"name": "copy", "alphabet": 10, "length": 8, "heldout": 128},
-      "train": {"steps": 25, "batch": 16, "probe_every": 5}})";
-  return {{"quick", config_json(parse_experiment_config(quick))},
-          {"article", config_json(parse_experiment_config(article))}};
+      "train": {"steps": 25, "batch": 16, "probe_every": 5}})"},
+};
+}  // namespace
+
+json presets() {
+  json out = json::object();
+  for (const Preset& p : kPresets) out[p.name] = config_json(parse_experiment_config(p.config));
+  return out;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> out;
+  for (const Preset& p : kPresets) out.push_back(p.name);
+  return out;
 }
 
 json settings_json() {

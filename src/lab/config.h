@@ -49,6 +49,9 @@ std::vector<std::string> validate(const ExperimentConfig& cfg);
 
 // {"quick": config, "article": config}, fully defaulted.
 nlohmann::json presets();
+// The presets' names in the order the page offers them; the first is the page's default, where
+// a link's bad values fall back.
+std::vector<std::string> preset_names();
 
 // The settings table for the page, which builds its form and URL parameters from it:
 // [{"path": "model.d_model", "key": "d_model", "flag": "--d-model", "kind": "integer",

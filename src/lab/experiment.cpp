@@ -1,5 +1,7 @@
 #include "lab/experiment.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace wolab {
@@ -44,13 +46,30 @@ json experiments_json() {
                    {"variants", variants},
                    {"stats", e.stats},
                    {"wo_snapshots", e.wo_snapshots},
-                   {"lr_sweep", e.lr_sweep}});
+                   {"lr_sweep", e.lr_sweep},
+                   {"not_kept", record_parts_not_kept(e)}});
   }
   return out;
 }
 
 std::vector<float> learning_rates(const ExperimentInfo& e, const ExperimentConfig& cfg) {
   return e.lr_sweep ? cfg.lr_stability.lrs : std::vector<float>{cfg.base.train.lr};
+}
+
+std::vector<float> learning_rates(const ExperimentConfig& cfg) {
+  std::vector<float> out;
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment))
+    for (float lr : learning_rates(*e, cfg)) out.push_back(lr);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::string> record_parts_not_kept(const ExperimentInfo& e) {
+  std::vector<std::string> out;
+  if (!e.stats) out.push_back("stats");
+  if (!e.wo_snapshots) out.insert(out.end(), {"wo", "ov"});
+  return out;
 }
 
 float gradient_clip(const ExperimentInfo& e, const ExperimentConfig& cfg) {

@@ -50,8 +50,15 @@ std::vector<const ExperimentInfo*> selected_experiments(const std::string& name)
 // its gradient clip (lr_stability.clip for a sweep, else train.clip).
 std::vector<float> learning_rates(const ExperimentInfo& e, const ExperimentConfig& cfg);
 float gradient_clip(const ExperimentInfo& e, const ExperimentConfig& cfg);
+// The parts of a run record (docs/results.md) that an experiment's results leave empty, since
+// it does not keep them: "stats" without ExperimentInfo::stats, "wo" and "ov" without
+// wo_snapshots. A shared run keeps what any of its experiments keeps.
+std::vector<std::string> record_parts_not_kept(const ExperimentInfo& e);
+// The learning rates `cfg.experiment` trains at, increasing: every rate of every experiment for
+// "all", none for an unknown name.
+std::vector<float> learning_rates(const ExperimentConfig& cfg);
 // [{"name": "remove_wo", "variants": ["learned", "identity"], "stats": false,
-//   "wo_snapshots": false, "lr_sweep": false}, ...]
+//   "wo_snapshots": false, "lr_sweep": false, "not_kept": ["stats", "wo", "ov"]}, ...]
 nlohmann::json experiments_json();
 
 }  // namespace wolab

@@ -348,8 +348,7 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   if (!problems.empty()) throw ConfigError("results: config." + problems.front());
   for (size_t i = 0; i < runs.size(); ++i) {
     check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
-    if (!exp.stats) runs[i]["stats"] = json::array();
-    if (!exp.wo_snapshots) runs[i]["wo"] = runs[i]["ov"] = json::array();
+    for (const std::string& part : record_parts_not_kept(exp)) runs[i][part] = json::array();
   }
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment

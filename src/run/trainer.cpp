@@ -212,6 +212,10 @@ std::vector<float> Trainer::step(int n) {
 }
 
 int Trainer::steps_done() const { return impl_->steps_done(); }
+int Trainer::next_probe_step() const {
+  const int done = steps_done(), every = impl_->cfg.train.probe_every;
+  return finished() ? done : std::min(impl_->cfg.train.steps, (done / every + 1) * every);
+}
 bool Trainer::finished() const { return impl_->status.finished(); }
 const RunStatus& Trainer::status() const { return impl_->status; }
 

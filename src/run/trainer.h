@@ -67,6 +67,9 @@ class Trainer {
   // held-out loss after a probe step's update, ends the run as diverged at that step.
   std::vector<float> step(int n);
   int steps_done() const;
+  // The next step that probes (see step()): the next multiple of probe_every, or the last
+  // step; steps_done() once finished. A chunk of steps that ends there gets its probe.
+  int next_probe_step() const;
   bool finished() const;  // all steps run, stopped or diverged
   const RunStatus& status() const;
   // Ends a running run where it is (status stopped at steps_done()); a finished run is left as

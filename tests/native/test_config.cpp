@@ -140,6 +140,12 @@ TEST(Config, PresetsAreValidAndComplete) {
   EXPECT_EQ(p["article"]["model"]["d_model"], 256);
   EXPECT_EQ(p["article"]["model"]["heads"], 4);
   EXPECT_LT(p["quick"]["model"]["d_model"].get<int>(), 256);
+  std::vector<std::string> names;
+  for (const auto& item : p.items()) names.push_back(item.key());
+  std::vector<std::string> offered = preset_names();
+  EXPECT_EQ(offered.front(), "quick");  // the page's default
+  std::sort(offered.begin(), offered.end());
+  EXPECT_EQ(offered, names);
   for (const auto& item : p.items()) {
     EXPECT_TRUE(config_problems(item.value().dump()).empty()) << item.key();
     EXPECT_EQ(config_json(parse_experiment_config(item.value().dump())), item.value()) << item.key();

@@ -3,6 +3,7 @@
 // run_experiment training the plan, sequentially or in parallel with the same results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -52,12 +53,29 @@ TEST(Experiment, VariantsAndNeedsMatchTheDocs) {
   const json j = experiments_json();
   EXPECT_EQ(j[4]["variants"][4], "frozen_orthogonal");
   EXPECT_EQ(j[5], json::parse(R"({"name": "lr_stability", "variants": ["learned", "identity", "frozen_random",
-      "learned_identity_init"], "stats": false, "wo_snapshots": false, "lr_sweep": true})"));
+      "learned_identity_init"], "stats": false, "wo_snapshots": false, "lr_sweep": true,
+      "not_kept": ["stats", "wo", "ov"]})"));
+  EXPECT_EQ(j[2]["not_kept"], json::parse(R"(["stats"])"));  // wo_heatmap keeps W_o
+  EXPECT_EQ(j[3]["not_kept"], json::parse(R"(["wo", "ov"])"));  // activation_stats keeps stats
   // Every experiment name the config accepts is one of the table's, or "all".
   std::vector<std::string> names;
   for (const ExperimentInfo& e : experiments()) names.push_back(e.name);
   names.push_back("all");
   EXPECT_EQ(settings_json()[0]["choices"].get<std::vector<std::string>>(), names);
+}
+
+// The rates a config's experiment trains at are those its plan's runs train at.
+TEST(Experiment, LearningRatesAreThoseOfThePlan) {
+  for (const std::string name : {"remove_wo", "lr_stability", "all"}) {
+    ExperimentConfig cfg = small_config();
+    cfg.experiment = name;
+    std::set<float> planned;
+    for (const PlannedRun& r : plan_runs(cfg, {name})) planned.insert(r.config.train.lr);
+    EXPECT_EQ(learning_rates(cfg), std::vector<float>(planned.begin(), planned.end())) << name;
+  }
+  ExperimentConfig unknown = small_config();
+  unknown.experiment = "nope";
+  EXPECT_TRUE(learning_rates(unknown).empty());
 }
 
 TEST(Plan, OneExperimentIsVariantsTimesSeedsSeedMajor) {

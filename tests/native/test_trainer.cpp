@@ -108,9 +108,15 @@ TEST(Trainer, LearnedIdentityInitStartsAtIdentity) {
 TEST(Trainer, ProbesAndEvalsHappenAtProbeSteps) {
   Trainer t(tiny());
   t.keep_wo_snapshots(true);
+  EXPECT_EQ(t.next_probe_step(), 10);
+  t.step(3);
+  EXPECT_EQ(t.next_probe_step(), 10);
+  t.step(7);
+  EXPECT_EQ(t.next_probe_step(), 20);
   const std::vector<float> losses = t.step(100);  // never past train.steps
-  EXPECT_EQ(losses.size(), 30u);
+  EXPECT_EQ(losses.size(), 20u);
   EXPECT_TRUE(t.finished());
+  EXPECT_EQ(t.next_probe_step(), 30);
   ASSERT_EQ(t.evals().size(), 3u);
   EXPECT_EQ(t.evals()[2].step, 30);
   ASSERT_EQ(t.probes().size(), 3u);
