@@ -6,11 +6,11 @@ import { lang, t, variantLabel } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
 
-// Summary means are null where every run of a variant diverged; one seed has no spread to show.
-// n: the runs behind the mean.
-const spread = (m, n, f) => (m.mean == null ? '—' : n === 1 ? f(m.mean) : `${f(m.mean)} ± ${f(m.std)}`);
-const fmtSteps = (m, n) => spread(m, n, (x) => String(Math.round(x)));
-const fmtPercent = (m, n) => (m.mean == null ? '—' : `${spread(m, n, (x) => (100 * x).toFixed(1))}%`);
+// Summary means are null where every run of a variant diverged; std is null where one run is
+// behind the mean: one seed has no spread to show (docs/results.md).
+const spread = (m, f) => (m.mean == null ? '—' : m.std == null ? f(m.mean) : `${f(m.mean)} ± ${f(m.std)}`);
+const fmtSteps = (m) => spread(m, (x) => String(Math.round(x)));
+const fmtPercent = (m) => (m.mean == null ? '—' : `${spread(m, (x) => (100 * x).toFixed(1))}%`);
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
@@ -101,9 +101,9 @@ export class CurvesView {
       tr.dataset.variant = s.variant;
       const reach = s.steps_to_loss_0_1;
       const cells = [
-        variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc, s.n), fmtPercent(s.exact, s.n), fmtPercent(s.greedy_exact, s.n),
-        `${reach.reached > 0 ? fmtSteps(reach, reach.reached) : '—'} (${reach.reached}/${s.n})`,
-        spread(s.loss, s.n, (x) => x.toPrecision(3)),
+        variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
+        `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
+        spread(s.loss, (x) => x.toPrecision(3)),
         String(s.parameters), String(s.diverged),
       ];
       cells.forEach((text, i) => {

@@ -51,24 +51,10 @@ Exp read_experiment(const json& results, size_t index) {
   return e;
 }
 
-double mean(const std::vector<double>& xs) {
-  double s = 0;
-  for (double x : xs) s += x;
-  return xs.empty() ? 0 : s / xs.size();
-}
-
-// {n, mean, min, max, sd}: sd is the sample standard deviation, null for a single value; the
-// whole spread is null when there is no value.
 json spread(const std::vector<double>& xs) {
-  if (xs.empty()) return nullptr;
-  const double m = mean(xs);
-  double ss = 0;
-  for (double x : xs) ss += (x - m) * (x - m);
-  return {{"n", xs.size()},
-          {"mean", m},
-          {"min", *std::min_element(xs.begin(), xs.end())},
-          {"max", *std::max_element(xs.begin(), xs.end())},
-          {"sd", xs.size() > 1 ? json(std::sqrt(ss / (xs.size() - 1))) : json(nullptr)}};
+  const std::optional<Spread> s = spread_of(xs);
+  if (!s) return nullptr;
+  return {{"n", s->n}, {"mean", s->mean}, {"min", s->min}, {"max", s->max}, {"sd", optional_number(s->sd)}};
 }
 
 json optional_number(std::optional<double> x) { return x ? json(*x) : json(nullptr); }

@@ -19,17 +19,17 @@ std::map<int, std::vector<const json*>> probes_by_layer(const Run& r) {
 }
 
 // Coefficient of variation over the probes of the residual sum's std (population sd / mean):
-// how much the scale of x + W_o(concat) moves during training. Mean over layers.
+// how much the scale of x + W_o(concat) moves during training. Mean over layers. Not a spread
+// over seeds: the probes are the whole series of one run, described rather than sampled, so
+// the population sd (lab/spread.h).
 std::optional<double> residual_cv(const Run& r) {
   std::vector<double> per_layer;
   for (const auto& [layer, probes] : probes_by_layer(r)) {
     if (probes.size() < 2) continue;
     std::vector<double> stds;
     for (const json* p : probes) stds.push_back((*p)["residual"]["std"].get<double>());
-    const double m = mean(stds);
-    double ss = 0;
-    for (double x : stds) ss += (x - m) * (x - m);
-    if (m > 0) per_layer.push_back(std::sqrt(ss / stds.size()) / m);
+    const Spread s = *spread_of(stds);
+    if (s.mean > 0) per_layer.push_back(s.population_sd / s.mean);
   }
   return per_layer.empty() ? std::nullopt : std::optional<double>(mean(per_layer));
 }

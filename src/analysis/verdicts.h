@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysis.h"
+#include "lab/spread.h"
 #include "lab/status.h"
 
 namespace wolab::verdicts {
@@ -68,9 +69,8 @@ Exp read_experiment(const json& results, size_t index);
 
 // ---- Numbers (read.cpp) ----
 
-double mean(const std::vector<double>& xs);
-// {n, mean, min, max, sd}: sd is the sample standard deviation, null for a single value; the
-// whole spread is null when there is no value.
+// {n, mean, min, max, sd}: spread_of's (lab/spread.h), sd null for a single value; the whole
+// spread is null when there is no value. mean() is lab/spread.h's too.
 json spread(const std::vector<double>& xs);
 json optional_number(std::optional<double> x);
 // Mean training loss over the curve's steps in (last - window, last].

@@ -179,12 +179,23 @@ class Progress {
 
 // ---- summary table on stdout ----
 
+// "mean ± std", or the mean alone where there is no spread (one done run: std null).
 std::string mean_std(const json& s, const char* fmt) {
   if (s["mean"].is_null()) return "-";
   char a[32], b[32];
   std::snprintf(a, sizeof a, fmt, s["mean"].get<double>());
+  if (s["std"].is_null()) return a;
   std::snprintf(b, sizeof b, fmt, s["std"].get<double>());
   return std::string(a) + " ± " + b;
+}
+
+// text padded with spaces to `width` characters: printf's %-*s counts bytes, and "±" is two (UTF-8),
+// so a cell with one and a cell without would not line up.
+std::string padded(std::string text, size_t width) {
+  size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80;  // a continuation byte starts no character
+  if (chars < width) text.append(width - chars, ' ');
+  return text;
 }
 
 void print_summary(const json& results) {
@@ -204,7 +215,6 @@ void print_summary(const json& results) {
     labels.push_back(s["variant"].get<std::string>() + lr + " (n=" + std::to_string(s["n"].get<int>()) + ")");
     width = std::max(width, static_cast<int>(labels.back().size()));
   }
-  // "±" is two bytes: pad those columns one wider.
   std::printf("  %-*s %-18s %-18s %-26s %-20s %10s\n", width, "variant", "token acc", "exact match",
               "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
   for (size_t i = 0; i < labels.size(); ++i) {
@@ -213,9 +223,10 @@ void print_summary(const json& results) {
     std::string reached = mean_std(s["steps_to_loss_0_1"], "%.0f") + " (" +
                           std::to_string(s["steps_to_loss_0_1"]["reached"].get<int>()) + "/" +
                           std::to_string(done) + ")";
-    std::printf("  %-*s %-19s %-19s %-27s %-21s %10lld\n", width, labels[i].c_str(),
-                mean_std(s["token_acc"], "%.3f").c_str(), mean_std(s["exact"], "%.3f").c_str(), reached.c_str(),
-                mean_std(s["loss"], "%.4f").c_str(), s["parameters"].get<long long>());
+    std::printf("  %-*s %s %s %s %s %10lld\n", width, labels[i].c_str(),
+                padded(mean_std(s["token_acc"], "%.3f"), 18).c_str(), padded(mean_std(s["exact"], "%.3f"), 18).c_str(),
+                padded(reached, 26).c_str(), padded(mean_std(s["loss"], "%.4f"), 20).c_str(),
+                s["parameters"].get<long long>());
   }
   for (const json& r : results["runs"]) {
     const RunStatus status = *status_from_json(r["status"]);

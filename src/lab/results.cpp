@@ -8,6 +8,7 @@
 
 #include "io/json_input.h"
 #include "lab/experiment.h"
+#include "lab/spread.h"
 #include "run/probes.h"
 
 namespace wolab {
@@ -115,14 +116,11 @@ int latest_probe_step(const Trainer& t) {
   return step;
 }
 
+// {"mean", "std"}: the sample std, null for one run (lab/spread.h); both null for none.
 json mean_std(const std::vector<double>& xs) {
-  if (xs.empty()) return {{"mean", nullptr}, {"std", nullptr}};
-  double sum = 0;
-  for (double x : xs) sum += x;
-  double mean = sum / xs.size(), ss = 0;
-  for (double x : xs) ss += (x - mean) * (x - mean);
-  double std = xs.size() > 1 ? std::sqrt(ss / (xs.size() - 1)) : 0.0;
-  return {{"mean", mean}, {"std", std}};
+  const std::optional<Spread> s = spread_of(xs);
+  if (!s) return {{"mean", nullptr}, {"std", nullptr}};
+  return {{"mean", s->mean}, {"std", s->sd ? json(*s->sd) : json(nullptr)}};
 }
 
 // Per (variant, learning rate), in the experiment's order: runs that diverged or were stopped

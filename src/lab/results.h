@@ -32,8 +32,8 @@ nlohmann::json probe_record(const Trainer& trainer);
 
 // The whole results object of `experiment` (one of experiments(), not "all"): format, version,
 // created_by, experiment, the fully defaulted config, the runs and a summary per (variant,
-// learning rate) in the experiment's order: mean and sample std over its done runs (null where
-// there are none), with the diverged and stopped runs counted. Each run keeps only what the
+// learning rate) in the experiment's order: mean and sample std over its done runs (lab/spread.h:
+// std null for one run, both null for none), with the diverged and stopped runs counted. Each run keeps only what the
 // experiment keeps: stats, wo and ov are emptied where the experiment does not show them.
 // Throws ConfigError("results: ...") if a run is malformed, running, or not one the
 // experiment's plan would train (its variant, lr and clip).

@@ -127,6 +127,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
   const cells = await tableCells(section.locator('table.summary-table'));
   expect(cells[2][0]).toBe('identity');
   expect(cells[2][8]).toBe('1');  // diverged
+  expect(cells[2][2]).toMatch(/^\d+\.\d%$/);  // one done run: its value, no spread
   await expect(section.locator('.sentence')).toContainText('identity diverged in 1 of');
   const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const identity = loss.find((d) => d.group === 'identity' && d.role === 'mean');

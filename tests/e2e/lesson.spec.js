@@ -57,6 +57,7 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   await untilAttribute(section, 'data-state', 'settled', 30_000);
   await expect(section.locator('.verdict-box p').first()).toHaveText(/^learned against identity: .*(in the only seed|tied in the only seed|neither reached it in the only seed)/);
   await expect(section.locator('.verdict-box')).not.toContainText('±');
+  await expect(section.locator('table.summary-table tbody')).not.toContainText('±');
   await expect(claim1).not.toHaveText(recorded);
   await expect(claim1).toContainText('only seed');
   await expect(section.locator('details.runs-fold')).toHaveJSProperty('open', true);  // trained here

@@ -162,6 +162,24 @@ TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
   EXPECT_NE(e.out.find(expected), std::string::npos) << e.out;
 }
 
+// One seed has no spread: its summary cells give the mean alone (never "± 0", "nan" or "null"),
+// and the columns still line up with the header's though no cell has a "±".
+TEST_F(Cli, OneSeedSummaryPrintsTheMeanAlone) {
+  Outcome o = wolab("run --d-model 8 --heads 2 --steps 10 --seeds 1 --out '" + dir_ + "results.json'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto line_with = [&](const std::string& start) {
+    const size_t at = o.out.find("\n" + start);
+    EXPECT_NE(at, std::string::npos) << start << "\n" << o.out;
+    return at == std::string::npos ? "" : o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+  };
+  const std::string header = line_with("  variant");
+  for (const char* variant : {"  learned (n=1)", "  identity (n=1)"}) {
+    const std::string row = line_with(variant);
+    for (const char* absent : {"±", "nan", "null"}) EXPECT_EQ(row.find(absent), std::string::npos) << row;
+    EXPECT_EQ(row.size(), header.size()) << row << "\n" << header;  // all ASCII now, so bytes are characters
+  }
+}
+
 TEST_F(Cli, FlagsOverrideTheConfigFile) {
   write("run.json", R"({"seeds": 1, "model": {"d_model": 8, "heads": 5, "d_ff": 16}, "train": {"steps": 3}})");
   const std::string results = dir_ + "results.json";

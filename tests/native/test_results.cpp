@@ -103,7 +103,7 @@ TEST(Results, SummaryIsMeanAndSampleStdOverDoneRuns) {
   EXPECT_EQ(identity["n"], 2);
   EXPECT_EQ(identity["diverged"], 1);  // counted, not averaged
   EXPECT_NEAR(identity["token_acc"]["mean"].get<double>(), 0.4, 1e-12);
-  EXPECT_EQ(identity["token_acc"]["std"], 0.0);  // one run: std 0
+  EXPECT_TRUE(identity["token_acc"]["std"].is_null());  // one run: no spread
   EXPECT_EQ(identity["steps_to_loss_0_1"]["reached"], 1);
 }
 
@@ -196,6 +196,16 @@ TEST(Results, ParseNormalisesAndRecomputesTheSummary) {
                         {"train", {{"steps", 20}, {"batch", 8}, {"probe_every", 5}}}};
   tampered["unknown_extra"] = true;
   EXPECT_EQ(parse_results(tampered.dump()), r);
+}
+
+// Files written before one seed's std was null said 0; the summary is recomputed, so they import.
+TEST(Results, OneSeedStdZeroOfOlderFilesImportsAsNull) {
+  json r = make_results(small_config(), "remove_wo", {fake_run("learned", 0, 0.5), fake_run("identity", 0, 0.6)});
+  json older = r;
+  for (json& s : older["summary"])
+    for (const char* metric : {"token_acc", "exact", "greedy_exact", "loss"}) s[metric]["std"] = 0.0;
+  EXPECT_EQ(parse_results(older.dump()), r);
+  EXPECT_TRUE(r["summary"][0]["loss"]["std"].is_null());
 }
 
 // A version 1 file as the previous build wrote it: string statuses, no lr, clip, wo_sv or ov.
