@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "analysis/analysis.h"
 #include "lab/config.h"
@@ -446,6 +447,26 @@ TEST(Analysis, ClaimsWithoutTheirExperimentAreNotTested) {
   EXPECT_NE(claim(b, 1)["verdict"], "not_tested");
   for (int id : {3, 4, 5, 6, 7}) EXPECT_EQ(claim(b, id)["verdict"], "not_tested") << id;
   EXPECT_NE(format_analysis(a).find("not tested with these settings"), std::string::npos);
+}
+
+// The tables of codes.h: each code once, read back, and worded for the CLI; codes_json() lists
+// them and the run states in their order.
+TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
+  std::set<std::string> seen;
+  for (const ReasonInfo& r : kReasons) {
+    EXPECT_TRUE(seen.insert(r.code).second) << r.code;
+    EXPECT_EQ(reason_from_code(r.code), r.reason) << r.code;
+    EXPECT_NE(reason_text(r.reason), "") << r.code;
+  }
+  for (const char* v : kVerdictCodes) EXPECT_NE(verdict_text(verdict_from_code(v)), "") << v;
+  EXPECT_THROW(reason_from_code("slower"), ConfigError);
+  EXPECT_THROW(verdict_from_code("Supported"), ConfigError);
+
+  const json codes = codes_json();
+  EXPECT_EQ(codes["verdicts"], json({"supported", "partly_supported", "not_supported", "not_tested"}));
+  EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
+  ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
+  EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
 }
 
 TEST(Analysis, TextInputNamesTheBadDocument) {
