@@ -169,6 +169,10 @@ std::string analyze(val results_array) {
   return js_errors([&] { return wolab::analyze_text(text_of(results_array, "results")).dump(); });
 }
 
+std::string codes() {
+  return js_errors([] { return wolab::codes_json().dump(); });
+}
+
 // ---- Trainer ----
 
 Trainer* make_trainer(val config) {
@@ -300,6 +304,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("makeResults", &make_results);
   function("parseResults", &parse_results);
   function("analyze", &analyze);
+  function("codes", &codes);
 
   emscripten::class_<Trainer>("Trainer")
       .constructor(&make_trainer, allow_raw_pointers())

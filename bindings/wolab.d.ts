@@ -276,6 +276,11 @@ export interface WolabModule {
    * @throws Error("results[i]: <where>: <what is wrong>") naming the first bad document.
    */
   analyze(resultsArrayJson: JsonText): JsonText;
+  /**
+   * JSON text of the {@link Codes}: every verdict, reason and run state the core writes, from
+   * its tables (src/analysis/codes.h, src/lab/status.h), for a page to word each one.
+   */
+  codes(): JsonText;
   Trainer: typeof Trainer;
 }
 
@@ -365,11 +370,14 @@ export interface ExperimentAnalysis {
   finding: Record<string, unknown>;
 }
 
+/** A claim's verdict, one of codes().verdicts. */
+export type VerdictCode = 'supported' | 'partly_supported' | 'not_supported' | 'not_tested';
+
 export interface ClaimVerdict {
   /** 1..7, the article's claims in docs/claims.md's order. */
   id: number;
-  verdict: 'supported' | 'partly_supported' | 'not_supported' | 'not_tested';
-  /** Why, as a code (docs/claims.md lists them per claim). */
+  verdict: VerdictCode;
+  /** Why, as a code of codes().reasons, which decides the verdict (docs/claims.md lists them per claim). */
   reason: string;
   /** The experiment the figures come from, or null. */
   experiment: string | null;
@@ -383,6 +391,16 @@ export interface Analysis {
   thresholds: Record<string, number>;
   experiments: ExperimentAnalysis[];
   claims: ClaimVerdict[];
+}
+
+/** codes(): the codes of the core's JSON, each list in its table's order. */
+export interface Codes {
+  /** Every verdict a claim can get. */
+  verdicts: VerdictCode[];
+  /** Every reason a claim can be given, with the one verdict it comes with. */
+  reasons: { code: string; verdict: VerdictCode }[];
+  /** Every state of a run's status ({@link RunStatus}). */
+  states: RunStatus['state'][];
 }
 
 /** Options of the Emscripten factory that matter here. */

@@ -1,14 +1,16 @@
 // What a set of results measured: paired comparisons per seed, whether each variant converged,
 // a verdict on each of the article's claims, and one finding per experiment. The CLI prints it
 // (format_analysis) and the page reads the same JSON through Embind and words it in its own
-// languages, so the JSON holds codes and numbers, never prose. docs/claims.md states every rule
-// below in words, citing these constants by name.
+// languages, so the JSON holds codes (codes.h) and numbers, never prose. docs/claims.md states
+// every rule below in words, citing these constants by name.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "analysis/codes.h"
 
 namespace wolab {
 
@@ -67,5 +69,8 @@ nlohmann::json analyze_text(const std::string& results_array);
 // The analysis as English text for the CLI: per experiment its convergence and paired
 // comparisons (and the per-learning-rate table of lr_stability), then the claims.
 std::string format_analysis(const nlohmann::json& analysis);
+// format_analysis()'s English for a claim's verdict and for its reason.
+std::string verdict_text(Verdict v);
+std::string reason_text(Reason r);
 
 }  // namespace wolab

@@ -2,6 +2,7 @@
 // (docs/claims.md, "The claims").
 #include "analysis/verdicts.h"
 
+#include "analysis/codes.h"
 #include "io/json_input.h"
 #include "io/messages.h"
 #include "lab/results.h"
@@ -25,12 +26,11 @@ const Exp* source(const std::vector<Exp>& exps, const std::vector<std::string>& 
   return nullptr;
 }
 
-json claim(int id, const char* verdict, const char* reason, const Exp* e, json figures = json::object()) {
-  return {{"id", id}, {"verdict", verdict}, {"reason", reason},
+// The reason decides the verdict (codes.h).
+json claim(int id, Reason reason, const Exp* e = nullptr, json figures = json::object()) {
+  return {{"id", id}, {"verdict", code(verdict_of(reason))}, {"reason", code(reason)},
           {"experiment", e ? json(e->name) : json(nullptr)}, {"figures", std::move(figures)}};
 }
-
-json not_tested(int id, const char* reason, const Exp* e = nullptr) { return claim(id, "not_tested", reason, e); }
 
 json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", still_learning(e, {p.a, p.b})}};
@@ -42,39 +42,39 @@ const std::vector<std::string> kFrozenRandom = {"freeze_wo", "gain_vs_learning"}
 // 1. Without W_o the loss falls clearly slower: learned against identity on speed.
 json claim_slower(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, kLearnedVsIdentity, {"learned", "identity"});
-  if (!e) return not_tested(1, "experiment_absent");
+  if (!e) return claim(1, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return not_tested(1, "no_pairs", e);
+  if (p.n() == 0) return claim(1, Reason::no_pairs, e);
   const MetricPair& m = *p.speed;
   json f = pair_figures(*e, p, m);
-  if (m.leader != 1) return claim(1, "not_supported", "not_slower", e, f);
-  if (!m.consistent) return claim(1, "partly_supported", "slower_some_seeds", e, f);
-  if (m.mean_gap() < kClearSpeedGap) return claim(1, "partly_supported", "slower_small_gap", e, f);
-  return claim(1, "supported", "clearly_slower", e, f);
+  if (m.leader != 1) return claim(1, Reason::not_slower, e, f);
+  if (!m.consistent) return claim(1, Reason::slower_some_seeds, e, f);
+  if (m.mean_gap() < kClearSpeedGap) return claim(1, Reason::slower_small_gap, e, f);
+  return claim(1, Reason::clearly_slower, e, f);
 }
 
 // 2. Without W_o final accuracy drops by 5-15%: learned against identity on token accuracy.
 json claim_drop(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, kLearnedVsIdentity, {"learned", "identity"});
-  if (!e) return not_tested(2, "experiment_absent");
+  if (!e) return claim(2, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return not_tested(2, "no_pairs", e);
+  if (p.n() == 0) return claim(2, Reason::no_pairs, e);
   const MetricPair& m = p.by("token_acc");
   json f = pair_figures(*e, p, m);
-  if (p.at_ceiling) return claim(2, "not_supported", "both_at_ceiling", e, f);
-  if (m.leader != 1) return claim(2, "not_supported", "no_drop", e, f);
-  if (!m.consistent) return claim(2, "partly_supported", "drop_some_seeds", e, f);
-  if (m.mean_gap() < kClaimedDropLow) return claim(2, "partly_supported", "drop_smaller", e, f);
-  if (m.mean_gap() > kClaimedDropHigh) return claim(2, "partly_supported", "drop_larger", e, f);
-  return claim(2, "supported", "drop_in_range", e, f);
+  if (p.at_ceiling) return claim(2, Reason::both_at_ceiling, e, f);
+  if (m.leader != 1) return claim(2, Reason::no_drop, e, f);
+  if (!m.consistent) return claim(2, Reason::drop_some_seeds, e, f);
+  if (m.mean_gap() < kClaimedDropLow) return claim(2, Reason::drop_smaller, e, f);
+  if (m.mean_gap() > kClaimedDropHigh) return claim(2, Reason::drop_larger, e, f);
+  return claim(2, Reason::drop_in_range, e, f);
 }
 
 // 3. A frozen random W_o does better than none: frozen_random against identity on performance.
 json claim_frozen_better(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, kFrozenRandom, {"frozen_random", "identity"});
-  if (!e) return not_tested(3, "experiment_absent");
+  if (!e) return claim(3, Reason::experiment_absent);
   Pair p = pair(*e, "frozen_random", "identity");
-  if (p.n() == 0) return not_tested(3, "no_pairs", e);
+  if (p.n() == 0) return claim(3, Reason::no_pairs, e);
   const MetricPair& m = *p.performance;
   json f = pair_figures(*e, p, m);
   // gain_vs_learning separates the matrix's scale from its being frozen.
@@ -85,50 +85,47 @@ json claim_frozen_better(const std::vector<Exp>& exps) {
                          {"scaled_like_identity", fg["scaled_like_identity"]}, {"unscaled_lags", fg["unscaled_lags"]}};
       break;
     }
-  if (m.leader == 1) return claim(3, m.consistent ? "supported" : "partly_supported",
-                                  m.consistent ? "frozen_better" : "frozen_better_some_seeds", e, f);
-  return claim(3, "not_supported", m.leader == 2 ? "identity_better" : "no_difference", e, f);
+  if (m.leader == 1) return claim(3, m.consistent ? Reason::frozen_better : Reason::frozen_better_some_seeds, e, f);
+  return claim(3, m.leader == 2 ? Reason::identity_better : Reason::no_difference, e, f);
 }
 
 // 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
 json claim_far_worse(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, kFrozenRandom, {"learned", "frozen_random"});
-  if (!e) return not_tested(4, "experiment_absent");
+  if (!e) return claim(4, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "frozen_random");
-  if (p.n() == 0) return not_tested(4, "no_pairs", e);
+  if (p.n() == 0) return claim(4, Reason::no_pairs, e);
   const MetricPair& m = *p.performance;
   json f = pair_figures(*e, p, m);
-  if (m.leader != 1) return claim(4, "not_supported", "not_worse", e, f);
-  if (!m.consistent) return claim(4, "partly_supported", "worse_some_seeds", e, f);
+  if (m.leader != 1) return claim(4, Reason::not_worse, e, f);
+  if (!m.consistent) return claim(4, Reason::worse_some_seeds, e, f);
   const double far = m.info->higher_better ? kFarAccuracyGap : kFarSpeedGap;
-  if (m.mean_gap() < far) return claim(4, "partly_supported", "worse_not_far", e, f);
-  return claim(4, "supported", "far_worse", e, f);
-}
-
-const char* by_parts(bool first, bool second) {
-  return first && second ? "supported" : first || second ? "partly_supported" : "not_supported";
+  if (m.mean_gap() < far) return claim(4, Reason::worse_not_far, e, f);
+  return claim(4, Reason::far_worse, e, f);
 }
 
 // 5. The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks weigh more.
 json claim_structure(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, {"wo_heatmap"}, {"learned"});
-  if (!e) return not_tested(5, "experiment_absent");
+  if (!e) return claim(5, Reason::experiment_absent);
   WoStructure s = wo_structure(*e);
-  if (s.seeds == 0) return not_tested(5, "no_snapshots", e);
+  if (s.seeds == 0) return claim(5, Reason::no_snapshots, e);
   const bool a = s.not_dominant.consistent(), b = s.imbalanced.consistent();
-  const char* reason = a && b ? "both_hold" : a ? "not_dominant_only" : b ? "imbalance_only" : "neither_holds";
-  return claim(5, by_parts(a, b), reason, e, s.to_json());
+  const Reason reason = a && b ? Reason::both_hold : a ? Reason::not_dominant_only
+                        : b ? Reason::imbalance_only : Reason::neither_holds;
+  return claim(5, reason, e, s.to_json());
 }
 
 // 6. W_o regulates the attention output's scale, so the residual sum is steadier.
 json claim_scale(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, {"activation_stats", "remove_wo", "freeze_wo"}, {"learned", "identity"});
-  if (!e) return not_tested(6, "experiment_absent");
+  if (!e) return claim(6, Reason::experiment_absent);
   ScaleFacts s = scale_facts(*e);
-  if (s.seeds == 0) return not_tested(6, "no_stats", e);
+  if (s.seeds == 0) return claim(6, Reason::no_stats, e);
   const bool a = s.adapts.consistent(), b = s.steadier.consistent();
-  const char* reason = a && b ? "both_hold" : a ? "adapts_only" : b ? "steadier_only" : "neither_holds";
-  return claim(6, by_parts(a, b), reason, e, s.to_json());
+  const Reason reason = a && b ? Reason::both_hold : a ? Reason::adapts_only
+                        : b ? Reason::steadier_only : Reason::neither_holds;
+  return claim(6, reason, e, s.to_json());
 }
 
 // 7. Without W_o training is unstable and may need a much smaller learning rate.
@@ -136,7 +133,7 @@ json claim_stability(const std::vector<Exp>& exps) {
   const Exp* e = nullptr;
   for (const Exp& x : exps)
     if (!e && x.name == "lr_stability" && x.has("learned") && x.has("identity")) e = &x;
-  if (!e) return not_tested(7, "experiment_absent");
+  if (!e) return claim(7, Reason::experiment_absent);
   const std::vector<LrRow> rows = lr_table(*e);
   auto l = highest_trainable(rows, "learned"), i = highest_trainable(rows, "identity");
   const int dl = diverged_runs(rows, "learned"), di = diverged_runs(rows, "identity");
@@ -148,12 +145,12 @@ json claim_stability(const std::vector<Exp>& exps) {
             {"diverged", {{"learned", dl}, {"identity", di}}},
             {"undecided", undecided},
             {"lrs", e->lrs}};
-  if (!l && !i) return claim(7, "not_tested", "none_trained", e, f);
+  if (!l && !i) return claim(7, Reason::none_trained, e, f);
   const bool smaller = !i || *i < *l;  // (l is set whenever i is not)
-  if (smaller && (!i || *l / *i >= kMuchSmallerLr - 1e-9)) return claim(7, "supported", "much_smaller_lr", e, f);
-  if (smaller) return claim(7, "partly_supported", "smaller_lr", e, f);
-  if (di > dl) return claim(7, "partly_supported", "diverges_more", e, f);
-  return claim(7, "not_supported", "not_needed", e, f);
+  if (smaller && (!i || *l / *i >= kMuchSmallerLr - 1e-9)) return claim(7, Reason::much_smaller_lr, e, f);
+  if (smaller) return claim(7, Reason::smaller_lr, e, f);
+  if (di > dl) return claim(7, Reason::diverges_more, e, f);
+  return claim(7, Reason::not_needed, e, f);
 }
 
 json thresholds_json() {

@@ -224,46 +224,6 @@ const char* const kClaimText[] = {
     "Without W_o, training is unstable and may need a much smaller learning rate.",
 };
 
-std::string reason_text(const std::string& r) {
-  static const std::map<std::string, std::string> text = {
-      {"experiment_absent", "the experiment that tests it is not among these results"},
-      {"no_pairs", "no seed where both runs finished"},
-      {"no_snapshots", "no learned run kept its W_o snapshots"},
-      {"no_stats", "no activation statistics for both learned and identity"},
-      {"none_trained", "neither learned nor identity trained at any learning rate"},
-      {"clearly_slower", "a consistent and clear gap"},
-      {"slower_small_gap", "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear"},
-      {"slower_some_seeds", "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
-      {"not_slower", "learned was not ahead in most seeds"},
-      {"both_at_ceiling", "both variants reached the accuracy ceiling"},
-      {"no_drop", "learned was not ahead in most seeds"},
-      {"drop_some_seeds", "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
-      {"drop_smaller", "a consistent drop, smaller than the claimed 5-15 points"},
-      {"drop_larger", "a consistent drop, larger than the claimed 5-15 points"},
-      {"drop_in_range", "a consistent drop within the claimed 5-15 points"},
-      {"frozen_better", "frozen_random ahead consistently"},
-      {"frozen_better_some_seeds", "frozen_random ahead in most seeds, but not consistently"},
-      {"identity_better", "identity, with no W_o, did better"},
-      {"no_difference", "neither was ahead in most seeds"},
-      {"far_worse", "a consistent and far gap"},
-      {"worse_not_far", "consistent, but not a far gap"},
-      {"worse_some_seeds", "learned ahead in most seeds, but not consistently"},
-      {"not_worse", "learned was not ahead in most seeds"},
-      {"both_hold", "both parts hold"},
-      {"not_dominant_only", "not diagonal-dominant, but no head's block stands out"},
-      {"imbalance_only", "some heads' blocks stand out, but W_o is diagonal-dominant"},
-      {"neither_holds", "neither part holds"},
-      {"adapts_only", "the scale ratio changes, but the residual sum is not steadier"},
-      {"steadier_only", "the residual sum is steadier, but the scale ratio does not change"},
-      {"much_smaller_lr", "identity's highest trainable learning rate is much smaller"},
-      {"smaller_lr", "identity's highest trainable learning rate is smaller, but not much smaller"},
-      {"diverges_more", "identity diverged more often, at no smaller learning rate"},
-      {"not_needed", "identity trained at a learning rate as high as learned's"},
-  };
-  auto it = text.find(r);
-  return it == text.end() ? r : it->second;
-}
-
 std::string claim_figures(const json& c) {
   const json& f = c["figures"];
   const int id = c["id"].get<int>();
@@ -298,11 +258,6 @@ std::string claim_figures(const json& c) {
              (r["unscaled_lags"] == true ? " while the unscaled one lags" : "");
   }
   return out;
-}
-
-std::string verdict_text(const std::string& v) {
-  return v == "supported" ? "supported" : v == "partly_supported" ? "partly supported"
-         : v == "not_supported" ? "not supported" : "not tested with these settings";
 }
 
 // Who was ahead on a metric, for the comparisons table: "learned 3 of 3, 1 tie".
@@ -347,6 +302,57 @@ std::string comparison_table(const json& p) {
 
 }  // namespace
 
+// The CLI's English per code: the maps are keyed by the tables of codes.h, and a test checks
+// that every code has its text.
+std::string verdict_text(Verdict v) {
+  static const std::map<Verdict, std::string> text = {
+      {Verdict::supported, "supported"},
+      {Verdict::partly_supported, "partly supported"},
+      {Verdict::not_supported, "not supported"},
+      {Verdict::not_tested, "not tested with these settings"},
+  };
+  return text.at(v);
+}
+
+std::string reason_text(Reason r) {
+  static const std::map<Reason, std::string> text = {
+      {Reason::experiment_absent, "the experiment that tests it is not among these results"},
+      {Reason::no_pairs, "no seed where both runs finished"},
+      {Reason::no_snapshots, "no learned run kept its W_o snapshots"},
+      {Reason::no_stats, "no activation statistics for both learned and identity"},
+      {Reason::none_trained, "neither learned nor identity trained at any learning rate"},
+      {Reason::clearly_slower, "a consistent and clear gap"},
+      {Reason::slower_small_gap, "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear"},
+      {Reason::slower_some_seeds, "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
+      {Reason::not_slower, "learned was not ahead in most seeds"},
+      {Reason::both_at_ceiling, "both variants reached the accuracy ceiling"},
+      {Reason::no_drop, "learned was not ahead in most seeds"},
+      {Reason::drop_some_seeds, "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
+      {Reason::drop_smaller, "a consistent drop, smaller than the claimed 5-15 points"},
+      {Reason::drop_larger, "a consistent drop, larger than the claimed 5-15 points"},
+      {Reason::drop_in_range, "a consistent drop within the claimed 5-15 points"},
+      {Reason::frozen_better, "frozen_random ahead consistently"},
+      {Reason::frozen_better_some_seeds, "frozen_random ahead in most seeds, but not consistently"},
+      {Reason::identity_better, "identity, with no W_o, did better"},
+      {Reason::no_difference, "neither was ahead in most seeds"},
+      {Reason::far_worse, "a consistent and far gap"},
+      {Reason::worse_not_far, "consistent, but not a far gap"},
+      {Reason::worse_some_seeds, "learned ahead in most seeds, but not consistently"},
+      {Reason::not_worse, "learned was not ahead in most seeds"},
+      {Reason::both_hold, "both parts hold"},
+      {Reason::not_dominant_only, "not diagonal-dominant, but no head's block stands out"},
+      {Reason::imbalance_only, "some heads' blocks stand out, but W_o is diagonal-dominant"},
+      {Reason::adapts_only, "the scale ratio changes, but the residual sum is not steadier"},
+      {Reason::steadier_only, "the residual sum is steadier, but the scale ratio does not change"},
+      {Reason::neither_holds, "neither part holds"},
+      {Reason::much_smaller_lr, "identity's highest trainable learning rate is much smaller"},
+      {Reason::smaller_lr, "identity's highest trainable learning rate is smaller, but not much smaller"},
+      {Reason::diverges_more, "identity diverged more often, at no smaller learning rate"},
+      {Reason::not_needed, "identity trained at a learning rate as high as learned's"},
+  };
+  return text.at(r);
+}
+
 std::string format_analysis(const json& analysis) {
   std::string out = "Each seed gives every variant the same weights except W_o, and the same data: variants are\n"
                     "compared seed by seed.\n";
@@ -367,11 +373,13 @@ std::string format_analysis(const json& analysis) {
   for (const json& c : analysis["claims"]) {
     const int id = c["id"].get<int>();
     char line[64];
-    std::snprintf(line, sizeof line, "  %d  %-31s ", id, verdict_text(c["verdict"].get<std::string>()).c_str());
+    const std::string verdict = verdict_text(verdict_from_code(c["verdict"].get<std::string>()));
+    std::snprintf(line, sizeof line, "  %d  %-31s ", id, verdict.c_str());
     out += line + std::string(kClaimText[id - 1]) + "\n";
     std::string measured = claim_figures(c);
     const std::string where = c["experiment"].is_null() ? "" : " (" + c["experiment"].get<std::string>() + ")";
-    out += "     " + reason_text(c["reason"].get<std::string>()) + where + (measured.empty() ? "" : ": " + measured) + ".\n";
+    const std::string reason = reason_text(reason_from_code(c["reason"].get<std::string>()));
+    out += "     " + reason + where + (measured.empty() ? "" : ": " + measured) + ".\n";
   }
   return out;
 }

@@ -10,21 +10,18 @@ namespace {
 
 using State = RunStatus::State;
 
-// In enum order.
-const char* const kStateNames[] = {"running", "done", "stopped", "diverged"};
-
 bool has_step(State s) { return s == State::stopped || s == State::diverged; }
 
 std::optional<State> state_from_name(const std::string& name) {
-  for (int i = 0; i < 4; ++i)
-    if (name == kStateNames[i]) return static_cast<State>(i);
+  for (size_t i = 0; i < std::size(kStateCodes); ++i)
+    if (name == kStateCodes[i]) return static_cast<State>(i);
   return std::nullopt;
 }
 
 }  // namespace
 
 std::string describe(const RunStatus& s) {
-  std::string text = kStateNames[static_cast<int>(s.state)];
+  std::string text = kStateCodes[static_cast<int>(s.state)];
   if (has_step(s.state)) text += " at step " + std::to_string(s.step);
   return text;
 }
@@ -42,7 +39,7 @@ std::optional<RunStatus> status_from_description(const std::string& text) {
 }
 
 nlohmann::json status_json(const RunStatus& s) {
-  nlohmann::json j = {{"state", kStateNames[static_cast<int>(s.state)]}};
+  nlohmann::json j = {{"state", kStateCodes[static_cast<int>(s.state)]}};
   if (has_step(s.state)) j["step"] = s.step;
   return j;
 }

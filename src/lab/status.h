@@ -2,6 +2,8 @@
 // words it for people (and checkpoints), one writes it for JSON, each with its reader.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -20,6 +22,11 @@ struct RunStatus {
   bool operator==(const RunStatus& o) const { return state == o.state && step == o.step; }
   bool operator!=(const RunStatus& o) const { return !(*this == o); }
 };
+
+// Each state's code, in enum order: what describe() and status_json() write (and codes()
+// hands the page, src/analysis/codes.h).
+inline constexpr const char* kStateCodes[] = {"running", "done", "stopped", "diverged"};
+static_assert(std::size(kStateCodes) == static_cast<size_t>(RunStatus::State::diverged) + 1);
 
 // "running", "done", "stopped at step 40", "diverged at step 17": progress lines, the CLI's
 // tables and checkpoint metadata (whose readers have always taken these words).

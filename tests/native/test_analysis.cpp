@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "analysis/analysis.h"
 #include "lab/config.h"
@@ -294,17 +295,23 @@ json snapshot(int step, const json& data) {
   return {{"step", step}, {"layer", 0}, {"rows", 8}, {"cols", 8}, {"data", data}};
 }
 
-TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
-  auto init = [](int i, int j) { return 0.3 * std::sin(7.0 * i + 3.0 * j + 1); };
-  // Trained: head 0's columns (0..3) weigh three times more; no diagonal preference.
-  auto trained = [&](int i, int j) { return init(i, j) * (j < 4 ? 3.0 : 1.1); };
+// W_o at step 0: no diagonal preference, every head's block alike.
+double wo_at_init(int i, int j) { return 0.3 * std::sin(7.0 * i + 3.0 * j + 1); }
+
+// wo_heatmap of 2 learned seeds whose W_o went from wo_at_init to `trained`.
+json heatmap_results(const std::function<double(int, int)>& trained) {
   std::vector<Spec> runs;
   for (int seed = 0; seed < 2; ++seed) {
     Spec s{"learned", seed};
-    s.wo = {snapshot(0, matrix(init)), snapshot(50, matrix(init)), snapshot(kSteps, matrix(trained))};
+    s.wo = {snapshot(0, matrix(wo_at_init)), snapshot(50, matrix(wo_at_init)), snapshot(kSteps, matrix(trained))};
     runs.push_back(s);
   }
-  json a = analyze({results("wo_heatmap", runs)});
+  return results("wo_heatmap", runs);
+}
+
+TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
+  // Trained: head 0's columns (0..3) weigh three times more; no diagonal preference.
+  json a = analyze({heatmap_results([](int i, int j) { return wo_at_init(i, j) * (j < 4 ? 3.0 : 1.1); })});
   const json& c = claim(a, 5);
   EXPECT_EQ(c["verdict"], "supported") << c.dump();
   EXPECT_EQ(c["reason"], "both_hold");
@@ -313,8 +320,7 @@ TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
   EXPECT_LT(c["figures"]["dominant_rows"]["mean"].get<double>(), kDominantRowsShare);
 
   // A W_o trained into the identity: diagonal-dominant, every head's block alike.
-  for (Spec& s : runs) s.wo[2] = snapshot(kSteps, matrix([](int i, int j) { return i == j ? 1.0 : 0.01; }));
-  const json d = claim(analyze({results("wo_heatmap", runs)}), 5);
+  const json d = claim(analyze({heatmap_results([](int i, int j) { return i == j ? 1.0 : 0.01; })}), 5);
   EXPECT_EQ(d["verdict"], "not_supported");
   EXPECT_EQ(d["reason"], "neither_holds");
   EXPECT_DOUBLE_EQ(d["figures"]["dominant_rows"]["mean"].get<double>(), 1.0);
@@ -332,19 +338,25 @@ json stats(const std::function<double(int)>& wo_std, const std::function<double(
   return out;
 }
 
+// activation_stats of 3 seeds: learned's W_o(concat) and residual stds as given, identity's
+// residual drifting by 10% of its start a probe.
+json activation_results(const std::function<double(int)>& learned_wo, const std::function<double(int)>& learned_residual) {
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 3; ++seed) {
+    Spec l{"learned", seed}, i{"identity", seed};
+    l.stats = stats(learned_wo, learned_residual);
+    i.stats = stats([](int) { return 1.0; }, [](int k) { return 1.0 + 0.1 * k; });
+    runs.push_back(l);
+    runs.push_back(i);
+  }
+  return results("activation_stats", runs);
+}
+
+// Learned W_o's scale grows from 0.54 to 0.9 of concat's.
+double adapting_wo(int k) { return 0.5 + 0.04 * k; }
+
 TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
-  auto runs_with = [](const std::function<double(int)>& learned_residual) {
-    std::vector<Spec> runs;
-    for (int seed = 0; seed < 3; ++seed) {
-      Spec l{"learned", seed}, i{"identity", seed};
-      l.stats = stats([](int k) { return 0.5 + 0.04 * k; }, learned_residual);
-      i.stats = stats([](int) { return 1.0; }, [](int k) { return 1.0 + 0.1 * k; });
-      runs.push_back(l);
-      runs.push_back(i);
-    }
-    return runs;
-  };
-  const json c = claim(analyze({results("activation_stats", runs_with([](int k) { return 1.0 + 0.001 * k; }))}), 6);
+  const json c = claim(analyze({activation_results(adapting_wo, [](int k) { return 1.0 + 0.001 * k; })}), 6);
   EXPECT_EQ(c["verdict"], "supported") << c.dump();
   EXPECT_EQ(c["reason"], "both_hold");
   EXPECT_NEAR(c["figures"]["scale_ratio_first"]["mean"].get<double>(), 0.54, 1e-9);
@@ -352,23 +364,30 @@ TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
   EXPECT_EQ(c["figures"]["steadier"]["holds"], 3);
 
   // The same residual drift as identity: W_o's scale changes, the sum is no steadier.
-  const json d = claim(analyze({results("activation_stats", runs_with([](int k) { return 1.0 + 0.1 * k; }))}), 6);
+  const json d = claim(analyze({activation_results(adapting_wo, [](int k) { return 1.0 + 0.1 * k; })}), 6);
   EXPECT_EQ(d["verdict"], "partly_supported");
   EXPECT_EQ(d["reason"], "adapts_only");
+}
+
+// lr_stability of 2 seeds at these rates: learned trains at every one (with a loss floor below
+// 0.1); the identity runs that `diverges` picks diverge at step 30.
+json stability_results(const std::vector<double>& lrs, const std::function<bool(int seed, double lr)>& diverges,
+                       double floor = 0.001) {
+  std::vector<std::pair<Spec, double>> runs;
+  for (double lr : lrs)
+    for (int seed = 0; seed < 2; ++seed) {
+      runs.push_back({Spec{"learned", seed, 10, floor}, lr});
+      Spec i{"identity", seed, 12, floor};
+      if (diverges(seed, lr)) i.diverged_at = 30;
+      runs.push_back({i, lr});
+    }
+  return sweep_results("lr_stability", runs);
 }
 
 TEST(Analysis, ClaimSevenAndTheStabilityTable) {
   // learned trains up to 0.03; identity up to `identity_top`, diverging above it.
   auto sweep = [](double identity_top) {
-    std::vector<std::pair<Spec, double>> runs;
-    for (double lr : {0.001, 0.003, 0.01, 0.03})
-      for (int seed = 0; seed < 2; ++seed) {
-        runs.push_back({Spec{"learned", seed, 10}, lr});
-        Spec i{"identity", seed, 12};
-        if (lr > identity_top) i.diverged_at = 30;
-        runs.push_back({i, lr});
-      }
-    return sweep_results("lr_stability", runs);
+    return stability_results({0.001, 0.003, 0.01, 0.03}, [=](int, double lr) { return lr > identity_top; });
   };
   json a = analyze({sweep(0.003)});
   const json& c = claim(a, 7);
@@ -392,7 +411,9 @@ TEST(Analysis, ClaimSevenAndTheStabilityTable) {
             std::string::npos);
 
   EXPECT_EQ(claim(analyze({sweep(0.01)}), 7)["reason"], "much_smaller_lr");  // 0.03 / 0.01 = 3
-  EXPECT_EQ(claim(analyze({sweep(0.03)}), 7)["verdict"], "not_supported");
+  const json same = claim(analyze({sweep(0.03)}), 7);
+  EXPECT_EQ(same["verdict"], "not_supported");
+  EXPECT_EQ(same["reason"], "not_needed");
   EXPECT_TRUE(c["figures"]["undecided"].empty());  // identity failed above 0.003 by diverging
 
   // identity's runs at 0.01 still learning at the last step, short of loss 0.1: the verdict
@@ -446,6 +467,81 @@ TEST(Analysis, ClaimsWithoutTheirExperimentAreNotTested) {
   EXPECT_NE(claim(b, 1)["verdict"], "not_tested");
   for (int id : {3, 4, 5, 6, 7}) EXPECT_EQ(claim(b, id)["verdict"], "not_tested") << id;
   EXPECT_NE(format_analysis(a).find("not tested with these settings"), std::string::npos);
+}
+
+// freeze_wo of 3 seeds with these final token accuracies (below the ceiling, so performance is
+// accuracy), per seed.
+json freeze_results(std::vector<double> learned, std::vector<double> identity, std::vector<double> frozen_random) {
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 3; ++seed)
+    for (auto [variant, acc] : {std::pair{"learned", learned[seed]}, {"identity", identity[seed]},
+                                {"frozen_random", frozen_random[seed]}})
+      runs.push_back({variant, seed, 20, 0.001, acc, acc});
+  return results("freeze_wo", runs);
+}
+
+struct ReasonCase {
+  int claim;
+  const char* verdict;
+  const char* reason;
+  json results;
+};
+
+// Each reason that the tests above do not reach, on one small input.
+TEST(Analysis, EveryOtherReasonOnItsOwnInput) {
+  std::vector<Spec> diverged = learned_identity({10}, {20});
+  diverged[1].diverged_at = 40;  // identity's only seed
+  const auto never = [](int, double) { return false; };
+  const ReasonCase cases[] = {
+      {1, "not_tested", "no_pairs", results("remove_wo", diverged)},
+      {5, "not_tested", "no_snapshots", results("wo_heatmap", {{"learned", 0}, {"learned", 1}})},
+      {6, "not_tested", "no_stats", results("activation_stats", learned_identity({10, 10}, {10, 10}))},
+      {7, "not_tested", "none_trained", stability_results({0.01, 0.03}, never, 0.5)},
+      {3, "supported", "frozen_better", freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8})},
+      {3, "partly_supported", "frozen_better_some_seeds", freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.8}, {0.8, 0.8, 0.6})},
+      {3, "not_supported", "no_difference", freeze_results({0.9, 0.9, 0.9}, {0.7, 0.7, 0.7}, {0.7, 0.7, 0.7})},
+      {4, "partly_supported", "worse_not_far", freeze_results({0.95, 0.95, 0.95}, {0.6, 0.6, 0.6}, {0.9, 0.9, 0.9})},
+      {4, "partly_supported", "worse_some_seeds", freeze_results({0.95, 0.95, 0.6}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8})},
+      {4, "not_supported", "not_worse", freeze_results({0.8, 0.8, 0.8}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8})},
+      // W_o grew uniformly: not diagonal-dominant, its heads' blocks as alike as at step 0.
+      {5, "partly_supported", "not_dominant_only", heatmap_results([](int i, int j) { return 1.5 * wo_at_init(i, j); })},
+      // The identity with head 0's columns tripled: diagonal-dominant, head 0 stands out.
+      {5, "partly_supported", "imbalance_only",
+       heatmap_results([](int i, int j) { return (i == j ? 1.0 : 0.01) * (j < 4 ? 3.0 : 1.0); })},
+      // W_o kept its scale, the residual sum is steadier than identity's.
+      {6, "partly_supported", "steadier_only",
+       activation_results([](int) { return 0.5; }, [](int k) { return 1.0 + 0.001 * k; })},
+      // identity trains up to 0.02, learned up to 0.03: smaller by less than 3 times.
+      {7, "partly_supported", "smaller_lr", stability_results({0.01, 0.02, 0.03}, [](int, double lr) { return lr > 0.02; })},
+      // Both train up to 0.03, where one of identity's two seeds diverged.
+      {7, "partly_supported", "diverges_more",
+       stability_results({0.01, 0.03}, [](int seed, double lr) { return seed == 1 && lr == 0.03; })},
+  };
+  for (const ReasonCase& c : cases) {
+    const json got = claim(analyze({c.results}), c.claim);
+    EXPECT_EQ(got["verdict"], c.verdict) << c.reason;
+    EXPECT_EQ(got["reason"], c.reason) << "claim " << c.claim;
+  }
+}
+
+// The tables of codes.h: each code once, read back, and worded for the CLI; codes_json() lists
+// them and the run states in their order.
+TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
+  std::set<std::string> seen;
+  for (const ReasonInfo& r : kReasons) {
+    EXPECT_TRUE(seen.insert(r.code).second) << r.code;
+    EXPECT_EQ(reason_from_code(r.code), r.reason) << r.code;
+    EXPECT_NE(reason_text(r.reason), "") << r.code;
+  }
+  for (const char* v : kVerdictCodes) EXPECT_NE(verdict_text(verdict_from_code(v)), "") << v;
+  EXPECT_THROW(reason_from_code("slower"), ConfigError);
+  EXPECT_THROW(verdict_from_code("Supported"), ConfigError);
+
+  const json codes = codes_json();
+  EXPECT_EQ(codes["verdicts"], json({"supported", "partly_supported", "not_supported", "not_tested"}));
+  EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
+  ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
+  EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
 }
 
 TEST(Analysis, TextInputNamesTheBadDocument) {

@@ -38,7 +38,7 @@ function assertFiniteArray(a, length, what) {
   for (const x of a) assert.ok(Number.isFinite(x), `${what} has only finite values`);
 }
 
-test('module functions: version, presets, experiments, settings, validateConfig', async () => {
+test('module functions: version, presets, experiments, settings, validateConfig, codes', async () => {
   const wolab = await loadWolab();
   assert.equal(wolab.version(), require(`${root}/package.json`).version);
 
@@ -90,6 +90,14 @@ test('module functions: version, presets, experiments, settings, validateConfig'
   assert.equal(problems.length, 2, 'every problem, not just the first');
   assert.match(problems[0], /^model\.heads: 0 is out of range; use /);
   assert.match(problems[1], /^train\.lr: 2 is out of range; use /);
+
+  // The codes the core writes: each reason with a verdict of the list, the not_tested ones first.
+  const codes = JSON.parse(wolab.codes());
+  assert.deepEqual(codes.verdicts, ['supported', 'partly_supported', 'not_supported', 'not_tested']);
+  assert.deepEqual(codes.states, ['running', 'done', 'stopped', 'diverged']);
+  for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
+  assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
+    ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained']);
 });
 
 test('a trainer steps to the end, then stops', async () => {

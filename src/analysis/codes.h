@@ -1,0 +1,107 @@
+// The codes the analysis's JSON holds for each claim, one table each: its verdict, and the reason
+// for it, which decides the verdict. A claim is built from a Reason (claims.cpp), so no code
+// outside these tables can be emitted. The CLI words them in English (report_text.cpp), the page
+// in its languages; codes() hands the page these lists and the run states' (docs/api.md), and
+// docs/claims.md says when each reason is given.
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wolab {
+
+enum class Verdict { supported, partly_supported, not_supported, not_tested };
+
+// In enum order.
+inline constexpr const char* kVerdictCodes[] = {"supported", "partly_supported", "not_supported", "not_tested"};
+static_assert(std::size(kVerdictCodes) == static_cast<size_t>(Verdict::not_tested) + 1);
+
+enum class Reason {
+  // The input cannot test the claim.
+  experiment_absent, no_pairs, no_snapshots, no_stats, none_trained,
+  // 1. Without W_o the loss falls clearly slower.
+  clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
+  // 2. Without W_o final accuracy drops by 5-15%.
+  both_at_ceiling, no_drop, drop_some_seeds, drop_smaller, drop_larger, drop_in_range,
+  // 3. A frozen random W_o does better than none.
+  frozen_better, frozen_better_some_seeds, identity_better, no_difference,
+  // 4. ...but far worse than a learned W_o.
+  far_worse, worse_not_far, worse_some_seeds, not_worse,
+  // 5 and 6: each is two parts (5: not_dominant, imbalance; 6: adapts, steadier).
+  both_hold, not_dominant_only, imbalance_only, adapts_only, steadier_only, neither_holds,
+  // 7. Without W_o training is unstable and may need a much smaller learning rate.
+  much_smaller_lr, smaller_lr, diverges_more, not_needed,
+};
+
+struct ReasonInfo {
+  Reason reason;
+  const char* code;
+  Verdict verdict;  // the one verdict a claim given this reason gets
+};
+
+// In enum order (checked below).
+inline constexpr ReasonInfo kReasons[] = {
+    {Reason::experiment_absent, "experiment_absent", Verdict::not_tested},
+    {Reason::no_pairs, "no_pairs", Verdict::not_tested},
+    {Reason::no_snapshots, "no_snapshots", Verdict::not_tested},
+    {Reason::no_stats, "no_stats", Verdict::not_tested},
+    {Reason::none_trained, "none_trained", Verdict::not_tested},
+
+    {Reason::clearly_slower, "clearly_slower", Verdict::supported},
+    {Reason::slower_small_gap, "slower_small_gap", Verdict::partly_supported},
+    {Reason::slower_some_seeds, "slower_some_seeds", Verdict::partly_supported},
+    {Reason::not_slower, "not_slower", Verdict::not_supported},
+
+    {Reason::both_at_ceiling, "both_at_ceiling", Verdict::not_supported},
+    {Reason::no_drop, "no_drop", Verdict::not_supported},
+    {Reason::drop_some_seeds, "drop_some_seeds", Verdict::partly_supported},
+    {Reason::drop_smaller, "drop_smaller", Verdict::partly_supported},
+    {Reason::drop_larger, "drop_larger", Verdict::partly_supported},
+    {Reason::drop_in_range, "drop_in_range", Verdict::supported},
+
+    {Reason::frozen_better, "frozen_better", Verdict::supported},
+    {Reason::frozen_better_some_seeds, "frozen_better_some_seeds", Verdict::partly_supported},
+    {Reason::identity_better, "identity_better", Verdict::not_supported},
+    {Reason::no_difference, "no_difference", Verdict::not_supported},
+
+    {Reason::far_worse, "far_worse", Verdict::supported},
+    {Reason::worse_not_far, "worse_not_far", Verdict::partly_supported},
+    {Reason::worse_some_seeds, "worse_some_seeds", Verdict::partly_supported},
+    {Reason::not_worse, "not_worse", Verdict::not_supported},
+
+    {Reason::both_hold, "both_hold", Verdict::supported},
+    {Reason::not_dominant_only, "not_dominant_only", Verdict::partly_supported},
+    {Reason::imbalance_only, "imbalance_only", Verdict::partly_supported},
+    {Reason::adapts_only, "adapts_only", Verdict::partly_supported},
+    {Reason::steadier_only, "steadier_only", Verdict::partly_supported},
+    {Reason::neither_holds, "neither_holds", Verdict::not_supported},
+
+    {Reason::much_smaller_lr, "much_smaller_lr", Verdict::supported},
+    {Reason::smaller_lr, "smaller_lr", Verdict::partly_supported},
+    {Reason::diverges_more, "diverges_more", Verdict::partly_supported},
+    {Reason::not_needed, "not_needed", Verdict::not_supported},
+};
+
+constexpr bool reasons_in_enum_order() {
+  for (size_t i = 0; i < std::size(kReasons); ++i)
+    if (kReasons[i].reason != static_cast<Reason>(i)) return false;
+  return std::size(kReasons) == static_cast<size_t>(Reason::not_needed) + 1;
+}
+static_assert(reasons_in_enum_order(), "kReasons lists every Reason once, in enum order");
+
+inline const char* code(Verdict v) { return kVerdictCodes[static_cast<size_t>(v)]; }
+inline const char* code(Reason r) { return kReasons[static_cast<size_t>(r)].code; }
+inline Verdict verdict_of(Reason r) { return kReasons[static_cast<size_t>(r)].verdict; }
+
+// The verdict or reason of a code in the analysis's JSON; throws ConfigError for any other text.
+Verdict verdict_from_code(const std::string& code);
+Reason reason_from_code(const std::string& code);
+
+// {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...]}: the
+// tables above and the run status states (lab/status.h), each in its order.
+nlohmann::json codes_json();
+
+}  // namespace wolab
