@@ -401,6 +401,8 @@ export interface Codes {
   reasons: { code: string; verdict: VerdictCode }[];
   /** Every state of a run's status ({@link RunStatus}). */
   states: RunStatus['state'][];
+  /** The states of a run that trained to its end: all its steps, or until it diverged. */
+  trained_to_end: RunStatus['state'][];
 }
 
 /** Options of the Emscripten factory that matter here. */

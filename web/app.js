@@ -20,6 +20,7 @@ import { importFile, showRecorded } from './results-shown.js';
 import { overall, trackBarHeight } from './control-bar.js';
 import { copyLink } from './share.js';
 import { setUpTheme } from './theme.js';
+import { setRunCodes } from './run-status.js';
 
 // Every text and view anew: after a change of language or theme.
 function renderAll() {
@@ -86,6 +87,7 @@ async function boot() {
     app.presets = JSON.parse(module.presets());
     app.presetNames = module.presetNames();
     setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
+    setRunCodes(JSON.parse(module.codes()));
   } catch (e) {
     app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });

@@ -4,6 +4,7 @@
 // folded under its title (until the reader opens it) when it is long (a learning-rate sweep) or
 // holds recorded or imported runs, whose outcome the summary table below already gives.
 import { t, variantLabel } from './i18n.js';
+import { headerCells } from './tables.js';
 
 const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 
@@ -60,12 +61,7 @@ export class RunList {
     const sweep = new Set(runs.map((r) => r.lr)).size > 1;
     // Imported and recorded runs have no rate measured here and no weights to download.
     const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', ...(live ? ['colRate'] : []), 'colStatus', ...(live ? ['colModel'] : [])];
-    this.head.replaceChildren(...heads.map((k) => {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = t(k);
-      return th;
-    }));
+    this.head.replaceChildren(...headerCells(heads));
     const ids = `${source}:${runs.map((r) => r.id).join(',')}`;
     if (ids !== this.ids) this.build(runs, sweep, live);
     this.ids = ids;

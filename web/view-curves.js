@@ -5,6 +5,7 @@
 import { lang, t, variantLabel } from './i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
+import { addRow, headerCells } from './tables.js';
 
 // Summary means are null where every run of a variant diverged; std is null where one run is
 // behind the mean: one seed has no spread to show (docs/results.md).
@@ -88,32 +89,19 @@ export class CurvesView {
     this.table.replaceChildren();
     const caption = this.table.createCaption();
     caption.textContent = t('summaryCaption');
-    const head = this.table.createTHead().insertRow();
-    for (const k of ['colVariant', 'colSeeds', 'colTokenAcc', 'colExact', 'colGreedy', 'colSteps01', 'colFinalLoss', 'colParams', 'colDiverged']) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = t(k);
-      head.appendChild(th);
-    }
+    this.table.createTHead().insertRow().append(...headerCells([
+      'colVariant', 'colSeeds', 'colTokenAcc', 'colExact', 'colGreedy', 'colSteps01', 'colFinalLoss', 'colParams', 'colDiverged',
+    ]));
     const body = this.table.createTBody();
     for (const s of summary) {
-      const tr = body.insertRow();
-      tr.dataset.variant = s.variant;
       const reach = s.steps_to_loss_0_1;
-      const cells = [
+      const tr = addRow(body, [
         variantLabel(s.variant), String(s.n), fmtPercent(s.token_acc), fmtPercent(s.exact), fmtPercent(s.greedy_exact),
         `${reach.reached > 0 ? fmtSteps(reach) : '—'} (${reach.reached}/${s.n})`,
         spread(s.loss, (x) => x.toPrecision(3)),
         String(s.parameters), String(s.diverged),
-      ];
-      cells.forEach((text, i) => {
-        const cell = i === 0 ? document.createElement('th') : tr.insertCell();
-        if (i === 0) {
-          cell.scope = 'row';
-          tr.appendChild(cell);
-        }
-        cell.textContent = text;
-      });
+      ]);
+      tr.dataset.variant = s.variant;
     }
   }
 }

@@ -7,6 +7,7 @@ import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { variantGroups } from './view-curves.js';
 import { isSettled } from './run-status.js';
 import { fixed, range } from './figures.js';
+import { addRow, headerCells } from './tables.js';
 
 
 export class LrView {
@@ -92,27 +93,15 @@ export class LrView {
     if (!table.length) return;
     this.table.replaceChildren();
     this.table.createCaption().textContent = t('lrTableCaption');
-    const head = this.table.createTHead().insertRow();
-    for (const k of ['colVariant', 'colLr', 'colReached', 'colSteps', 'colFinalLoss', 'colDiverged']) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = t(k);
-      head.appendChild(th);
-    }
+    this.table.createTHead().insertRow().append(...headerCells(['colVariant', 'colLr', 'colReached', 'colSteps', 'colFinalLoss', 'colDiverged']));
     const body = this.table.createTBody();
     for (const row of table) {
-      const tr = body.insertRow();
+      const tr = addRow(body, [
+        variantLabel(row.variant), String(row.lr), t('reachedOf', { k: row.reached, n: row.runs }),
+        range(row.steps_to_loss_0_1, (x) => fixed(x, 0)), range(row.final_loss, (x) => fixed(x, 4)), String(row.diverged),
+      ]);
       tr.dataset.variant = row.variant;
       tr.dataset.lr = String(row.lr);
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = variantLabel(row.variant);
-      tr.appendChild(th);
-      const cells = [
-        String(row.lr), t('reachedOf', { k: row.reached, n: row.runs }), range(row.steps_to_loss_0_1, (x) => fixed(x, 0)),
-        range(row.final_loss, (x) => fixed(x, 4)), String(row.diverged),
-      ];
-      for (const text of cells) tr.insertCell().textContent = text;
     }
   }
 }

@@ -22,7 +22,10 @@ Reason reason_from_code(const std::string& code) {
 nlohmann::json codes_json() {
   nlohmann::json reasons = nlohmann::json::array();
   for (const ReasonInfo& r : kReasons) reasons.push_back({{"code", r.code}, {"verdict", code(r.verdict)}});
-  return {{"verdicts", kVerdictCodes}, {"reasons", reasons}, {"states", kStateCodes}};
+  nlohmann::json trained = nlohmann::json::array();
+  for (size_t i = 0; i < std::size(kStateCodes); ++i)
+    if (RunStatus::trained_to_end(static_cast<RunStatus::State>(i))) trained.push_back(kStateCodes[i]);
+  return {{"verdicts", kVerdictCodes}, {"reasons", reasons}, {"states", kStateCodes}, {"trained_to_end", trained}};
 }
 
 }  // namespace wolab

@@ -367,7 +367,7 @@ void upgrade_v1_run(json& run, const std::string& where, const RunConfig& cfg) {
   if (!run.is_object()) return;
   const json& status = field(run, where, "status");
   const auto parsed = status.is_string() ? status_from_description(status.get<std::string>()) : std::nullopt;
-  if (!parsed || (parsed->state != RunStatus::State::done && parsed->state != RunStatus::State::diverged))
+  if (!parsed || !parsed->trained_to_end())  // version 1 recorded no stopped runs
     bad(where + ".status", "expected \"done\" or \"diverged at step N\"");
   run["status"] = status_json(*parsed);
   run["lr"] = decimal_float(cfg.train.lr);

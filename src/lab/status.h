@@ -19,6 +19,9 @@ struct RunStatus {
   int step = 0;
 
   bool finished() const { return state != State::running; }
+  // Trained to its end: all its steps, or until it diverged (a stopped run was cut short).
+  static constexpr bool trained_to_end(State s) { return s == State::done || s == State::diverged; }
+  bool trained_to_end() const { return trained_to_end(state); }
   bool operator==(const RunStatus& o) const { return state == o.state && step == o.step; }
   bool operator!=(const RunStatus& o) const { return !(*this == o); }
 };

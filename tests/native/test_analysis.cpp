@@ -540,6 +540,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   const json codes = codes_json();
   EXPECT_EQ(codes["verdicts"], json({"supported", "partly_supported", "not_supported", "not_tested"}));
   EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
+  EXPECT_EQ(codes["trained_to_end"], json({"done", "diverged"}));
   ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
   EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
 }

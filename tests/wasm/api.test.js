@@ -50,15 +50,20 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   }
   assert.equal(presets.article.model.d_model, 256);
 
-  const plain = { stats: false, wo_snapshots: false, lr_sweep: false };
+  const plain = { stats: false, wo_snapshots: false, lr_sweep: false, not_kept: ['stats', 'wo', 'ov'] };
   assert.deepEqual(JSON.parse(wolab.experiments()), [
     { name: 'remove_wo', variants: ['learned', 'identity'], ...plain },
     { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain },
-    { name: 'wo_heatmap', variants: ['learned'], ...plain, wo_snapshots: true },
-    { name: 'activation_stats', variants: ['learned', 'identity'], ...plain, stats: true },
+    { name: 'wo_heatmap', variants: ['learned'], ...plain, wo_snapshots: true, not_kept: ['stats'] },
+    { name: 'activation_stats', variants: ['learned', 'identity'], ...plain, stats: true, not_kept: ['wo', 'ov'] },
     { name: 'gain_vs_learning', variants: ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'], ...plain },
     { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true },
   ]);
+  assert.deepEqual(wolab.presetNames(), ['quick', 'article'], 'the default first');
+  const quick = JSON.stringify({ ...presets.quick, experiment: 'remove_wo' });
+  assert.deepEqual(wolab.learningRates(quick), [presets.quick.train.lr].map(Math.fround));
+  assert.deepEqual(wolab.learningRates(JSON.stringify({ ...presets.quick, experiment: 'lr_stability' })), presets.quick.lr_stability.lrs.map(Math.fround));
+  assert.throws(() => wolab.learningRates('{"model": {"heads": 0}}'), /model\.heads/);
 
   // The settings table: one row per config field, with what a form needs, defaults included.
   const settings = JSON.parse(wolab.settings());
@@ -95,6 +100,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   const codes = JSON.parse(wolab.codes());
   assert.deepEqual(codes.verdicts, ['supported', 'partly_supported', 'not_supported', 'not_tested']);
   assert.deepEqual(codes.states, ['running', 'done', 'stopped', 'diverged']);
+  assert.deepEqual(codes.trained_to_end, ['done', 'diverged']);
   for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
     ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained']);
@@ -278,7 +284,7 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
       let probed = 0;
       while (!t.finished()) {
         const firstStep = t.stepsDone() + 1;
-        const losses = t.step(Math.min(7, 20 - (t.stepsDone() % 20))).slice();  // chunks end at probe steps
+        const losses = t.step(Math.min(7, t.nextProbeStep() - t.stepsDone())).slice();  // chunks end at probe steps, as the worker's
         const f = JSON.parse(t.probeRecord());
         const before = probed;
         probed = appendProgress(record, { firstStep, losses, fragment: f }, probed);
