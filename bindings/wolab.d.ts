@@ -131,7 +131,8 @@ export interface ProbeFragment {
   /** null at step 0 and once an eval was not finite. */
   eval: { loss: number; token_acc: number; exact: number } | null;
   stats: object[];
-  wo: { step: number; layer: number; rows: number; cols: number; data: number[] }[];
+  /** head_norms: (heads) ‖W_o[:, head cols]‖_F; head_change_norms: the same of W_o − W_o at step 0. */
+  wo: { step: number; layer: number; rows: number; cols: number; data: number[]; head_norms: number[]; head_change_norms: number[] | null }[];
   ov: { step: number; layer: number; head: number; values: number[] }[];
 }
 
