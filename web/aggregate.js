@@ -46,30 +46,10 @@ export function thinBands(b, maxPoints) {
   return out;
 }
 
-// ‖W[:, head cols]‖_F for each head: W is (rows, cols) row-major, heads split the columns (the
-// concatenated head outputs are W_o's inputs).
-export function headBlockNorms(data, rows, cols, heads) {
-  const dk = cols / heads;
-  const out = new Array(heads).fill(0);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const v = data[r * cols + c];
-      out[Math.floor(c / dk)] += v * v;
-    }
-  }
-  return out.map(Math.sqrt);
-}
-
 export function subtract(a, b) {
   const out = new Float32Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = a[i] - b[i];
   return out;
-}
-
-export function maxAbs(data) {
-  let m = 0;
-  for (let i = 0; i < data.length; i++) m = Math.max(m, Math.abs(data[i]));
-  return m;
 }
 
 export const SITES = ['concat', 'wo_out', 'residual'];
