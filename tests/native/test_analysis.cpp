@@ -357,6 +357,39 @@ TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
   EXPECT_EQ(d["reason"], "adapts_only");
 }
 
+// Experiment 4's printout: per variant, layer and site, each site's mean and std at the first
+// and the last probe, averaged over the runs that have that probe.
+TEST(Analysis, EarlyLateTableAveragesTheFirstAndLastProbes) {
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 2; ++seed) {
+    Spec l{"learned", seed}, i{"identity", seed};
+    l.stats = stats([seed](int k) { return 0.5 + 0.04 * k + 0.1 * seed; }, [](int) { return 1.0; });
+    i.stats = stats([](int) { return 1.0; }, [](int k) { return 1.0 + 0.1 * k; });
+    if (seed == 1) {  // diverged at step 55: its probes end at step 50
+      i.diverged_at = 55;
+      i.stats.erase(i.stats.begin() + 5, i.stats.end());
+    }
+    runs.push_back(l);
+    runs.push_back(i);
+  }
+  const json rows = analyze({results("activation_stats", runs)})["experiments"][0]["finding"]["early_late"];
+  ASSERT_EQ(rows.size(), 2u * 3);  // (learned, identity) × (concat, wo_out, residual), one layer
+  const json& wo = rows[1];
+  EXPECT_EQ(wo["variant"], "learned");
+  EXPECT_EQ(wo["layer"], 0);
+  EXPECT_EQ(wo["site"], "wo_out");
+  EXPECT_EQ(wo["early_step"], 10);
+  EXPECT_EQ(wo["late_step"], 100);
+  EXPECT_NEAR(wo["early_std"].get<double>(), 0.59, 1e-9);  // (0.54 + 0.64) / 2
+  EXPECT_NEAR(wo["late_std"].get<double>(), 0.95, 1e-9);   // (0.9 + 1.0) / 2
+  EXPECT_EQ(wo["early_mean"], 0);
+  const json& residual = rows[5];
+  EXPECT_EQ(residual["variant"], "identity");
+  EXPECT_EQ(residual["site"], "residual");
+  EXPECT_NEAR(residual["early_std"].get<double>(), 1.1, 1e-9);
+  EXPECT_NEAR(residual["late_std"].get<double>(), 2.0, 1e-9);  // seed 0 only
+}
+
 TEST(Analysis, ClaimSevenAndTheStabilityTable) {
   // learned trains up to 0.03; identity up to `identity_top`, diverging above it.
   auto sweep = [](double identity_top) {
