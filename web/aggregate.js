@@ -53,37 +53,3 @@ export function subtract(a, b) {
 }
 
 export const SITES = ['concat', 'wo_out', 'residual'];
-
-// The article's printout: per variant, layer and site, mean and std of the activations at the
-// first and at the last probe step, averaged over seeds.
-export function earlyLate(runs) {
-  const rows = [];
-  const variants = [...new Set(runs.map((r) => r.variant))];
-  for (const variant of variants) {
-    const stats = runs.filter((r) => r.variant === variant).map((r) => r.stats || []);
-    const steps = stats.flat().map((s) => s.step);
-    if (!steps.length) continue;
-    const early = Math.min(...steps);
-    const late = Math.max(...steps);
-    const layers = Math.max(...stats.flat().map((s) => s.layer)) + 1;
-    for (let layer = 0; layer < layers; layer++) {
-      for (const site of SITES) {
-        const pick = (step, field) => average(stats.map((list) => {
-          const hit = list.find((s) => s.step === step && s.layer === layer);
-          return hit ? hit[site][field] : NaN;
-        }));
-        rows.push({
-          variant, layer, site, early, late,
-          earlyMean: pick(early, 'mean'), earlyStd: pick(early, 'std'),
-          lateMean: pick(late, 'mean'), lateStd: pick(late, 'std'),
-        });
-      }
-    }
-  }
-  return rows;
-}
-
-function average(values) {
-  const ok = values.filter(Number.isFinite);
-  return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
-}
