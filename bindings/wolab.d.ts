@@ -376,6 +376,14 @@ export interface Analysis {
   thresholds: Record<string, number>;
   experiments: ExperimentAnalysis[];
   claims: ClaimVerdict[];
+  /** What the conclusion under the claims says (docs/claims.md, "The conclusion"). */
+  conclusion: {
+    counts: { supported: number; partly_supported: number; not_supported: number; not_tested: number };
+    /** Some claim's pair was still learning at the last step, or a learning rate is undecided. */
+    still_learning: boolean;
+    /** Ids of the claims whose comparison the conclusion quotes: of 1 and 3, those tested. */
+    quotes: number[];
+  };
 }
 
 /** Options of the Emscripten factory that matter here. */

@@ -206,7 +206,8 @@ json analyze(const std::vector<json>& results) {
           {"version", 1},
           {"thresholds", thresholds_json()},
           {"experiments", experiments},
-          {"claims", claims}};
+          {"claims", claims},
+          {"conclusion", conclusion(claims)}};
 }
 
 json analyze_text(const std::string& results_array) {

@@ -227,4 +227,9 @@ json lr_finding(const Exp& e);
 
 json finding(const Exp& e);
 
+// ---- The conclusion (conclusion.cpp) ----
+
+// {counts: per verdict, still_learning, quotes: ids of the claims it quotes} of the claims' JSON.
+json conclusion(const json& claims);
+
 }  // namespace wolab::verdicts

@@ -282,6 +282,29 @@ TEST(Analysis, ClaimsThreeAndFourCompareFrozenRandom) {
   EXPECT_EQ(claim(b, 3)["reason"], "identity_better");
 }
 
+// The conclusion counts the verdicts, says whether longer runs might change them and quotes
+// claims 1 and 3 where they were tested (docs/claims.md, "The conclusion").
+TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
+  // Learned clearly faster, both at the ceiling: claim 1 supported, claim 2 not; 3-7 untested.
+  const json a = analyze({results("remove_wo", learned_identity({10, 10, 10}, {20, 20, 20}))})["conclusion"];
+  EXPECT_EQ(a["counts"], json::parse(R"({"supported": 1, "partly_supported": 0, "not_supported": 1, "not_tested": 5})"));
+  EXPECT_FALSE(a["still_learning"].get<bool>());
+  EXPECT_EQ(a["quotes"], json::parse("[1]"));
+
+  std::vector<Spec> runs = {{"learned", 0, 10}, {"identity", 0, 60}};  // identity still learning
+  runs[1].acc = 0.8;
+  runs[1].acc_mid = 0.6;
+  for (auto [variant, acc] : {std::pair<const char*, double>{"frozen_random", 0.6}, {"learned_identity_init", 1.0}})
+    runs.push_back({variant, 0, 20, 0.001, acc, acc});
+  const json b = analyze({results("freeze_wo", runs)})["conclusion"];
+  EXPECT_TRUE(b["still_learning"].get<bool>());
+  EXPECT_EQ(b["quotes"], json::parse("[1, 3]"));
+
+  const json none = analyze({})["conclusion"];
+  EXPECT_EQ(none["counts"]["not_tested"], 7);
+  EXPECT_EQ(none["quotes"], json::array());
+}
+
 // (8*8) W_o entries, row-major (out, in).
 json matrix(const std::function<double(int, int)>& f) {
   json data = json::array();
