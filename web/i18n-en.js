@@ -289,10 +289,10 @@ export const en = {
   lrSmaller: 'smaller than', lrSame: 'the same as', lrLarger: 'larger than',
   // conclusion
   conclusionTitle: 'Conclusion',
-  conclusionCounts: 'Of the article’s 7 claims, these runs support {s}, partly support {p} and do not support {n}{untested}{still}.',
+  conclusionCounts: 'Of the article’s {total} claims, these runs support {s}, partly support {p} and do not support {n}{untested}{still}.',
   conclusionUntested: '; {nt} not tested with these settings',
-  conclusionSpeed: 'Learned W_o against none (identity), {metric}: {lead}.',
-  conclusionFrozen: 'A frozen random W_o against none, {metric}: {lead}.',
+  conclusionClaim1: 'Learned W_o against none (identity), {metric}: {lead}.',
+  conclusionClaim3: 'A frozen random W_o against none, {metric}: {lead}.',
   conclusionStill: '. Some runs were still learning at the last step, so longer runs may change these verdicts',
   // recorded results
   sourceRecorded: 'Recorded with this engine. Press Run to train live in your browser. {config}',

@@ -167,22 +167,18 @@ export function renderClaims() {
 
 // ---------- the conclusion ----------
 
+// The core's conclusion (analysis.conclusion, docs/claims.md), worded: the verdicts' counts, then
+// the comparison of each claim it quotes.
 function renderConclusion(a) {
-  const count = (v) => a.claims.filter((c) => c.verdict === v).length;
-  const still = a.claims.some((c) => c.figures && ((c.figures.still_learning || []).length || (c.figures.undecided || []).length));
-  const untested = count('not_tested');
+  const { counts, still_learning: still, quotes } = a.conclusion;
   const sentences = [t('conclusionCounts', {
-    s: count('supported'), p: count('partly_supported'), n: count('not_supported'),
-    untested: untested ? t('conclusionUntested', { nt: untested }) : '',
+    total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
+    untested: counts.not_tested ? t('conclusionUntested', { nt: counts.not_tested }) : '',
     still: still ? t('conclusionStill') : '',
   })];
-  const byId = (id) => a.claims.find((c) => c.id === id);
-  const speed = byId(1), frozen = byId(3);
-  if (speed && speed.figures.comparison && speed.figures.comparison.n > 0) {
-    sentences.push(t('conclusionSpeed', { metric: metricLabel(speed.figures.comparison), lead: leadPhrase(speed.figures.comparison) }));
-  }
-  if (frozen && frozen.figures.comparison && frozen.figures.comparison.n > 0) {
-    sentences.push(t('conclusionFrozen', { metric: metricLabel(frozen.figures.comparison), lead: leadPhrase(frozen.figures.comparison) }));
+  for (const id of quotes) {
+    const m = a.claims.find((c) => c.id === id).figures.comparison;
+    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m), lead: leadPhrase(m) }));
   }
   const box = $('#conclusion');
   box.hidden = false;
