@@ -356,6 +356,8 @@ export interface ExperimentAnalysis {
   convergence: VariantConvergence[];
   /** The experiment's facts (docs/claims.md, "Findings"): pairs, wo, scale, speed_vs_identity, table, ... */
   finding: Record<string, unknown>;
+  /** The same as Analysis.thresholds, so that one experiment's analysis reads on its own. */
+  thresholds: Record<string, number>;
 }
 
 export interface ClaimVerdict {

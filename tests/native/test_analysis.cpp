@@ -305,6 +305,14 @@ TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
   EXPECT_EQ(none["quotes"], json::array());
 }
 
+// Each experiment's entry carries the thresholds, for a reader of that entry alone (the page).
+TEST(Analysis, EachExperimentCarriesTheThresholds) {
+  const json a = analyze({results("remove_wo", learned_identity({10}, {20}))});
+  EXPECT_EQ(a["experiments"][0]["thresholds"], a["thresholds"]);
+  EXPECT_EQ(a["thresholds"]["loss_threshold"], kLossThreshold);
+  EXPECT_EQ(a["thresholds"]["trainable_share"], kTrainableShare);
+}
+
 // (8*8) W_o entries, row-major (out, in).
 json matrix(const std::function<double(int, int)>& f) {
   json data = json::array();
