@@ -133,7 +133,8 @@ export interface ProbeFragment {
   /** null at step 0 and once an eval was not finite. */
   eval: { loss: number; token_acc: number; exact: number } | null;
   stats: object[];
-  wo: { step: number; layer: number; rows: number; cols: number; data: number[] }[];
+  /** head_norms: (heads) ‖W_o[:, head cols]‖_F; head_change_norms: the same of W_o − W_o at step 0. */
+  wo: { step: number; layer: number; rows: number; cols: number; data: number[]; head_norms: number[]; head_change_norms: number[] | null }[];
   ov: { step: number; layer: number; head: number; values: number[] }[];
 }
 
@@ -368,6 +369,8 @@ export interface ExperimentAnalysis {
   convergence: VariantConvergence[];
   /** The experiment's facts (docs/claims.md, "Findings"): pairs, wo, scale, speed_vs_identity, table, ... */
   finding: Record<string, unknown>;
+  /** The same as Analysis.thresholds, so that one experiment's analysis reads on its own. */
+  thresholds: Record<string, number>;
 }
 
 /** A claim's verdict, one of codes().verdicts. */
@@ -391,6 +394,14 @@ export interface Analysis {
   thresholds: Record<string, number>;
   experiments: ExperimentAnalysis[];
   claims: ClaimVerdict[];
+  /** What the conclusion under the claims says (docs/claims.md, "The conclusion"). */
+  conclusion: {
+    counts: { supported: number; partly_supported: number; not_supported: number; not_tested: number };
+    /** Some claim's pair was still learning at the last step, or a learning rate is undecided. */
+    still_learning: boolean;
+    /** Ids of the claims whose comparison the conclusion quotes: of 1 and 3, those tested. */
+    quotes: number[];
+  };
 }
 
 /** codes(): the codes of the core's JSON, each list in its table's order. */

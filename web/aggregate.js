@@ -46,64 +46,10 @@ export function thinBands(b, maxPoints) {
   return out;
 }
 
-// ‖W[:, head cols]‖_F for each head: W is (rows, cols) row-major, heads split the columns (the
-// concatenated head outputs are W_o's inputs).
-export function headBlockNorms(data, rows, cols, heads) {
-  const dk = cols / heads;
-  const out = new Array(heads).fill(0);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const v = data[r * cols + c];
-      out[Math.floor(c / dk)] += v * v;
-    }
-  }
-  return out.map(Math.sqrt);
-}
-
 export function subtract(a, b) {
   const out = new Float32Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = a[i] - b[i];
   return out;
 }
 
-export function maxAbs(data) {
-  let m = 0;
-  for (let i = 0; i < data.length; i++) m = Math.max(m, Math.abs(data[i]));
-  return m;
-}
-
 export const SITES = ['concat', 'wo_out', 'residual'];
-
-// The article's printout: per variant, layer and site, mean and std of the activations at the
-// first and at the last probe step, averaged over seeds.
-export function earlyLate(runs) {
-  const rows = [];
-  const variants = [...new Set(runs.map((r) => r.variant))];
-  for (const variant of variants) {
-    const stats = runs.filter((r) => r.variant === variant).map((r) => r.stats || []);
-    const steps = stats.flat().map((s) => s.step);
-    if (!steps.length) continue;
-    const early = Math.min(...steps);
-    const late = Math.max(...steps);
-    const layers = Math.max(...stats.flat().map((s) => s.layer)) + 1;
-    for (let layer = 0; layer < layers; layer++) {
-      for (const site of SITES) {
-        const pick = (step, field) => average(stats.map((list) => {
-          const hit = list.find((s) => s.step === step && s.layer === layer);
-          return hit ? hit[site][field] : NaN;
-        }));
-        rows.push({
-          variant, layer, site, early, late,
-          earlyMean: pick(early, 'mean'), earlyStd: pick(early, 'std'),
-          lateMean: pick(late, 'mean'), lateStd: pick(late, 'std'),
-        });
-      }
-    }
-  }
-  return rows;
-}
-
-function average(values) {
-  const ok = values.filter(Number.isFinite);
-  return ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : NaN;
-}

@@ -12,7 +12,6 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const lesson = {
   exps: null,          // app-state.js's Map name -> experiment
   analysis: null,      // analyze() of every experiment that has finished runs
-  thresholds: null,
   queued: false,       // an analysis will be asked for once this task is over
   asking: false,       // an analysis is being made
   changed: false,      // the results shown changed since the analysis being made was asked for
@@ -49,7 +48,6 @@ async function analyzeShown() {
   }
   lesson.asking = false;
   lesson.analysis = analysis;
-  if (analysis) lesson.thresholds = analysis.thresholds;
   renderClaims();
   if (lesson.changed) lessonChanged();
 }
@@ -63,13 +61,12 @@ const ratio = (x) => fixed(x, 2);
 const small = (x) => fixed(x, 3);
 const rate = (x) => String(Number(x.toPrecision(4)));
 
-const thr = () => (lesson.thresholds ? lesson.thresholds.loss_threshold : 0.1);
-
-function metricLabel(m) {
+// th: the analysis's thresholds (docs/claims.md), in the whole analysis and in each experiment's.
+function metricLabel(m, th) {
   switch (m.metric) {
     case 'token_acc': return t('mTokenAcc');
     case 'exact': return t('mExact');
-    case 'steps_to_loss_0_1': return t('mSteps', { thr: thr() });
+    case 'steps_to_loss_0_1': return t('mSteps', { thr: th.loss_threshold });
     default: return t('mLossAt', { step: m.step });
   }
 }
@@ -97,16 +94,16 @@ export function leadPhrase(m) {
 
 // ---------- the claims panel ----------
 
-function claimFigures(c) {
+function claimFigures(c, th) {
   const f = c.figures || {};
-  if (c.verdict === 'not_tested') return t(`r_${c.reason}`, { thr: thr() });
+  if (c.verdict === 'not_tested') return t(`r_${c.reason}`, { thr: th.loss_threshold });
   let out = '';
   if (f.comparison) {
-    out = t('figMetric', { metric: metricLabel(f.comparison), lead: leadPhrase(f.comparison) });
+    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison) });
     if (f.still_learning && f.still_learning.length) out += t('figStill', { variants: f.still_learning.join(', ') });
   } else if (c.id === 5) {
     out = t('figWo', {
-      rows: range(f.dominant_rows, percent), share: percent(lesson.thresholds.dominant_rows_share),
+      rows: range(f.dominant_rows, percent), share: percent(th.dominant_rows_share),
       final: range(f.head_imbalance_final, ratio), init: range(f.head_imbalance_init, ratio),
     });
   } else if (c.id === 6) {
@@ -151,7 +148,7 @@ export function renderClaims() {
     tr.dataset.claim = c.id;
     tr.dataset.verdict = c.verdict;
     const measured = cell('td', null);
-    measured.append(claimFigures(c));
+    measured.append(claimFigures(c, a.thresholds));
     if (c.experiment) {
       const link = cell('a', t('seeExperiment', { title: t(`${c.experiment}_title`) }));
       link.href = `#exp-${c.experiment}`;
@@ -166,22 +163,18 @@ export function renderClaims() {
 
 // ---------- the conclusion ----------
 
+// The core's conclusion (analysis.conclusion, docs/claims.md), worded: the verdicts' counts, then
+// the comparison of each claim it quotes.
 function renderConclusion(a) {
-  const count = (v) => a.claims.filter((c) => c.verdict === v).length;
-  const still = a.claims.some((c) => c.figures && ((c.figures.still_learning || []).length || (c.figures.undecided || []).length));
-  const untested = count('not_tested');
+  const { counts, still_learning: still, quotes } = a.conclusion;
   const sentences = [t('conclusionCounts', {
-    s: count('supported'), p: count('partly_supported'), n: count('not_supported'),
-    untested: untested ? t('conclusionUntested', { nt: untested }) : '',
+    total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
+    untested: counts.not_tested ? t('conclusionUntested', { nt: counts.not_tested }) : '',
     still: still ? t('conclusionStill') : '',
   })];
-  const byId = (id) => a.claims.find((c) => c.id === id);
-  const speed = byId(1), frozen = byId(3);
-  if (speed && speed.figures.comparison && speed.figures.comparison.n > 0) {
-    sentences.push(t('conclusionSpeed', { metric: metricLabel(speed.figures.comparison), lead: leadPhrase(speed.figures.comparison) }));
-  }
-  if (frozen && frozen.figures.comparison && frozen.figures.comparison.n > 0) {
-    sentences.push(t('conclusionFrozen', { metric: metricLabel(frozen.figures.comparison), lead: leadPhrase(frozen.figures.comparison) }));
+  for (const id of quotes) {
+    const m = a.claims.find((c) => c.id === id).figures.comparison;
+    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m) }));
   }
   const box = $('#conclusion');
   box.hidden = false;
@@ -204,21 +197,20 @@ function convergenceLines(e) {
   return still.length ? [t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }), ...out] : out;
 }
 
-function pairLines(f) {
+function pairLines(f, th) {
   return (f.pairs || []).filter((p) => p.n > 0).map((p) => t('pairLine', {
     a: p.a, b: p.b,
-    speed: t('figMetric', { metric: metricLabel(p.speed), lead: leadPhrase(p.speed) }),
-    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy), lead: leadPhrase(p.accuracy) }),
+    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed) }),
+    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy) }),
   }));
 }
 
-function woLines(w) {
+function woLines(w, th) {
   if (!w || !w.seeds) return [];
-  const th = lesson.thresholds || {};
   return [
     t('woLine', {
       dominant: t(w.not_dominant.consistent ? 'woNotDominant' : 'woDominant'),
-      rows: range(w.dominant_rows, percent), share: percent(th.dominant_rows_share ?? 0.5),
+      rows: range(w.dominant_rows, percent), share: percent(th.dominant_rows_share),
     }),
     t('woHeads', {
       final: range(w.head_imbalance_final, ratio), init: range(w.head_imbalance_init, ratio),
@@ -255,11 +247,11 @@ function gainLines(f) {
   return out;
 }
 
-function lrLines(f) {
+function lrLines(f, th) {
   if (!f.table) return [];
   const h = f.highest_trainable_lr || {};
   const out = [];
-  if (!f.most_tolerant || !f.most_tolerant.length) out.push(t('lrNoneTrained', { thr: thr() }));
+  if (!f.most_tolerant || !f.most_tolerant.length) out.push(t('lrNoneTrained', { thr: th.loss_threshold, share: percent(th.trainable_share) }));
   else out.push(t('lrTolerant', { lr: rate(h[f.most_tolerant[0]]), variants: f.most_tolerant.join(', ') }));
   if (f.identity_vs_learned) {
     const lr = (v) => (h[v] == null ? t('lrNone') : rate(h[v]));
@@ -273,7 +265,8 @@ function lrLines(f) {
 // its own interpretation (experiments 3 to 6), then which variants were still learning.
 export function verdictSentences(e) {
   const f = e.finding || {};
-  return [...pairLines(f), ...gainLines(f), ...woLines(f.wo), ...scaleLines(f.scale), ...lrLines(f), ...convergenceLines(e)];
+  const th = e.thresholds;
+  return [...pairLines(f, th), ...gainLines(f), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
 }
 
 // The verdict box under an experiment's heading: one sentence per line.

@@ -2,11 +2,11 @@
 // heads the row (th scope="row"), so that a screen reader names each cell by its variant.
 import { t } from './i18n.js';
 
-// One th scope="col" per text key.
-export const headerCells = (keys) => keys.map((key) => {
+// One th scope="col" per text key, with the texts' parameters.
+export const headerCells = (keys, params = {}) => keys.map((key) => {
   const th = document.createElement('th');
   th.scope = 'col';
-  th.textContent = t(key);
+  th.textContent = t(key, params);
   return th;
 });
 

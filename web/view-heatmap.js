@@ -1,9 +1,9 @@
 // Experiment 3: each layer's W_o as a heatmap with a slider over the saved snapshots (it follows
-// the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms,
-// and per-head OV-circuit singular values. By default one colour scale serves every snapshot and
+// the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms
+// (the record's head_norms and head_change_norms), and per-head OV-circuit singular values. By default one colour scale serves every snapshot and
 // layer of the run, so that scrubbing compares like with like.
 import { lang, t, variantLabel } from './i18n.js';
-import { headBlockNorms, subtract } from './aggregate.js';
+import { subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
 import { Heatmap, maxAbs } from './heatmap.js';
@@ -158,7 +158,7 @@ export class HeatmapView {
     p.npy.textContent = t('npyButton');
     p.npy.setAttribute('aria-label', t('npyLabel', { name }));
 
-    const norms = headBlockNorms(data, snap.rows, snap.cols, heads);
+    const norms = diff ? snap.head_change_norms : snap.head_norms;  // (heads)
     p.norms.figure.hidden = nothingYet;
     p.norms.label(t(diff ? 'normsTitleDiff' : 'normsTitle', { step }), t('axisHead'), t('axisNorm'));
     p.norms.bars(norms.map((_, h) => t('headN', { head: h })), [

@@ -66,13 +66,15 @@ export class LrView {
       (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));
 
     const table = exp.analysis ? exp.analysis.finding.table : [];
+    // The loss the rows count runs reaching; null before the analysis, while both are hidden.
+    const thr = exp.analysis ? exp.analysis.thresholds.loss_threshold : null;
     this.trained.figure.hidden = table.length === 0;
     // Drawn again only for a new analysis, language or theme.
     const key = [lang(), ...exp.variants.map(variantColor)].join();
     if (key !== this.trainedKey || exp.analysis !== this.trainedAnalysis) {
       this.trainedKey = key;
       this.trainedAnalysis = exp.analysis;
-      this.trained.label(t('lrTrained'), t('axisLr'), t('axisTrainedPct'));
+      this.trained.label(t('lrTrained', { thr }), t('axisLr'), t('axisTrainedPct'));
       this.trained.bands(exp.variants.filter((v) => table.some((row) => row.variant === v)).map((v) => {
         const rows = table.filter((row) => row.variant === v);
         const share = rows.map((row) => (100 * row.reached) / row.runs);
@@ -85,15 +87,16 @@ export class LrView {
     else if (!isSettled(exp)) this.status.textContent = t('sentenceWaiting', { done: finished, total: exp.runs.length });
     else this.status.textContent = table.length ? '' : t('sentenceNone');
     this.status.hidden = this.status.textContent === '';
-    this.renderTable(table);
+    this.renderTable(table, thr);
   }
 
-  renderTable(table) {
+  // thr: the analysis's loss threshold, which the rows count runs reaching.
+  renderTable(table, thr) {
     this.table.hidden = table.length === 0;
     if (!table.length) return;
     this.table.replaceChildren();
-    this.table.createCaption().textContent = t('lrTableCaption');
-    this.table.createTHead().insertRow().append(...headerCells(['colVariant', 'colLr', 'colReached', 'colSteps', 'colFinalLoss', 'colDiverged']));
+    this.table.createCaption().textContent = t('lrTableCaption', { thr });
+    this.table.createTHead().insertRow().append(...headerCells(['colVariant', 'colLr', 'colReached', 'colSteps', 'colFinalLoss', 'colDiverged'], { thr }));
     const body = this.table.createTBody();
     for (const row of table) {
       const tr = addRow(body, [

@@ -1,9 +1,10 @@
 // Experiment 4: per layer, the std and mean of the concatenated head outputs, of W_o(concat) and of
 // the residual sum over training, the gradient norm reaching each head's slice of the concat, and
-// the early-vs-late table of the article's printout. Lines are means over seeds; colour is the
-// site (or head), dashes mark the variant.
+// the early-vs-late table of the article's printout (the core's analysis, finding.early_late,
+// once the runs have ended). Lines are means over seeds; colour is the site (or head), dashes
+// mark the variant.
 import { t, variantLabel } from './i18n.js';
-import { earlyLate, seedBands, SITES } from './aggregate.js';
+import { seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE } from './charts.js';
 import { LayerPanels } from './layer-panels.js';
 
@@ -80,11 +81,11 @@ export class StatsView {
   }
 
   renderTable() {
-    const rows = earlyLate(this.exp.runs.filter((r) => r.record).map((r) => ({ variant: r.variant, stats: r.record.stats })));
+    const rows = this.exp.analysis ? this.exp.analysis.finding.early_late : [];
     this.table.hidden = rows.length === 0;
     this.table.replaceChildren();
     if (!rows.length) return;
-    this.table.createCaption().textContent = t('earlyLateCaption', { early: rows[0].early, late: rows[0].late });
+    this.table.createCaption().textContent = t('earlyLateCaption', { early: rows[0].early_step, late: rows[0].late_step });
     const head = this.table.createTHead().insertRow();
     for (const k of ['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd']) {
       const th = document.createElement('th');
@@ -93,10 +94,10 @@ export class StatsView {
       head.appendChild(th);
     }
     const body = this.table.createTBody();
-    const num = (x) => (Number.isFinite(x) ? x.toFixed(4) : '—');
+    const num = (x) => (x == null ? '—' : x.toFixed(4));  // null: no run has that probe
     for (const r of rows) {
       const tr = body.insertRow();
-      for (const text of [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.earlyMean), num(r.earlyStd), num(r.lateMean), num(r.lateStd)]) {
+      for (const text of [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.early_mean), num(r.early_std), num(r.late_mean), num(r.late_std)]) {
         tr.insertCell().textContent = text;
       }
     }

@@ -175,6 +175,8 @@ json analyze(const std::vector<json>& results) {
   std::vector<Exp> exps;
   for (size_t i = 0; i < results.size(); ++i) exps.push_back(read_experiment(results[i], i));
 
+  // Also in each experiment's entry, which the page reads on its own.
+  const json thresholds = thresholds_json();
   json experiments = json::array();
   for (const Exp& e : exps) {
     const json& c = (*e.results)["config"];
@@ -194,16 +196,18 @@ json analyze(const std::vector<json>& results) {
                            {"smooth_window", smooth_window(e)},
                            {"comparisons", comparisons},
                            {"convergence", convergence},
-                           {"finding", finding(e)}});
+                           {"finding", finding(e)},
+                           {"thresholds", thresholds}});
   }
 
   json claims = {claim_slower(exps),    claim_drop(exps),  claim_frozen_better(exps), claim_far_worse(exps),
                  claim_structure(exps), claim_scale(exps), claim_stability(exps)};
   return {{"format", "wolab-analysis"},
           {"version", 1},
-          {"thresholds", thresholds_json()},
+          {"thresholds", thresholds},
           {"experiments", experiments},
-          {"claims", claims}};
+          {"claims", claims},
+          {"conclusion", conclusion(claims)}};
 }
 
 json analyze_text(const std::string& results_array) {

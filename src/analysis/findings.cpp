@@ -66,7 +66,10 @@ json finding(const Exp& e) {
     out["unscaled_lags"] = outcomes["frozen_random"].is_null() ? json(nullptr) : json(outcomes["frozen_random"] == "behind");
   }
   if (e.name == "wo_heatmap") out["wo"] = wo_structure(e).to_json();
-  if (e.name == "activation_stats") out["scale"] = scale_facts(e).to_json();
+  if (e.name == "activation_stats") {
+    out["scale"] = scale_facts(e).to_json();
+    out["early_late"] = early_late(e);
+  }
   return out;
 }
 

@@ -150,6 +150,25 @@ std::string scale_phrase(const json& f) {
          in_seeds(f["steadier"]["holds"].get<int>(), n) + ")";
 }
 
+// Experiment 4's early-versus-late table (finding.early_late), as the page draws it.
+std::string early_late_text(const json& rows) {
+  if (rows.empty()) return "";
+  const auto x = [](const json& v) { return v.is_null() ? std::string("-") : fmt("%.4f", v.get<double>()); };
+  std::string out = "  Early (step " + std::to_string(rows[0]["early_step"].get<int>()) + ") against late (step " +
+                    std::to_string(rows[0]["late_step"].get<int>()) + "), mean over seeds:\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "    %-24s %-6s %-9s %-11s %-11s %-11s %s\n", "variant", "layer", "site", "early mean",
+                "early std", "late mean", "late std");
+  out += line;
+  for (const json& r : rows) {
+    std::snprintf(line, sizeof line, "    %-24s %-6d %-9s %-11s %-11s %-11s %s\n", r["variant"].get<std::string>().c_str(),
+                  r["layer"].get<int>(), r["site"].get<std::string>().c_str(), x(r["early_mean"]).c_str(),
+                  x(r["early_std"]).c_str(), x(r["late_mean"]).c_str(), x(r["late_std"]).c_str());
+    out += line;
+  }
+  return out;
+}
+
 std::string lr_table_text(const json& f) {
   std::string out;
   char line[256];
@@ -211,6 +230,7 @@ std::string finding_text(const json& e) {
   }
   if (f.contains("wo") && f["wo"]["seeds"].get<int>() > 0) out += "  " + wo_phrase(f["wo"]) + ".\n";
   if (f.contains("scale") && f["scale"]["seeds"].get<int>() > 0) out += "  " + scale_phrase(f["scale"]) + ".\n";
+  if (f.contains("early_late")) out += early_late_text(f["early_late"]);
   return out;
 }
 

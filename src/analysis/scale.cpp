@@ -1,9 +1,11 @@
-// Claim 6's facts: the scale around W_o, from the activation statistics (docs/claims.md).
+// Claim 6's facts: the scale around W_o, from the activation statistics, and experiment 4's
+// early-versus-late table (docs/claims.md).
 #include "analysis/verdicts.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace wolab::verdicts {
 
@@ -73,6 +75,41 @@ ScaleFacts scale_facts(const Exp& e) {
     s.steadier.holds += *cl < *ci * (1 - kRelativeTie);
   }
   return s;
+}
+
+json early_late(const Exp& e) {
+  json rows = json::array();
+  for (const std::string& v : e.variants) {
+    std::vector<const json*> stats;  // per run of the variant, its "stats"
+    int early = 0, late = -1;
+    std::set<int> layers;
+    for (const Run& r : e.runs) {
+      if (r.variant != v) continue;
+      stats.push_back(&(*r.record)["stats"]);
+      for (const json& p : *stats.back()) {
+        const int step = p["step"].get<int>();
+        early = late < 0 ? step : std::min(early, step);
+        late = std::max(late, step);
+        layers.insert(p["layer"].get<int>());
+      }
+    }
+    if (late < 0) continue;
+    for (int layer : layers)
+      for (const char* site : {"concat", "wo_out", "residual"}) {
+        // The mean over the variant's runs that have a probe of the layer at that step.
+        auto at = [&](int step, const char* field) {
+          std::vector<double> xs;
+          for (const json* list : stats)
+            for (const json& p : *list)
+              if (p["step"] == step && p["layer"] == layer) xs.push_back(p[site][field].get<double>());
+          return xs.empty() ? json(nullptr) : json(mean(xs));
+        };
+        rows.push_back({{"variant", v}, {"layer", layer}, {"site", site}, {"early_step", early}, {"late_step", late},
+                        {"early_mean", at(early, "mean")}, {"early_std", at(early, "std")},
+                        {"late_mean", at(late, "mean")}, {"late_std", at(late, "std")}});
+      }
+  }
+  return rows;
 }
 
 }  // namespace wolab::verdicts

@@ -196,6 +196,11 @@ struct ScaleFacts {
 };
 
 ScaleFacts scale_facts(const Exp& e);
+// Experiment 4's table, the article's printout: per variant (the experiment's order), layer and
+// site (concat, wo_out, residual), the mean over the variant's runs of each site's mean and std
+// at the variant's first and last probe step: [{variant, layer, site, early_step, late_step,
+// early_mean, early_std, late_mean, late_std}], a value null where no run has that probe.
+json early_late(const Exp& e);
 
 struct LrRow {
   std::string variant;
@@ -221,5 +226,10 @@ json lr_finding(const Exp& e);
 // ---- Findings per experiment (findings.cpp) ----
 
 json finding(const Exp& e);
+
+// ---- The conclusion (conclusion.cpp) ----
+
+// {counts: per verdict, still_learning, quotes: ids of the claims it quotes} of the claims' JSON.
+json conclusion(const json& claims);
 
 }  // namespace wolab::verdicts

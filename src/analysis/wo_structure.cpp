@@ -1,6 +1,7 @@
 // Claim 5's facts: the learned W_o's structure from wo_heatmap's snapshots (docs/claims.md).
 #include "analysis/verdicts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -38,16 +39,14 @@ double diagonal_energy(const Matrix& w) {
   return all > 0 ? diag / all * w.d : 0;
 }
 
-// Largest over smallest Frobenius norm of the heads' column blocks W_o[:, head].
-double head_imbalance(const Matrix& w, int heads) {
-  const int dk = w.d / heads;
+// Largest over smallest of a snapshot's head_norms: the Frobenius norms of the heads' column
+// blocks W_o[:, head], which the record carries (lab/results.h).
+double head_imbalance(const json& head_norms) {
   double lo = HUGE_VAL, hi = 0;
-  for (int h = 0; h < heads; ++h) {
-    double ss = 0;
-    for (int i = 0; i < w.d; ++i)
-      for (int j = h * dk; j < (h + 1) * dk; ++j) ss += w.at(i, j) * w.at(i, j);
-    lo = std::min(lo, std::sqrt(ss));
-    hi = std::max(hi, std::sqrt(ss));
+  for (const json& n : head_norms) {
+    const double x = n.is_number() ? n.get<double>() : HUGE_VAL;  // null: past a float's range
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
   }
   return lo > 0 ? hi / lo : HUGE_VAL;
 }
@@ -70,23 +69,23 @@ WoStructure wo_structure(const Exp& e) {
   WoStructure s;
   for (const Run& r : e.runs) {
     if (r.variant != "learned" || !r.done()) continue;
-    std::map<int, std::pair<const json*, const json*>> layers;  // layer -> (step 0, last)
+    std::map<int, std::pair<const json*, const json*>> layers;  // layer -> "wo" entries (step 0, last)
     int last_step = 0;
     for (const json& w : (*r.record)["wo"]) {
       const int layer = w["layer"].get<int>(), step = w["step"].get<int>();
-      if (step == 0) layers[layer].first = &w["data"];
+      if (step == 0) layers[layer].first = &w;
       if (step > 0 && step >= last_step) last_step = step;
     }
     for (const json& w : (*r.record)["wo"])
-      if (w["step"].get<int>() == last_step && last_step > 0) layers[w["layer"].get<int>()].second = &w["data"];
+      if (w["step"].get<int>() == last_step && last_step > 0) layers[w["layer"].get<int>()].second = &w;
     std::vector<double> dom, en, im0, im1, ch;
     for (const auto& [layer, pair] : layers) {
       if (!pair.first || !pair.second) continue;
-      Matrix w0{e.d_model, pair.first}, w{e.d_model, pair.second};
+      Matrix w0{e.d_model, &(*pair.first)["data"]}, w{e.d_model, &(*pair.second)["data"]};
       dom.push_back(dominant_rows(w));
       en.push_back(diagonal_energy(w));
-      im0.push_back(head_imbalance(w0, e.heads));
-      im1.push_back(head_imbalance(w, e.heads));
+      im0.push_back(head_imbalance((*pair.first)["head_norms"]));
+      im1.push_back(head_imbalance((*pair.second)["head_norms"]));
       ch.push_back(change_from_init(w, w0));
     }
     if (dom.empty()) continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -95,8 +96,44 @@ void append_stats(json& stats, const ProbeRecord& p) {
   }
 }
 
-json wo_entry(const WoSnapshot& s) {
-  return {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}};
+// A "wo" entry's head_norms and head_change_norms (docs/results.md): of its W_o w (C,C), and of
+// w − w0, w0 (C,C) the layer's W_o at step 0 (null when the record has none).
+void set_head_norms(json& entry, const float* w, const float* w0, int C, int H) {
+  entry["head_norms"] = numbers(head_block_norms(w, C, C, H));
+  entry["head_change_norms"] = w0 ? numbers(head_block_norms(w, C, C, H, w0)) : json(nullptr);
+}
+
+// One of the trainer's snapshots as a "wo" entry. A trainer that keeps snapshots has step 0's of
+// every layer (keep_wo_snapshots).
+json wo_entry(const Trainer& t, const WoSnapshot& s) {
+  json entry = {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}};
+  const WoSnapshot* init = nullptr;
+  for (const WoSnapshot& i : t.wo_snapshots())
+    if (i.step == 0 && i.layer == s.layer) {
+      init = &i;
+      break;
+    }
+  set_head_norms(entry, s.data.data(), init ? init->data.data() : nullptr, s.cols, t.config().model.heads);
+  return entry;
+}
+
+// The head norms of every entry of a checked record's "wo", recomputed from its data like the
+// summary: a file's own are not trusted, and files written before they existed lack them.
+void recompute_head_norms(json& wo, int heads) {
+  auto floats = [](const json& data) {  // (rows·cols) as the trainer held them
+    std::vector<float> out;
+    out.reserve(data.size());
+    for (const json& x : data) out.push_back(x.get<float>());
+    return out;
+  };
+  std::map<int, std::vector<float>> init;  // layer -> its W_o at step 0 (C,C)
+  for (const json& entry : wo)
+    if (entry["step"] == 0) init.emplace(entry["layer"].get<int>(), floats(entry["data"]));
+  for (json& entry : wo) {
+    const std::vector<float> w = floats(entry["data"]);
+    const auto i = init.find(entry["layer"].get<int>());
+    set_head_norms(entry, w.data(), i == init.end() ? nullptr : i->second.data(), entry["cols"].get<int>(), heads);
+  }
 }
 
 json ov_entry(const OvSnapshot& s) {
@@ -347,6 +384,7 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   for (size_t i = 0; i < runs.size(); ++i) {
     check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
     for (const std::string& part : record_parts_not_kept(exp)) runs[i][part] = json::array();
+    recompute_head_norms(runs[i]["wo"], cfg.base.model.heads);
   }
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment
@@ -419,7 +457,7 @@ json run_record(Trainer& trainer) {
   json stats = json::array();
   for (size_t i = 0, n = finite_prefix(trainer.probes()); i < n; ++i) append_stats(stats, trainer.probes()[i]);
   json wo = json::array();
-  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer.wo_snapshots()[i]));
+  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer, trainer.wo_snapshots()[i]));
   json ov = json::array();
   for (size_t i = 0, n = finite_prefix(trainer.ov_snapshots()); i < n; ++i) ov.push_back(ov_entry(trainer.ov_snapshots()[i]));
 
@@ -449,7 +487,7 @@ json probe_record(const Trainer& trainer) {
   json out = {{"step", step}, {"eval", nullptr}, {"stats", json::array()}, {"wo", json::array()}, {"ov", json::array()}};
   for (const EvalResult* e : at_step(trainer.evals(), step)) out["eval"] = eval_entry(*e);
   for (const ProbeRecord* p : at_step(trainer.probes(), step)) append_stats(out["stats"], *p);
-  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(*s));
+  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(trainer, *s));
   for (const OvSnapshot* s : at_step(trainer.ov_snapshots(), step)) out["ov"].push_back(ov_entry(*s));
   return out;
 }

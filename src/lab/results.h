@@ -33,8 +33,9 @@ nlohmann::json probe_record(const Trainer& trainer);
 // The whole results object of `experiment` (one of experiments(), not "all"): format, version,
 // created_by, experiment, the fully defaulted config, the runs and a summary per (variant,
 // learning rate) in the experiment's order: mean and sample std over its done runs (lab/spread.h:
-// std null for one run, both null for none), with the diverged and stopped runs counted. Each run keeps only what the
-// experiment keeps: stats, wo and ov are emptied where the experiment does not show them.
+// std null for one run, both null for none), with the diverged and stopped runs counted. Each
+// run keeps only what the experiment keeps: stats, wo and ov are emptied where the experiment
+// does not show them, and each wo entry's head norms are recomputed from its data.
 // Throws ConfigError("results: ...") if a run is malformed, running, or not one the
 // experiment's plan would train (its variant, lr and clip).
 nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& experiment,
@@ -42,7 +43,8 @@ nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& expe
 
 // Checks an imported results text (format, version, config, every run: fields, types, array
 // lengths, finite numbers) and returns it normalised as version 2: config fully defaulted,
-// version 1 runs converted (docs/results.md), summary recomputed from the runs. Throws
+// version 1 runs converted (docs/results.md), summary and the "wo" entries' head norms
+// recomputed from the runs. Throws
 // ConfigError("results: <what is wrong>").
 nlohmann::json parse_results(const std::string& text);
 // The same checks on a document already parsed (analyze() of a JSON array of them).

@@ -77,7 +77,8 @@ uint64_t estimate_bytes(const RunConfig& config, bool wo_snapshots) {
     const uint64_t wo = n.snapshots * L, ov = wo * H;
     snapshots = grown(wo, sizeof(WoSnapshot)) + wo * heap_block(4 * C * C) +
                 grown(ov, sizeof(OvSnapshot)) + ov * heap_block(4 * (C / H));
-    record += wo * (C * C * kArrayNumber + 5 * kObjectKey + 2 * kObject) +
+    // each wo entry: its data, head_norms and head_change_norms
+    record += wo * ((C * C + 2 * H) * kArrayNumber + 7 * kObjectKey + 4 * kObject) +
               ov * ((C / H) * kArrayNumber + 4 * kObjectKey + 2 * kObject);
   }
   // singular_values of each W_o for the record: a (C,C) Gram matrix in double, reduced in place

@@ -15,11 +15,14 @@ SiteStats mean_std(const float* x, size_t n) {
   return {static_cast<float>(mean), static_cast<float>(n ? std::sqrt(sq / n) : 0)};
 }
 
-std::vector<float> head_block_norms(const float* x, int rows, int C, int H) {
+std::vector<float> head_block_norms(const float* x, int rows, int C, int H, const float* minus) {
   const int hs = C / H;
   std::vector<double> sq(H, 0.0);
   for (int r = 0; r < rows; r++)
-    for (int c = 0; c < C; c++) sq[c / hs] += double(x[r * C + c]) * x[r * C + c];
+    for (int c = 0; c < C; c++) {
+      const double v = double(x[r * C + c]) - (minus ? minus[r * C + c] : 0.0f);
+      sq[c / hs] += v * v;
+    }
   std::vector<float> out(H);
   for (int h = 0; h < H; h++) out[h] = static_cast<float>(std::sqrt(sq[h]));
   return out;

@@ -11,10 +11,12 @@ namespace wolab {
 // Mean and (population) standard deviation of n values, accumulated in double.
 SiteStats mean_std(const float* x, size_t n);
 
-// (H) Frobenius norm of each head's block of columns x[:, h·d_k .. (h+1)·d_k) of x (rows,C).
-// Of W_o (C,C, PyTorch layout (out, in)): how strongly W_o reads each head. Of the gradient
-// at the concat (N,C): how much learning signal reaches each head (the article's "valve").
-std::vector<float> head_block_norms(const float* x, int rows, int C, int H);
+// (H) Frobenius norm of each head's block of columns x[:, h·d_k .. (h+1)·d_k) of x (rows,C),
+// or of x − minus (rows,C) when minus is given. Of W_o (C,C, PyTorch layout (out, in)): how
+// strongly W_o reads each head (the record's head_norms), and, less its step-0 value, how far
+// that has moved (head_change_norms). Of the gradient at the concat (N,C): how much learning
+// signal reaches each head (the article's "valve").
+std::vector<float> head_block_norms(const float* x, int rows, int C, int H, const float* minus = nullptr);
 
 // (d_k) singular values, largest first, of head h's OV circuit W_o[:, h cols] · W_v[h rows, :],
 // the (C,C) map from the residual stream through that head's values to the attention output.

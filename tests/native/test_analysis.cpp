@@ -283,6 +283,37 @@ TEST(Analysis, ClaimsThreeAndFourCompareFrozenRandom) {
   EXPECT_EQ(claim(b, 3)["reason"], "identity_better");
 }
 
+// The conclusion counts the verdicts, says whether longer runs might change them and quotes
+// claims 1 and 3 where they were tested (docs/claims.md, "The conclusion").
+TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
+  // Learned clearly faster, both at the ceiling: claim 1 supported, claim 2 not; 3-7 untested.
+  const json a = analyze({results("remove_wo", learned_identity({10, 10, 10}, {20, 20, 20}))})["conclusion"];
+  EXPECT_EQ(a["counts"], json::parse(R"({"supported": 1, "partly_supported": 0, "not_supported": 1, "not_tested": 5})"));
+  EXPECT_FALSE(a["still_learning"].get<bool>());
+  EXPECT_EQ(a["quotes"], json::parse("[1]"));
+
+  std::vector<Spec> runs = {{"learned", 0, 10}, {"identity", 0, 60}};  // identity still learning
+  runs[1].acc = 0.8;
+  runs[1].acc_mid = 0.6;
+  for (auto [variant, acc] : {std::pair<const char*, double>{"frozen_random", 0.6}, {"learned_identity_init", 1.0}})
+    runs.push_back({variant, 0, 20, 0.001, acc, acc});
+  const json b = analyze({results("freeze_wo", runs)})["conclusion"];
+  EXPECT_TRUE(b["still_learning"].get<bool>());
+  EXPECT_EQ(b["quotes"], json::parse("[1, 3]"));
+
+  const json none = analyze({})["conclusion"];
+  EXPECT_EQ(none["counts"]["not_tested"], 7);
+  EXPECT_EQ(none["quotes"], json::array());
+}
+
+// Each experiment's entry carries the thresholds, for a reader of that entry alone (the page).
+TEST(Analysis, EachExperimentCarriesTheThresholds) {
+  const json a = analyze({results("remove_wo", learned_identity({10}, {20}))});
+  EXPECT_EQ(a["experiments"][0]["thresholds"], a["thresholds"]);
+  EXPECT_EQ(a["thresholds"]["loss_threshold"], kLossThreshold);
+  EXPECT_EQ(a["thresholds"]["trainable_share"], kTrainableShare);
+}
+
 // (8*8) W_o entries, row-major (out, in).
 json matrix(const std::function<double(int, int)>& f) {
   json data = json::array();
@@ -382,6 +413,39 @@ json stability_results(const std::vector<double>& lrs, const std::function<bool(
       runs.push_back({i, lr});
     }
   return sweep_results("lr_stability", runs);
+}
+
+// Experiment 4's printout: per variant, layer and site, each site's mean and std at the first
+// and the last probe, averaged over the runs that have that probe.
+TEST(Analysis, EarlyLateTableAveragesTheFirstAndLastProbes) {
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 2; ++seed) {
+    Spec l{"learned", seed}, i{"identity", seed};
+    l.stats = stats([seed](int k) { return 0.5 + 0.04 * k + 0.1 * seed; }, [](int) { return 1.0; });
+    i.stats = stats([](int) { return 1.0; }, [](int k) { return 1.0 + 0.1 * k; });
+    if (seed == 1) {  // diverged at step 55: its probes end at step 50
+      i.diverged_at = 55;
+      i.stats.erase(i.stats.begin() + 5, i.stats.end());
+    }
+    runs.push_back(l);
+    runs.push_back(i);
+  }
+  const json rows = analyze({results("activation_stats", runs)})["experiments"][0]["finding"]["early_late"];
+  ASSERT_EQ(rows.size(), 2u * 3);  // (learned, identity) × (concat, wo_out, residual), one layer
+  const json& wo = rows[1];
+  EXPECT_EQ(wo["variant"], "learned");
+  EXPECT_EQ(wo["layer"], 0);
+  EXPECT_EQ(wo["site"], "wo_out");
+  EXPECT_EQ(wo["early_step"], 10);
+  EXPECT_EQ(wo["late_step"], 100);
+  EXPECT_NEAR(wo["early_std"].get<double>(), 0.59, 1e-9);  // (0.54 + 0.64) / 2
+  EXPECT_NEAR(wo["late_std"].get<double>(), 0.95, 1e-9);   // (0.9 + 1.0) / 2
+  EXPECT_EQ(wo["early_mean"], 0);
+  const json& residual = rows[5];
+  EXPECT_EQ(residual["variant"], "identity");
+  EXPECT_EQ(residual["site"], "residual");
+  EXPECT_NEAR(residual["early_std"].get<double>(), 1.1, 1e-9);
+  EXPECT_NEAR(residual["late_std"].get<double>(), 2.0, 1e-9);  // seed 0 only
 }
 
 TEST(Analysis, ClaimSevenAndTheStabilityTable) {

@@ -10,6 +10,7 @@
 #include "io/checkpoint.h"
 #include "lab/experiment.h"
 #include "lab/results.h"
+#include "run/probes.h"
 
 namespace wolab {
 namespace {
@@ -178,7 +179,12 @@ TEST(Results, EachExperimentKeepsWhatItShows) {
   EXPECT_EQ(stats["ov"], json::array());
   const json heatmap = make_results(small_config(), "wo_heatmap", {run})["runs"][0];
   EXPECT_EQ(heatmap["stats"], json::array());
-  EXPECT_EQ(heatmap["wo"], run["wo"]);
+  json kept = heatmap["wo"];  // less the head norms it adds (RecordedWoCarriesItsHeadNorms)
+  for (json& entry : kept) {
+    entry.erase("head_norms");
+    entry.erase("head_change_norms");
+  }
+  EXPECT_EQ(kept, run["wo"]);
   EXPECT_EQ(heatmap["ov"], run["ov"]);
   const json remove = make_results(small_config(), "remove_wo", {run})["runs"][0];
   EXPECT_EQ(remove["stats"], json::array());
@@ -386,6 +392,32 @@ TEST(Results, RecordOfARealRun) {
   e.base.train.lr = 0.002f;
   json results = make_results(e, "wo_heatmap", {r});
   EXPECT_EQ(parse_results(results.dump()), results);
+}
+
+// Each W_o snapshot carries its heads' block norms, of W_o and of its change since step 0, as
+// head_block_norms computes them; an imported file's are recomputed from the data.
+TEST(Results, RecordedWoCarriesItsHeadNorms) {
+  Trainer t = trained(small_config().base, true);
+  const json r = run_record(t);
+  auto floats = [](const std::vector<float>& xs) {
+    std::vector<double> out;
+    for (float x : xs) out.push_back(decimal_float(x));
+    return out;
+  };
+  const std::vector<float> init = t.wo_init(0), last = t.wo_weights(0);  // (8,8)
+  const json &first = r["wo"][0], &end = r["wo"][4];
+  EXPECT_EQ(first["head_norms"].get<std::vector<double>>(), floats(head_block_norms(init.data(), 8, 8, 2)));
+  EXPECT_EQ(first["head_change_norms"], json::parse("[0, 0]"));
+  EXPECT_EQ(end["head_norms"].get<std::vector<double>>(), floats(t.head_block_norms(0)));
+  EXPECT_EQ(end["head_change_norms"].get<std::vector<double>>(),
+            floats(head_block_norms(last.data(), 8, 8, 2, init.data())));
+  EXPECT_GT(end["head_change_norms"][0].get<double>(), 0);
+
+  const json results = make_results(small_config(), "wo_heatmap", {r});
+  json file = results;
+  file["runs"][0]["wo"][0].erase("head_norms");    // as files written before them
+  file["runs"][0]["wo"][4]["head_norms"] = {1, 2};  // or edited by hand
+  EXPECT_EQ(parse_results(file.dump()), results);
 }
 
 TEST(Results, IdentityWoHasUnitSingularValues) {
