@@ -3,7 +3,7 @@
 // and the downloads (results JSON, W_o .npy, model .safetensors) are what they claim to be.
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { chartData, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
+import { chartData, importAndWait, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const STEPS = Array.from({ length: TINY.steps }, (_, i) => i + 1);
 const PROBES = [10, 20, 30, 40];
@@ -274,9 +274,7 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
   expect(header['layers.0.attn.W_o.weight'].shape).toEqual([8, 8]);
   expect(header['layers.1.attn.W_o.weight'].dtype).toBe('F32');
 
-  await page.locator('#import-file').setInputFiles(await json.path());
-  await expect(section.locator('.config-line')).toContainText('Imported from');
-  await untilAttribute(section, 'data-state', 'settled');
+  await importAndWait(page, await json.path());
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
   expect(await tableCells(section.locator('table.summary-table'))).toEqual(table);
   expect(problems).toEqual([]);
