@@ -140,7 +140,9 @@ export function tableCells(locator) {
   return locator.evaluate((table) => [...table.rows].map((r) => [...r.cells].map((c) => c.textContent)));
 }
 
-export const NUMBER = /-?\d+(\.\d+)?/;
+// A table cell that is a number: a mean, with its ± spread over the seeds where there is one, a
+// percentage or not ("28.5 ± 9.1%", "1.56 ± 0.0521", "-0.0324", "1391"); nothing else in the cell.
+export const NUMBER = /^-?\d+(\.\d+)?( ± \d+(\.\d+)?)?%?$/;
 
 // The presets as the page gets them: from the wasm module's presets(), so that tests follow
 // whatever values the C++ presets hold.
