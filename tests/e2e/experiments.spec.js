@@ -3,12 +3,20 @@
 // and the downloads (results JSON, W_o .npy, model .safetensors) are what they claim to be.
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { chartData, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
+import { chartData, importAndWait, NUMBER, openPage, query, runAndWait, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const STEPS = Array.from({ length: TINY.steps }, (_, i) => i + 1);
 const PROBES = [10, 20, 30, 40];
 
 const means = (datasets) => datasets.filter((d) => d.role === 'mean');
+
+// A summary table row from column `from` on: numbers, but for "Steps to loss < 0.1 (seeds
+// reaching it)", which has none to show: in TINY's 40 steps no seed gets under 0.1.
+function expectSummaryNumbers(row, from) {
+  const REACH = 5;
+  expect(row[REACH]).toBe('— (0/2)');
+  for (const c of row.filter((_, i) => i >= from && i !== REACH)) expect(c).toMatch(NUMBER);
+}
 
 test('remove W_o: loss and accuracy bands per variant, summary table, one honest sentence', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
@@ -41,7 +49,7 @@ test('remove W_o: loss and accuracy bands per variant, summary table, one honest
   expect(cells.map((r) => r[0])).toEqual(['Variant', 'learned', 'identity']);
   for (const row of cells.slice(1)) {
     expect(row[1]).toBe('2');
-    for (const c of row.slice(2)) expect(c).toMatch(NUMBER);
+    expectSummaryNumbers(row, 2);
   }
   // identity has no W_o: 2 layers × (8·8 weights + 8 biases) fewer parameters.
   expect(Number(cells[1][7]) - Number(cells[2][7])).toBe(2 * (8 * 8 + 8));
@@ -122,7 +130,7 @@ test('freeze W_o: four variants drawn and summarised', async ({ page }) => {
   for (const d of loss) expect(d.x).toEqual(STEPS);
   const cells = await tableCells(section.locator('table.summary-table'));
   expect(cells.slice(1).map((r) => r[0])).toEqual(['learned', 'identity', 'frozen_random', 'learned_identity_init']);
-  for (const row of cells.slice(1)) for (const c of row.slice(1)) expect(c).toMatch(NUMBER);
+  for (const row of cells.slice(1)) expectSummaryNumbers(row, 1);
   // frozen_random's W_o is never trained, so it counts as many trainable parameters as
   // identity; learned_identity_init as many as learned.
   expect(cells[3][7]).toBe(cells[2][7]);
@@ -274,9 +282,7 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
   expect(header['layers.0.attn.W_o.weight'].shape).toEqual([8, 8]);
   expect(header['layers.1.attn.W_o.weight'].dtype).toBe('F32');
 
-  await page.locator('#import-file').setInputFiles(await json.path());
-  await expect(section.locator('.config-line')).toContainText('Imported from');
-  await untilAttribute(section, 'data-state', 'settled');
+  await importAndWait(page, await json.path());
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
   expect(await tableCells(section.locator('table.summary-table'))).toEqual(table);
   expect(problems).toEqual([]);

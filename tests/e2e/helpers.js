@@ -1,5 +1,6 @@
 // Shared steps of the page tests: open the page and collect its errors, read chart data the
-// way a test should (Chart.getChart on the canvas), wait for an experiment, save screenshots.
+// way a test should (Chart.getChart on the canvas), wait for an experiment (run or imported),
+// save screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from '@playwright/test';
@@ -57,6 +58,26 @@ export async function runAndWait(page, experiment, timeout = 30_000) {
   // The last render is throttled to a few per second: wait until it has drawn the final state.
   await expect(section.locator('.runs-table tbody tr[data-status="queued"], .runs-table tbody tr[data-status="running"]')).toHaveCount(0);
   return section;
+}
+
+// Imports results files through the page's file input (paths, or Playwright's { name, mimeType,
+// buffer } payloads) and waits until the section of each file's experiment shows that file (its
+// config line names it) with data-state="settled": summary and verdict made from its runs.
+// Returns those sections in the files' order. Not for files the page refuses: they never settle.
+export async function importAndWait(page, files) {
+  const list = [files].flat();
+  await page.locator('#import-file').setInputFiles(list);
+  const sections = [];
+  for (const file of list) {
+    const [name, text] = typeof file === 'string' ? [path.basename(file), fs.readFileSync(file, 'utf8')]
+      : [file.name, file.buffer.toString('utf8')];
+    const section = page.locator(`#exp-${JSON.parse(text).experiment}`);
+    // The section may be settled already, with the results it showed before.
+    await expect(section.locator('.config-line')).toContainText(`Imported from ${name} (`);
+    await untilAttribute(section, 'data-state', 'settled');
+    sections.push(section);
+  }
+  return sections;
 }
 
 // Every dataset of the chart drawn on `selector`'s canvas: label, role (mean/min/max), points.
@@ -119,7 +140,9 @@ export function tableCells(locator) {
   return locator.evaluate((table) => [...table.rows].map((r) => [...r.cells].map((c) => c.textContent)));
 }
 
-export const NUMBER = /-?\d+(\.\d+)?/;
+// A table cell that is a number: a mean, with its ± spread over the seeds where there is one, a
+// percentage or not ("28.5 ± 9.1%", "1.56 ± 0.0521", "-0.0324", "1391"); nothing else in the cell.
+export const NUMBER = /^-?\d+(\.\d+)?( ± \d+(\.\d+)?)?%?$/;
 
 // The presets as the page gets them: from the wasm module's presets(), so that tests follow
 // whatever values the C++ presets hold.

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
+import { chartData, importAndWait, openPage, screenshot, tableCells, TINY } from './helpers.js';
 
 const CLI = path.resolve(process.env.WOLAB_CLI || 'build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
@@ -32,11 +32,9 @@ function cliResults(experiment) {
 
 test('the four files of `wolab run --experiment all` import at once, each into its experiment', async ({ page }) => {
   const problems = await openPage(page);
-  await page.locator('#import-file').setInputFiles(EXPERIMENTS.map(cliResults));
+  await importAndWait(page, EXPERIMENTS.map(cliResults));
   for (const e of EXPERIMENTS) {
-    const section = page.locator(`#exp-${e}`);
-    await expect(section.locator('.config-line')).toContainText(`Imported from cli.${e}.json (wolab `);
-    await untilAttribute(section, 'data-state', 'settled');
+    await expect(page.locator(`#exp-${e} .config-line`)).toContainText(`Imported from cli.${e}.json (wolab `);
   }
   await expect(page.locator('#exp-freeze_wo .runs-table tbody tr')).toHaveCount(8);
   await expect(page.locator('#exp-activation_stats table.early-late-table tbody tr')).toHaveCount(12);
@@ -47,10 +45,8 @@ test('a CLI results file renders like a live run: curves, table and sentence fro
   const problems = await openPage(page);
   const file = cliResults('remove_wo');
   const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-  await page.locator('#import-file').setInputFiles(file);
-  const section = page.locator('#exp-remove_wo');
+  const [section] = await importAndWait(page, file);
   await expect(section.locator('.config-line')).toContainText(`Imported from ${path.basename(file)} (wolab `);
-  await untilAttribute(section, 'data-state', 'settled');
 
   // The mean line is the mean over the file's seeds, step by step.
   const loss = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
@@ -82,8 +78,7 @@ test('a CLI heatmap file shows its W_o snapshots', async ({ page }) => {
   const problems = await openPage(page);
   const file = cliResults('wo_heatmap');
   const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-  await page.locator('#import-file').setInputFiles(file);
-  const section = page.locator('#exp-wo_heatmap');
+  const [section] = await importAndWait(page, file);
   await expect(section.locator('.heatmap canvas[data-layer="0"]')).toHaveAttribute('data-rows', String(TINY.d_model));
   const steps = [...new Set(results.runs[0].wo.map((w) => w.step))];
   await expect(section.locator('input.snapshot-slider')).toHaveAttribute('max', String(steps.length - 1));
@@ -120,8 +115,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
     greedy_exact: null, steps_to_loss_0_1: null,
   };
   const text = JSON.stringify(results);
-  await page.locator('#import-file').setInputFiles({ name: 'diverged.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-  const section = page.locator('#exp-remove_wo');
+  const [section] = await importAndWait(page, { name: 'diverged.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await expect(section.locator('.runs-table tbody tr[data-status="diverged"] td').nth(3)).toHaveText(`diverged at step ${k + 1}`);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(3);
   const cells = await tableCells(section.locator('table.summary-table'));
@@ -138,9 +132,7 @@ test('a diverged run shows "diverged at step N" in its row; the others are summa
 test('malformed or foreign JSON is refused with a message and changes nothing', async ({ page }) => {
   const problems = await openPage(page);
   const good = cliResults('remove_wo');
-  await page.locator('#import-file').setInputFiles(good);
-  const section = page.locator('#exp-remove_wo');
-  await untilAttribute(section, 'data-state', 'settled');
+  const [section] = await importAndWait(page, good);
   const before = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const line = await section.locator('.config-line').textContent();
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, query, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
+import { chartData, importAndWait, openPage, query, screenshot, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const CLI = path.resolve(process.env.WOLAB_CLI || 'build/wolab');
 const FIXTURES = path.resolve('tests/e2e/fixtures');
@@ -124,15 +124,13 @@ test('CLI files of experiments 5 and 6 import like live runs', async ({ page }) 
   const problems = await openPage(page, query({ lrs: LRS.join(',') }));
   const gainFile = cliResults('gain_vs_learning');
   const lrFile = cliResults('lr_stability');
-  await page.locator('#import-file').setInputFiles([gainFile, lrFile]);
-  const gain = page.locator('#exp-gain_vs_learning');
+  const [gain, lr] = await importAndWait(page, [gainFile, lrFile]);
   await expect(gain.locator('.config-line')).toContainText(`Imported from ${path.basename(gainFile)} (wolab `);
   const gainResults = JSON.parse(fs.readFileSync(gainFile, 'utf8'));
   expectSvChart(await chartData(page, '#exp-gain_vs_learning canvas[data-chart="wo-sv"]'), gainResults.runs,
     ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal']);
   await expect(gain.locator('.runs-table tbody tr')).toHaveCount(gainResults.runs.length);
 
-  const lr = page.locator('#exp-lr_stability');
   await expect(lr.locator('.config-line')).toContainText(`Imported from ${path.basename(lrFile)} (wolab `);
   await expectSweepShown(page, lr, JSON.parse(fs.readFileSync(lrFile, 'utf8')));
   expect(problems).toEqual([]);

@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { loadWolab, memoryBytes, root } = require('./helpers.js');
+const { loadWolab, withTrainer, memoryBytes, root } = require('./helpers.js');
 
 let appendProgress;  // the page's own (web/live-record.js), an ES module
 test.before(async () => ({ appendProgress } = await import('../../web/live-record.js')));
@@ -108,8 +108,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
 
 test('a trainer steps to the end, then stops', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(tiny());
-  try {
+  await withTrainer(wolab, tiny(), (t) => {
     assert.equal(t.stepsDone(), 0);
     assert.deepEqual(t.status(), { state: 'running' });
     assert.equal(t.finished(), false);
@@ -128,15 +127,12 @@ test('a trainer steps to the end, then stops', async () => {
     assert.deepEqual(t.status(), { state: 'done' });
     assert.equal(t.step(5).length, 0, 'a finished run takes no more steps');
     assert.ok(rest[rest.length - 1] < first[0], 'the loss went down');
-  } finally {
-    t.delete();
-  }
+  });
 });
 
 test('evaluate, greedyExact and stats', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(tiny());
-  try {
+  await withTrainer(wolab, tiny(), (t) => {
     assert.equal(t.stats(), null, 'no probe before the first probe step');
     assert.equal(t.lastEval(), null, 'no eval before the first probe step');
     const e0 = t.evaluate();
@@ -169,9 +165,7 @@ test('evaluate, greedyExact and stats', async () => {
     assert.equal(t.stats().step, 20, 'stats() is the latest probe');
     t.step(1);
     assert.equal(t.stats().step, 40);
-  } finally {
-    t.delete();
-  }
+  });
 });
 
 test('W_o accessors: shapes and meaning in each W_o mode', async () => {
@@ -179,8 +173,7 @@ test('W_o accessors: shapes and meaning in each W_o mode', async () => {
   const identity = Float32Array.from({ length: D * D }, (_, i) => (i % (D + 1) === 0 ? 1 : 0));
   for (const wo of ['learned', 'identity', 'frozen_random', 'learned_identity_init', 'frozen_random_scaled', 'frozen_orthogonal']) {
     for (const ln of ['post', 'pre']) {
-      const t = new wolab.Trainer(tiny({ wo, ln }));
-      try {
+      await withTrainer(wolab, tiny({ wo, ln }), (t) => {
         assert.equal(t.parameterCount(), pytorchParameterCount(wo, ln), `${wo}/${ln} parameter count`);
         const init = [0, 1].map((l) => t.woInit(l));
         for (let l = 0; l < LAYERS; l++) {
@@ -210,17 +203,14 @@ test('W_o accessors: shapes and meaning in each W_o mode', async () => {
             for (let i = 1; i < DK; i++) assert.ok(sv[i - 1] >= sv[i] && sv[i] >= 0, 'largest first, >= 0');
           }
         }
-      } finally {
-        t.delete();
-      }
+      });
     }
   }
 });
 
 test('attention(layer, head, example) is a causal T×T map whose rows sum to 1', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(tiny());
-  try {
+  await withTrainer(wolab, tiny(), (t) => {
     t.step(5);
     for (const [l, h, ex] of [[0, 0, 0], [1, 1, 511]]) {
       const a = t.attention(l, h, ex);
@@ -235,9 +225,7 @@ test('attention(layer, head, example) is a causal T×T map whose rows sum to 1',
       }
     }
     assert.notDeepEqual(t.attention(0, 0, 0), t.attention(0, 1, 0), 'heads differ');
-  } finally {
-    t.delete();
-  }
+  });
 });
 
 test('returned arrays are copies that survive wasm memory growth', async () => {
@@ -272,8 +260,7 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
   ]);
   const records = [];
   for (const run of plan) {
-    const t = new wolab.Trainer(JSON.stringify(run.config));
-    try {
+    records.push(await withTrainer(wolab, JSON.stringify(run.config), (t) => {
       t.keepStats(run.keep.stats);
       t.recordWoSnapshots(run.keep.wo);
       const record = JSON.parse(t.record());
@@ -314,10 +301,8 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
         assert.deepEqual(r.wo, []);
         assert.deepEqual(r.ov, []);
       }
-      records.push(r);
-    } finally {
-      t.delete();
-    }
+      return r;
+    }));
   }
 
   const text = wolab.makeResults('remove_wo', config, JSON.stringify(records));
@@ -354,8 +339,7 @@ test('lr_stability plans every variant at every rate, unclipped', async () => {
 
 test('stop ends a run where it is, and its record can be saved', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(tiny());
-  try {
+  await withTrainer(wolab, tiny(), (t) => {
     t.step(25);
     t.stop();
     assert.equal(t.finished(), true);
@@ -367,15 +351,10 @@ test('stop ends a run where it is, and its record can be saved', async () => {
     const results = JSON.parse(wolab.makeResults('remove_wo', tiny(), JSON.stringify([r])));
     assert.equal(results.summary[0].stopped, 1);
     assert.equal(results.summary[0].token_acc.mean, null, 'a stopped run is not averaged');
-  } finally {
-    t.delete();
-  }
-  const running = new wolab.Trainer(tiny());
-  try {
+  });
+  await withTrainer(wolab, tiny(), (running) => {
     running.step(3);
     assert.throws(() => wolab.makeResults('remove_wo', tiny(), JSON.stringify([JSON.parse(running.record())])),
       /^Error: results: runs\[0\]\.status: the run is still running; stop it or let it finish$/);
-  } finally {
-    running.delete();
-  }
+  });
 });

@@ -4,7 +4,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { loadWolab, readSafetensors } = require('./helpers.js');
+const { loadWolab, withTrainer, readSafetensors } = require('./helpers.js');
 
 const CONFIG = {
   model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
@@ -36,8 +36,7 @@ test('a reloaded trainer continues with identical losses, metrics and state', as
 
 test('checkpoint bytes are safetensors with PyTorch names, the config and the history', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(TEXT);
-  try {
+  await withTrainer(wolab, TEXT, (t) => {
     const losses = t.step(5);
     const { metadata, tensors } = readSafetensors(t.checkpoint());
     assert.equal(metadata.format, 'wolab-checkpoint');
@@ -55,9 +54,7 @@ test('checkpoint bytes are safetensors with PyTorch names, the config and the hi
     const weights = Object.keys(tensors).filter((k) => !/^(adam|init|history)\./.test(k));
     const count = weights.reduce((n, k) => n + tensors[k].data.length, 0);
     assert.equal(count, t.parameterCount(), 'every trainable parameter is saved (learned: no frozen ones)');
-  } finally {
-    t.delete();
-  }
+  });
 });
 
 test('a finished run reloads finished', async () => {
@@ -78,10 +75,10 @@ test('a finished run reloads finished', async () => {
 
 test('corrupt bytes throw a clear Error; the module goes on', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(TEXT);
-  t.step(3);
-  const good = t.checkpoint();
-  t.delete();
+  const good = await withTrainer(wolab, TEXT, (t) => {
+    t.step(3);
+    return t.checkpoint();
+  });
   const n = Number(new DataView(good.buffer).getBigUint64(0, true));
 
   const patched = (edit) => {

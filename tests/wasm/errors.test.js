@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { loadWolab, nativeTool, memoryBytes } = require('./helpers.js');
+const { loadWolab, withTrainer, nativeTool, memoryBytes } = require('./helpers.js');
 
 const TINY = JSON.stringify({
   model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
@@ -59,9 +59,7 @@ test('a bad config throws the validator message; the module and a live trainer g
       assert.deepEqual(live.step(1), twin.step(1), 'the live trainer steps on as if nothing happened');
     }
     assert.equal(memoryBytes(wolab), memory, 'a refused config allocates nothing (not even the 512 MiB+ one)');
-    const fresh = new wolab.Trainer(TINY);
-    assert.equal(fresh.step(3).length, 3, 'new trainers work after errors');
-    fresh.delete();
+    await withTrainer(wolab, TINY, (fresh) => assert.equal(fresh.step(3).length, 3, 'new trainers work after errors'));
   } finally {
     live.delete();
     twin.delete();
@@ -70,8 +68,7 @@ test('a bad config throws the validator message; the module and a live trainer g
 
 test('bad calls on a trainer throw Errors naming what is out of range', async () => {
   const wolab = await loadWolab();
-  const t = new wolab.Trainer(TINY);
-  try {
+  await withTrainer(wolab, TINY, (t) => {
     const cases = [
       [() => t.woWeights(2), 'layer 2 is out of range; 0..1'],
       [() => t.woInit(-1), 'layer -1 is out of range; 0..1'],
@@ -85,9 +82,7 @@ test('bad calls on a trainer throw Errors naming what is out of range', async ()
     }
     t.step(100);
     assert.deepEqual(JSON.parse(t.record()).status, { state: 'done' });
-  } finally {
-    t.delete();
-  }
+  });
 });
 
 test('bad results and runs throw "results: ..." Errors', async () => {

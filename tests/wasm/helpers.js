@@ -25,6 +25,17 @@ function loadWolab(name = 'wolab') {
   return loaded.get(name);
 }
 
+// Makes a Trainer of `config` (JSON text) in module `wolab`, awaits fn(trainer) and deletes the
+// trainer whether fn returned or threw; returns what fn returned.
+async function withTrainer(wolab, config, fn) {
+  const t = new wolab.Trainer(config);
+  try {
+    return await fn(t);
+  } finally {
+    t.delete();
+  }
+}
+
 // Path of a native executable, or null when the native build has not made it.
 function nativeTool(name) {
   const file = path.join(nativeDir, name);
@@ -52,4 +63,4 @@ function readSafetensors(bytes) {
   return { metadata, tensors };
 }
 
-module.exports = { loadWolab, newWolab, nativeTool, memoryBytes, readSafetensors, root };
+module.exports = { loadWolab, newWolab, withTrainer, nativeTool, memoryBytes, readSafetensors, root };

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { loadWolab, newWolab, memoryBytes } = require('./helpers.js');
+const { loadWolab, newWolab, withTrainer, memoryBytes } = require('./helpers.js');
 
 const SMALL = JSON.stringify({
   model: { d_model: 16, heads: 2, layers: 2, d_ff: 32 },
@@ -17,16 +17,14 @@ const SMALL = JSON.stringify({
 // set alone is 37 KB) would grow it within these cycles; a flat size means each cycle freed all.
 test('wasm memory stays flat over 1,000 create/step/checkpoint/delete cycles', async () => {
   const wolab = await loadWolab();
-  const cycle = () => {
-    const t = new wolab.Trainer(SMALL);
+  const cycle = () => withTrainer(wolab, SMALL, (t) => {
     t.step(1);
     t.stats();
     t.checkpoint();
-    t.delete();
-  };
-  for (let i = 0; i < 50; i++) cycle();  // the allocator's own working set
+  });
+  for (let i = 0; i < 50; i++) await cycle();  // the allocator's own working set
   const before = memoryBytes(wolab);
-  for (let i = 0; i < 1000; i++) cycle();
+  for (let i = 0; i < 1000; i++) await cycle();
   assert.equal(memoryBytes(wolab), before);
 });
 
@@ -35,15 +33,12 @@ const MiB = 1024 * 1024;
 // One run as the page's worker goes through it: made, trained to its end, its record taken as
 // JSON text, a checkpoint taken, deleted.
 function runToEnd(wolab, config, snapshots) {
-  const t = new wolab.Trainer(config);
-  try {
+  return withTrainer(wolab, config, (t) => {
     t.recordWoSnapshots(snapshots);
     while (!t.finished()) t.step(50);
     assert.ok(t.record().length > 100);
     assert.ok(t.checkpoint().length > 100);
-  } finally {
-    t.delete();
-  }
+  });
 }
 
 // The config `base` with section.key set to the largest whole number the validator accepts
@@ -76,7 +71,7 @@ test('the memory estimate bounds the wasm heap of runs up to the limit', async (
     const wolab = await newWolab();
     const start = memoryBytes(wolab);
     const estimate = wolab.memoryEstimate(config, snapshots);
-    runToEnd(wolab, config, snapshots);
+    await runToEnd(wolab, config, snapshots);
     const end = memoryBytes(wolab);
     const sizes = `${name}: estimate ${estimate / MiB} MiB, heap ${start / MiB} -> ${end / MiB} MiB`;
     assert.ok(end <= 1.2 * (start + estimate) + 64 * 1024, sizes);
