@@ -7,6 +7,7 @@ import { t, variantLabel } from './i18n.js';
 import { seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE } from './charts.js';
 import { LayerPanels } from './layer-panels.js';
+import { addRow, headerCells } from './tables.js';
 
 const SITE_COLORS = { concat: 0, wo_out: 3, residual: 2 };  // indices into the theme's PALETTE
 const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
@@ -86,20 +87,11 @@ export class StatsView {
     this.table.replaceChildren();
     if (!rows.length) return;
     this.table.createCaption().textContent = t('earlyLateCaption', { early: rows[0].early_step, late: rows[0].late_step });
-    const head = this.table.createTHead().insertRow();
-    for (const k of ['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd']) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = t(k);
-      head.appendChild(th);
-    }
+    this.table.createTHead().insertRow().append(...headerCells(['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd']));
     const body = this.table.createTBody();
     const num = (x) => (x == null ? '—' : x.toFixed(4));  // null: no run has that probe
     for (const r of rows) {
-      const tr = body.insertRow();
-      for (const text of [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.early_mean), num(r.early_std), num(r.late_mean), num(r.late_std)]) {
-        tr.insertCell().textContent = text;
-      }
+      addRow(body, [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.early_mean), num(r.early_std), num(r.late_mean), num(r.late_std)]);
     }
   }
 }
