@@ -135,6 +135,16 @@ json claim_stability(const std::vector<Exp>& exps) {
     if (!e && x.name == "lr_stability" && x.has("learned") && x.has("identity")) e = &x;
   if (!e) return claim(7, Reason::experiment_absent);
   const std::vector<LrRow> rows = lr_table(*e);
+  // Every rate of the sweep needs, for both variants, a run that trained to its end: a rate
+  // whose runs were all stopped (or never ran) would read as one the variant cannot train.
+  std::vector<double> missing;
+  for (double lr : e->lrs)
+    for (const char* v : {"learned", "identity"}) {
+      bool ended = false;
+      for (const LrRow& r : rows) ended = ended || (r.variant == v && r.lr == lr && r.ended() > 0);
+      if (!ended && (missing.empty() || missing.back() != lr)) missing.push_back(lr);
+    }
+  if (!missing.empty()) return claim(7, Reason::rates_incomplete, e, {{"lrs_incomplete", missing}});
   auto l = highest_trainable(rows, "learned"), i = highest_trainable(rows, "identity");
   const int dl = diverged_runs(rows, "learned"), di = diverged_runs(rows, "identity");
   json undecided = json::array();

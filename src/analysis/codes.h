@@ -21,7 +21,7 @@ static_assert(std::size(kVerdictCodes) == static_cast<size_t>(Verdict::not_teste
 
 enum class Reason {
   // The input cannot test the claim.
-  experiment_absent, no_pairs, no_snapshots, no_stats, none_trained,
+  experiment_absent, no_pairs, no_snapshots, no_stats, none_trained, rates_incomplete,
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
   // 2. Without W_o final accuracy drops by 5-15%.
@@ -49,6 +49,7 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::no_snapshots, "no_snapshots", Verdict::not_tested},
     {Reason::no_stats, "no_stats", Verdict::not_tested},
     {Reason::none_trained, "none_trained", Verdict::not_tested},
+    {Reason::rates_incomplete, "rates_incomplete", Verdict::not_tested},
 
     {Reason::clearly_slower, "clearly_slower", Verdict::supported},
     {Reason::slower_small_gap, "slower_small_gap", Verdict::partly_supported},

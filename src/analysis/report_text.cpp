@@ -341,6 +341,7 @@ std::string reason_text(Reason r) {
       {Reason::no_snapshots, "no learned run kept its W_o snapshots"},
       {Reason::no_stats, "no activation statistics for both learned and identity"},
       {Reason::none_trained, "neither learned nor identity trained at any learning rate"},
+      {Reason::rates_incomplete, "a learning rate where learned or identity has no run that trained to its end (stopped runs count for nothing)"},
       {Reason::clearly_slower, "a consistent and clear gap"},
       {Reason::slower_small_gap, "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear"},
       {Reason::slower_some_seeds, "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},

@@ -207,10 +207,14 @@ struct LrRow {
   double lr = 0;
   int runs = 0, reached = 0, diverged = 0, stopped = 0, still_learning = 0;
   std::vector<double> steps, final_loss;
-  bool trainable() const { return runs > 0 && reached >= kTrainableShare * runs - 1e-9; }
+  // The runs that trained to their end: a stopped run counts for nothing, never as a failure.
+  int ended() const { return runs - stopped; }
+  bool trainable() const { return ended() > 0 && reached >= kTrainableShare * ended() - 1e-9; }
   // Does not train the variant, but would if the runs still learning at the last step reached
   // the threshold: longer runs might.
-  bool undecided() const { return !trainable() && reached + still_learning >= kTrainableShare * runs - 1e-9; }
+  bool undecided() const {
+    return ended() > 0 && !trainable() && reached + still_learning >= kTrainableShare * ended() - 1e-9;
+  }
 };
 
 std::vector<LrRow> lr_table(const Exp& e);

@@ -448,6 +448,29 @@ TEST(Analysis, EarlyLateTableAveragesTheFirstAndLastProbes) {
   EXPECT_NEAR(residual["late_std"].get<double>(), 2.0, 1e-9);  // seed 0 only
 }
 
+// A stopped run counts for nothing: a rate whose identity runs were all stopped leaves claim 7
+// untested (it would read as a rate identity cannot train), and one stopped seed of two leaves
+// the rate to the other.
+TEST(Analysis, ClaimSevenCountsStoppedRunsForNothing) {
+  auto stopped = [](json sweep, double lr, int seeds) {
+    for (json& r : sweep["runs"])
+      if (r["variant"] == "identity" && r["lr"] == lr && r["seed"].get<int>() < seeds)
+        r["status"] = {{"state", "stopped"}, {"step", 20}};
+    return sweep;
+  };
+  const json all = stability_results({0.001, 0.01, 0.03}, [](int, double) { return false; });
+  EXPECT_EQ(claim(analyze({all}), 7)["reason"], "not_needed");
+  const json c = claim(analyze({stopped(all, 0.03, 2)}), 7);
+  EXPECT_EQ(c["verdict"], "not_tested");
+  EXPECT_EQ(c["reason"], "rates_incomplete");
+  EXPECT_EQ(c["figures"]["lrs_incomplete"], json({0.03}));
+  const json one = analyze({stopped(all, 0.03, 1)});
+  EXPECT_EQ(claim(one, 7)["reason"], "not_needed");
+  const json& row = one["experiments"][0]["finding"]["table"][5];  // identity at 0.03
+  EXPECT_EQ(row["stopped"], 1);
+  EXPECT_TRUE(row["trainable"]);
+}
+
 TEST(Analysis, ClaimSevenAndTheStabilityTable) {
   // learned trains up to 0.03; identity up to `identity_top`, diverging above it.
   auto sweep = [](double identity_top) {
