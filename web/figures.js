@@ -1,8 +1,9 @@
 // Figures as the page prints them: the core's spreads over seeds (docs/claims.md) as a mean and
-// its range.
+// its range, worded as the CLI's ("28% (−22% to 26%)").
+import { t } from './i18n.js';
 
-// x to d decimals; a negative gets a real minus sign, which a range's en dash cannot be
-// mistaken for, and a value that rounds to zero prints unsigned.
+// x to d decimals; a negative gets a real minus sign, and a value that rounds to zero prints
+// unsigned.
 export const fixed = (x, d) => (Math.abs(x) < 0.5 * 10 ** -d ? 0 : x).toFixed(d).replace('-', '−');
 
 // A spread (n, mean, min, max): the mean, and its range when the values differ at the precision
@@ -12,5 +13,5 @@ export function range(s, f) {
   if (!s) return '—';
   const scale = Math.max(Math.abs(s.mean), Math.abs(s.min), Math.abs(s.max));
   const [mean, min, max] = [s.mean, s.min, s.max].map((x) => f(x, scale));
-  return s.n > 1 && min !== max ? `${mean} (${min}–${max})` : mean;
+  return s.n > 1 && min !== max ? t('range', { mean, min, max }) : mean;
 }

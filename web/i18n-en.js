@@ -239,6 +239,7 @@ export const en = {
   r_no_pairs: 'no seed where both runs finished',
   r_no_snapshots: 'no learned run kept its W_o snapshots',
   r_no_stats: 'no activation statistics for both learned and identity',
+  range: '{mean} ({min} to {max})',
   r_rates_incomplete: 'at some learning rate learned or identity has no run that trained to its end (stopped runs count for nothing)',
   r_none_trained: 'neither learned nor identity reached loss < {thr} at any learning rate: the runs are too short to judge',
   // figures

@@ -240,6 +240,7 @@ export const zh = {
   r_no_pairs: '没有两个运行都完成的种子',
   r_no_snapshots: '没有可学习运行保存 W_o 快照',
   r_no_stats: 'learned 与 identity 没有激活统计',
+  range: '{mean}（{min} 至 {max}）',
   r_rates_incomplete: '在某个学习率下，learned 或 identity 没有一次训练到结束的运行（被停止的运行不计入）',
   r_none_trained: 'learned 和 identity 在任何学习率下都没有达到损失 < {thr}：运行太短，无法判断',
   mTokenAcc: 'token 准确率', mExact: '完全匹配率', mSteps: '损失降到 {thr} 以下所需步数', mLossAt: '第 {step} 步的损失',

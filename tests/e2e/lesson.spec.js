@@ -51,7 +51,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // Figures: negatives with a minus sign, and a mean and its range to one precision.
   const texts = [await page.locator('#claims-body').textContent(), ...await sections.locator('.verdict-box').allTextContents()].join('\n');
   expect(texts).not.toMatch(/(^|[\s(])-\d/m);
-  const ranges = [...texts.matchAll(/(−?\d+(?:\.(\d+))?)% \((−?\d+(?:\.(\d+))?)%–(−?\d+(?:\.(\d+))?)%\)/g)];
+  const ranges = [...texts.matchAll(/(−?\d+(?:\.(\d+))?)% \((−?\d+(?:\.(\d+))?)% to (−?\d+(?:\.(\d+))?)%\)/g)];
   expect(ranges.length).toBeGreaterThan(3);
   for (const m of ranges) expect([m[4], m[6]], m[0]).toEqual([m[2], m[2]]);
   // Recorded runs are folded under their title and count (the summary table gives their outcome).
