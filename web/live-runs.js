@@ -10,7 +10,7 @@ import { configValid, runAllConfig } from './settings-form.js';
 import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
 import { reset } from './experiment-section.js';
 import { onExperimentSettled } from './results-shown.js';
-import { active, finishedRuns, isSettled } from './run-status.js';
+import { active, finishedRuns, isSettled, stepsTrained } from './run-status.js';
 import { appendProgress } from './live-record.js';
 import { makeResults } from './analysis.js';
 import { download } from './export.js';
@@ -180,7 +180,7 @@ function updateRun(run, job, msg, now) {
       run.status = msg.record.status;
       run.finished = true;
       const steps = run.record.curve.step;
-      run.stepsDone = run.status.state === 'done' ? run.steps : run.status.step;
+      run.stepsDone = stepsTrained(run.status, run.steps);
       if (steps.length) run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
       break;
     }

@@ -6,7 +6,7 @@ import { app, errorText } from './app-state.js';
 import { notice } from './notices.js';
 import { refreshButtons } from './control-bar.js';
 import { reset } from './experiment-section.js';
-import { finishedRuns, active } from './run-status.js';
+import { active, finishedRuns, stepsTrained } from './run-status.js';
 import { isRecordedWith, loadRecorded } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
 import { lessonChanged } from './lesson.js';
@@ -64,7 +64,7 @@ function showResults(results, text, { source, file = '' }) {
   for (const record of results.runs) {
     exp.runs.push({
       id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
-      stepsDone: record.status.state === 'done' ? steps : record.status.step, status: record.status,
+      stepsDone: stepsTrained(record.status, steps), status: record.status,
       rate: 0, lastAt: 0, startedAt: 0, finished: true, error: '', record,
     });
   }

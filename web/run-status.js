@@ -11,6 +11,8 @@ export function setRunCodes(codes) {
 
 export const active = (r) => r.status.state === 'queued' || r.status.state === 'running';
 export const complete = (r) => core.trainedToEnd.has(r.status.state);
+// The steps a finished run trained: all `steps` when done, else its status's step.
+export const stepsTrained = (status, steps) => (status.state === 'done' ? steps : status.step);
 export const started = (r) => Boolean(r.startedAt || r.stepsDone);
 export const finishedRuns = (exp) => exp.runs.filter((r) => r.finished);
 

@@ -226,8 +226,17 @@ export function settingsFromLink(query) {
   onSettingsEdited();
 }
 
+// The core's learning rates of a config, by its JSON text: the config line is drawn at every
+// frame of a run, and a config's rates never change.
+const ratesOf = new Map();
+function learningRates(config) {
+  const text = JSON.stringify(config);
+  if (!ratesOf.has(text)) ratesOf.set(text, app.wolab.learningRates(text).join(', '));
+  return ratesOf.get(text);
+}
+
 export function describeConfig(config) {
   const s = settingsFromConfig(config);
   const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
-  return t('configLine', { ...s, lr: app.wolab.learningRates(JSON.stringify(config)).join(', '), ln: t(`ln_${s.ln}`), seedText });
+  return t('configLine', { ...s, lr: learningRates(config), ln: t(`ln_${s.ln}`), seedText });
 }
