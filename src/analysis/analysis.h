@@ -54,6 +54,10 @@ inline constexpr double kScaleChange = 0.2;
 inline constexpr double kTrainableShare = 0.5;
 inline constexpr double kMuchSmallerLr = 3.0;
 
+// Enough evidence or no verdict: claims 1-6 need this many paired (or finished) seeds, and claim 7
+// this many runs that trained to their end per variant and learning rate.
+inline constexpr int kMinSeeds = 3;
+
 // ---- Analysis ----
 
 // The analysis of results objects as parse_results returns them. Each object is analysed on
@@ -69,8 +73,9 @@ nlohmann::json analyze_text(const std::string& results_array);
 // The analysis as English text for the CLI: per experiment its convergence and paired
 // comparisons (and the per-learning-rate table of lr_stability), then the claims.
 std::string format_analysis(const nlohmann::json& analysis);
-// format_analysis()'s English for a claim's verdict and for its reason.
+// format_analysis()'s English for a claim's verdict, and for the reason of a claim (its JSON, as
+// analyze() writes it: the reason is worded from its figures and the thresholds).
 std::string verdict_text(Verdict v);
-std::string reason_text(Reason r);
+std::string reason_text(const nlohmann::json& claim);
 
 }  // namespace wolab

@@ -26,14 +26,8 @@ const Exp* source(const std::vector<Exp>& exps, const std::vector<std::string>& 
   return nullptr;
 }
 
-// The reason decides the verdict (codes.h).
-json claim(int id, Reason reason, const Exp* e = nullptr, json figures = json::object()) {
-  return {{"id", id}, {"verdict", code(verdict_of(reason))}, {"reason", code(reason)},
-          {"experiment", e ? json(e->name) : json(nullptr)}, {"figures", std::move(figures)}};
-}
-
 json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
-  return {{"comparison", metric_json(e, p, m)}, {"still_learning", still_learning(e, {p.a, p.b})}};
+  return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
 
 const std::vector<std::string> kLearnedVsIdentity = {"remove_wo", "freeze_wo", "gain_vs_learning", "activation_stats"};
@@ -46,11 +40,13 @@ json claim_slower(const std::vector<Exp>& exps) {
   Pair p = pair(*e, "learned", "identity");
   if (p.n() == 0) return claim(1, Reason::no_pairs, e);
   const MetricPair& m = *p.speed;
-  json f = pair_figures(*e, p, m);
-  if (m.leader != 1) return claim(1, Reason::not_slower, e, f);
-  if (!m.consistent) return claim(1, Reason::slower_some_seeds, e, f);
-  if (m.mean_gap() < kClearSpeedGap) return claim(1, Reason::slower_small_gap, e, f);
-  return claim(1, Reason::clearly_slower, e, f);
+  const json f = pair_figures(*e, p, m);
+  if (auto c = too_few_seeds(1, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(1, r, e, f, m.split()); };
+  if (m.leader != 1) return verdict(Reason::not_slower);
+  if (!m.consistent) return verdict(Reason::slower_some_seeds);
+  if (m.mean_gap() < kClearSpeedGap) return verdict(Reason::slower_small_gap);
+  return verdict(Reason::clearly_slower);
 }
 
 // 2. Without W_o final accuracy drops by 5-15%: learned against identity on token accuracy.
@@ -61,12 +57,19 @@ json claim_drop(const std::vector<Exp>& exps) {
   if (p.n() == 0) return claim(2, Reason::no_pairs, e);
   const MetricPair& m = p.by("token_acc");
   json f = pair_figures(*e, p, m);
-  if (p.at_ceiling) return claim(2, Reason::both_at_ceiling, e, f);
-  if (m.leader != 1) return claim(2, Reason::no_drop, e, f);
-  if (!m.consistent) return claim(2, Reason::drop_some_seeds, e, f);
-  if (m.mean_gap() < kClaimedDropLow) return claim(2, Reason::drop_smaller, e, f);
-  if (m.mean_gap() > kClaimedDropHigh) return claim(2, Reason::drop_larger, e, f);
-  return claim(2, Reason::drop_in_range, e, f);
+  if (auto c = too_few_seeds(2, p.n(), e, f)) return *c;
+  // A claim about final accuracy needs final runs: one still learning has not reached its own.
+  if (!p.still_learning.empty()) {
+    f["needs_more_than"] = e->steps;
+    return claim(2, Reason::still_learning, e, f);
+  }
+  const auto verdict = [&](Reason r) { return claim(2, r, e, f, m.split()); };
+  if (p.at_ceiling) return verdict(Reason::both_at_ceiling);
+  if (m.leader != 1) return verdict(Reason::no_drop);
+  if (!m.consistent) return verdict(Reason::drop_some_seeds);
+  if (m.mean_gap() < kClaimedDropLow) return verdict(Reason::drop_smaller);
+  if (m.mean_gap() > kClaimedDropHigh) return verdict(Reason::drop_larger);
+  return verdict(Reason::drop_in_range);
 }
 
 // 3. A frozen random W_o does better than none: frozen_random against identity on performance.
@@ -85,8 +88,10 @@ json claim_frozen_better(const std::vector<Exp>& exps) {
                          {"scaled_like_identity", fg["scaled_like_identity"]}, {"unscaled_lags", fg["unscaled_lags"]}};
       break;
     }
-  if (m.leader == 1) return claim(3, m.consistent ? Reason::frozen_better : Reason::frozen_better_some_seeds, e, f);
-  return claim(3, m.leader == 2 ? Reason::identity_better : Reason::no_difference, e, f);
+  if (auto c = too_few_seeds(3, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(3, r, e, f, m.split()); };
+  if (m.leader == 1) return verdict(m.consistent ? Reason::frozen_better : Reason::frozen_better_some_seeds);
+  return verdict(m.leader == 2 ? Reason::identity_better : Reason::no_difference);
 }
 
 // 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
@@ -96,12 +101,14 @@ json claim_far_worse(const std::vector<Exp>& exps) {
   Pair p = pair(*e, "learned", "frozen_random");
   if (p.n() == 0) return claim(4, Reason::no_pairs, e);
   const MetricPair& m = *p.performance;
-  json f = pair_figures(*e, p, m);
-  if (m.leader != 1) return claim(4, Reason::not_worse, e, f);
-  if (!m.consistent) return claim(4, Reason::worse_some_seeds, e, f);
+  const json f = pair_figures(*e, p, m);
+  if (auto c = too_few_seeds(4, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(4, r, e, f, m.split()); };
+  if (m.leader != 1) return verdict(Reason::not_worse);
+  if (!m.consistent) return verdict(Reason::worse_some_seeds);
   const double far = m.info->higher_better ? kFarAccuracyGap : kFarSpeedGap;
-  if (m.mean_gap() < far) return claim(4, Reason::worse_not_far, e, f);
-  return claim(4, Reason::far_worse, e, f);
+  if (m.mean_gap() < far) return verdict(Reason::worse_not_far);
+  return verdict(Reason::far_worse);
 }
 
 // 5. The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks weigh more.
@@ -110,10 +117,12 @@ json claim_structure(const std::vector<Exp>& exps) {
   if (!e) return claim(5, Reason::experiment_absent);
   WoStructure s = wo_structure(*e);
   if (s.seeds == 0) return claim(5, Reason::no_snapshots, e);
+  const json f = s.to_json();
+  if (auto c = too_few_seeds(5, s.seeds, e, f)) return *c;
   const bool a = s.not_dominant.consistent(), b = s.imbalanced.consistent();
   const Reason reason = a && b ? Reason::both_hold : a ? Reason::not_dominant_only
                         : b ? Reason::imbalance_only : Reason::neither_holds;
-  return claim(5, reason, e, s.to_json());
+  return claim(5, reason, e, f, s.not_dominant.split() || s.imbalanced.split());
 }
 
 // 6. W_o regulates the attention output's scale, so the residual sum is steadier.
@@ -122,10 +131,13 @@ json claim_scale(const std::vector<Exp>& exps) {
   if (!e) return claim(6, Reason::experiment_absent);
   ScaleFacts s = scale_facts(*e);
   if (s.seeds == 0) return claim(6, Reason::no_stats, e);
+  const json f = s.to_json();
+  if (auto c = too_few_seeds(6, s.seeds, e, f)) return *c;
+  // The steadier sum is the claim's "so that": with it contradicted, adapts_only is not_supported.
   const bool a = s.adapts.consistent(), b = s.steadier.consistent();
   const Reason reason = a && b ? Reason::both_hold : a ? Reason::adapts_only
                         : b ? Reason::steadier_only : Reason::neither_holds;
-  return claim(6, reason, e, s.to_json());
+  return claim(6, reason, e, f, s.adapts.split() || s.steadier.split());
 }
 
 // 7. Without W_o training is unstable and may need a much smaller learning rate.
@@ -135,16 +147,18 @@ json claim_stability(const std::vector<Exp>& exps) {
     if (!e && x.name == "lr_stability" && x.has("learned") && x.has("identity")) e = &x;
   if (!e) return claim(7, Reason::experiment_absent);
   const std::vector<LrRow> rows = lr_table(*e);
-  // Every rate of the sweep needs, for both variants, a run that trained to its end: a rate
-  // whose runs were all stopped (or never ran) would read as one the variant cannot train.
-  std::vector<double> missing;
+  // Every rate of the sweep needs, for both variants, kMinSeeds runs that trained to their end:
+  // a rate whose runs were stopped (or never ran) would otherwise read as one the variant cannot
+  // train, and one seed at one rate cannot decide it.
+  json incomplete = json::array();
   for (double lr : e->lrs)
     for (const char* v : {"learned", "identity"}) {
-      bool ended = false;
-      for (const LrRow& r : rows) ended = ended || (r.variant == v && r.lr == lr && r.ended() > 0);
-      if (!ended && (missing.empty() || missing.back() != lr)) missing.push_back(lr);
+      int ended = 0;
+      for (const LrRow& r : rows) ended += r.variant == v && r.lr == lr ? r.ended() : 0;
+      if (ended < kMinSeeds) incomplete.push_back({{"variant", v}, {"lr", lr}, {"ended", ended}});
     }
-  if (!missing.empty()) return claim(7, Reason::rates_incomplete, e, {{"lrs_incomplete", missing}});
+  if (!incomplete.empty())
+    return claim(7, Reason::rates_incomplete, e, {{"incomplete", incomplete}, {"needed", kMinSeeds}});
   auto l = highest_trainable(rows, "learned"), i = highest_trainable(rows, "identity");
   const int dl = diverged_runs(rows, "learned"), di = diverged_runs(rows, "identity");
   json undecided = json::array();
@@ -156,11 +170,23 @@ json claim_stability(const std::vector<Exp>& exps) {
             {"undecided", undecided},
             {"lrs", e->lrs}};
   if (!l && !i) return claim(7, Reason::none_trained, e, f);
+  // Fragile when a rate that decides L or I, or the first rate above it, split its seeds.
+  bool fragile = false;
+  for (const auto& [v, h] : {std::pair{"learned", l}, std::pair{"identity", i}}) {
+    const LrRow* next = nullptr;
+    for (const LrRow& r : rows) {
+      if (r.variant != v) continue;
+      fragile = fragile || (h && r.lr == *h && r.split());
+      if ((!h || r.lr > *h) && (!next || r.lr < next->lr)) next = &r;
+    }
+    fragile = fragile || (next && next->split());
+  }
+  const auto verdict = [&](Reason r) { return claim(7, r, e, f, fragile); };
   const bool smaller = !i || *i < *l;  // (l is set whenever i is not)
-  if (smaller && (!i || *l / *i >= kMuchSmallerLr - 1e-9)) return claim(7, Reason::much_smaller_lr, e, f);
-  if (smaller) return claim(7, Reason::smaller_lr, e, f);
-  if (di > dl) return claim(7, Reason::diverges_more, e, f);
-  return claim(7, Reason::not_needed, e, f);
+  if (smaller && (!i || *l / *i >= kMuchSmallerLr - 1e-9)) return verdict(Reason::much_smaller_lr);
+  if (smaller) return verdict(Reason::smaller_lr);
+  if (di > dl) return verdict(Reason::diverges_more);
+  return verdict(Reason::not_needed);
 }
 
 json thresholds_json() {
@@ -173,10 +199,26 @@ json thresholds_json() {
           {"tail_share", kTailShare},                 {"still_falling", kStillFalling},
           {"dominant_rows_share", kDominantRowsShare}, {"head_imbalance", kHeadImbalance},
           {"scale_change", kScaleChange},             {"trainable_share", kTrainableShare},
-          {"much_smaller_lr", kMuchSmallerLr}};
+          {"much_smaller_lr", kMuchSmallerLr},       {"min_seeds", kMinSeeds}};
 }
 
 }  // namespace
+
+json claim(int id, Reason reason, const Exp* e, json figures, bool fragile) {
+  const Verdict v = verdict_of(reason);
+  return {{"id", id}, {"verdict", code(v)}, {"reason", code(reason)},
+          {"experiment", e ? json(e->name) : json(nullptr)},
+          {"fragile", fragile && v != Verdict::not_decided && v != Verdict::not_tested},
+          {"figures", std::move(figures)}};
+}
+
+std::optional<json> too_few_seeds(int id, int n, const Exp* e, json figures) {
+  if (n >= kMinSeeds) return std::nullopt;
+  figures["n"] = n;
+  figures["needed"] = kMinSeeds;
+  return claim(id, Reason::too_few_seeds, e, std::move(figures));
+}
+
 }  // namespace verdicts
 
 using namespace verdicts;

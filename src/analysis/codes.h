@@ -13,15 +13,20 @@
 
 namespace wolab {
 
-enum class Verdict { supported, partly_supported, not_supported, not_tested };
+// not_decided: the input has the experiment, but not the evidence to decide (too few seeds, runs
+// still learning, rates without enough ended runs); not_tested: the input cannot test the claim.
+enum class Verdict { supported, partly_supported, not_supported, not_decided, not_tested };
 
 // In enum order.
-inline constexpr const char* kVerdictCodes[] = {"supported", "partly_supported", "not_supported", "not_tested"};
+inline constexpr const char* kVerdictCodes[] = {"supported", "partly_supported", "not_supported", "not_decided",
+                                                "not_tested"};
 static_assert(std::size(kVerdictCodes) == static_cast<size_t>(Verdict::not_tested) + 1);
 
 enum class Reason {
   // The input cannot test the claim.
-  experiment_absent, no_pairs, no_snapshots, no_stats, none_trained, rates_incomplete,
+  experiment_absent, no_pairs, no_snapshots, no_stats, none_trained,
+  // The input has the experiment, but not the evidence to decide.
+  too_few_seeds, still_learning, rates_incomplete,
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
   // 2. Without W_o final accuracy drops by 5-15%.
@@ -30,7 +35,8 @@ enum class Reason {
   frozen_better, frozen_better_some_seeds, identity_better, no_difference,
   // 4. ...but far worse than a learned W_o.
   far_worse, worse_not_far, worse_some_seeds, not_worse,
-  // 5 and 6: each is two parts (5: not_dominant, imbalance; 6: adapts, steadier).
+  // 5 and 6: each is two parts (5: not_dominant, imbalance; 6: adapts, steadier; 6's second part
+  // is the first's consequence, so adapts_only is not_supported).
   both_hold, not_dominant_only, imbalance_only, adapts_only, steadier_only, neither_holds,
   // 7. Without W_o training is unstable and may need a much smaller learning rate.
   much_smaller_lr, smaller_lr, diverges_more, not_needed,
@@ -49,7 +55,10 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::no_snapshots, "no_snapshots", Verdict::not_tested},
     {Reason::no_stats, "no_stats", Verdict::not_tested},
     {Reason::none_trained, "none_trained", Verdict::not_tested},
-    {Reason::rates_incomplete, "rates_incomplete", Verdict::not_tested},
+
+    {Reason::too_few_seeds, "too_few_seeds", Verdict::not_decided},
+    {Reason::still_learning, "still_learning", Verdict::not_decided},
+    {Reason::rates_incomplete, "rates_incomplete", Verdict::not_decided},
 
     {Reason::clearly_slower, "clearly_slower", Verdict::supported},
     {Reason::slower_small_gap, "slower_small_gap", Verdict::partly_supported},
@@ -76,7 +85,7 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::both_hold, "both_hold", Verdict::supported},
     {Reason::not_dominant_only, "not_dominant_only", Verdict::partly_supported},
     {Reason::imbalance_only, "imbalance_only", Verdict::partly_supported},
-    {Reason::adapts_only, "adapts_only", Verdict::partly_supported},
+    {Reason::adapts_only, "adapts_only", Verdict::not_supported},
     {Reason::steadier_only, "steadier_only", Verdict::partly_supported},
     {Reason::neither_holds, "neither_holds", Verdict::not_supported},
 

@@ -5,7 +5,8 @@
 namespace wolab::verdicts {
 
 json conclusion(const json& claims) {
-  json counts = {{"supported", 0}, {"partly_supported", 0}, {"not_supported", 0}, {"not_tested", 0}};
+  json counts = json::object();
+  for (const char* v : kVerdictCodes) counts[v] = 0;
   bool still = false;
   json quotes = json::array();
   for (const json& c : claims) {

@@ -37,11 +37,4 @@ VariantConvergence convergence_of(const Exp& e, const std::string& variant, std:
   return c;
 }
 
-json still_learning(const Exp& e, const std::vector<std::string>& variants) {
-  json out = json::array();
-  for (const std::string& v : variants)
-    if (convergence_of(e, v).still_learning > 0) out.push_back(v);
-  return out;
-}
-
 }  // namespace wolab::verdicts

@@ -29,7 +29,7 @@ json key_pair_json(const Exp& e, const Pair& p) {
           {"speed", metric_json(e, p, *p.speed)},
           {"accuracy", metric_json(e, p, p.by("token_acc"))},
           {"at_ceiling", p.at_ceiling},
-          {"still_learning", still_learning(e, {p.a, p.b})}};
+          {"still_learning", p.still_learning}};
 }
 
 // Speed of `variant` against identity: "behind" (identity clearly ahead), "ahead" (variant

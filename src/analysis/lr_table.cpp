@@ -60,7 +60,7 @@ json lr_finding(const Exp& e) {
     table.push_back({{"variant", r.variant}, {"lr", r.lr}, {"runs", r.runs}, {"reached", r.reached},
                      {"steps_to_loss_0_1", spread(r.steps)}, {"final_loss", spread(r.final_loss)},
                      {"diverged", r.diverged}, {"stopped", r.stopped}, {"still_learning", r.still_learning},
-                     {"trainable", r.trainable()}});
+                     {"trainable", r.trainable()}, {"split", r.split()}});
   std::optional<double> top;
   for (const std::string& v : e.variants) {
     auto h = highest_trainable(rows, v);

@@ -63,16 +63,20 @@ MetricPair compare_metric(const Exp& e, const MetricInfo& m, const std::vector<s
     if (a && b) p.diffs.push_back(*a - *b);
   }
   const double half = p.n() / 2.0, needed = kConsistentShare * p.n() - 1e-9;
-  p.leader = p.ahead_a > half ? 1 : p.ahead_b > half ? 2 : 0;
-  p.consistent = p.leader != 0 && p.leader_ahead() >= needed;
-  if (p.leader) {
+  // The variant ahead in more than half the seeds leads only if its mean gap favours it too: a
+  // majority of small leads against one large loss is no lead.
+  const int majority = p.ahead_a > half ? 1 : p.ahead_b > half ? 2 : 0;
+  if (majority) {
     const double censored = e.steps;
     for (const auto& s : p.seeds) {
       if (!s.a && !s.b) continue;
       const double a = s.a.value_or(censored), b = s.b.value_or(censored);
-      if (auto g = p.leader == 1 ? gap(m, a, b) : gap(m, b, a)) p.gaps.push_back(*g);
+      if (auto g = majority == 1 ? gap(m, a, b) : gap(m, b, a)) p.gaps.push_back(*g);
     }
+    if (!p.gaps.empty() && mean(p.gaps) > 0) p.leader = majority;
+    else p.gaps.clear();
   }
+  p.consistent = p.leader != 0 && p.leader_ahead() >= needed;
   return p;
 }
 
@@ -83,11 +87,14 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   p.a = a;
   p.b = b;
   std::vector<std::pair<const Run*, const Run*>> runs;
+  bool still_a = false, still_b = false;
   for (uint64_t seed : e.seeds()) {
     const Run *ra = e.find(a, seed), *rb = e.find(b, seed);
     if (!ra || !rb) continue;
     if (ra->done() && rb->done()) {
       runs.emplace_back(ra, rb);
+      still_a = still_a || convergence(e, *ra) == Conv::still_learning;
+      still_b = still_b || convergence(e, *rb) == Conv::still_learning;
       continue;
     }
     ++p.excluded;
@@ -96,6 +103,8 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
     p.stopped_a += ra->state == State::stopped;
     p.stopped_b += rb->state == State::stopped;
   }
+  if (still_a) p.still_learning.push_back(a);
+  if (still_b) p.still_learning.push_back(b);
   for (const MetricInfo& m : kMetrics) p.metrics.push_back(compare_metric(e, m, runs));
   const MetricPair& steps = p.by("steps_to_loss_0_1");
   // Steps to the threshold measure speed when every seed decided it (at least one run reached
@@ -105,7 +114,8 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   const MetricPair& acc = p.by("token_acc");
   p.at_ceiling = acc.n() > 0;
   for (const auto& s : acc.seeds) p.at_ceiling = p.at_ceiling && *s.a >= kCeilingAccuracy && *s.b >= kCeilingAccuracy;
-  p.performance = p.at_ceiling ? p.speed : &acc;
+  // Accuracy at the ceiling says nothing, and a run still learning has no final accuracy yet.
+  p.performance = p.at_ceiling || !p.still_learning.empty() ? p.speed : &acc;
   return p;
 }
 
@@ -152,6 +162,7 @@ json pair_json(const Exp& e, const Pair& p) {
           {"diverged", {{"a", p.diverged_a}, {"b", p.diverged_b}}},
           {"stopped", {{"a", p.stopped_a}, {"b", p.stopped_b}}},
           {"at_ceiling", p.at_ceiling},
+          {"still_learning", p.still_learning},
           {"speed", p.speed->info->name},
           {"performance", p.performance->info->name},
           {"metrics", metrics}};

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,13 +32,21 @@ std::string points(double x) { return fmt("%.1f", std::fabs(100 * x) < 0.05 ? 0.
 std::string percent(double x) { return fmt(std::fabs(x) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
 std::string number(double x) { return fmt(x == std::floor(x) && std::fabs(x) < 1e9 ? "%.0f" : "%.4g", x); }
 
+// What "clear" means for speed, as the rule states it (docs/claims.md).
+std::string clear_rule() {
+  return "ahead in at least " + percent(kConsistentShare) + " of the seeds, by a mean gap of at least " +
+         percent(kClearSpeedGap);
+}
+
 using Format = std::function<std::string(double)>;
 
-// "mean unit", then "(min to max)" when there are several values: never a ± for one value.
+// "mean unit", then "(min to max)" when there are several values that differ at the precision
+// shown (as the page's range()): never a ± for one value.
 std::string with_range(const json& s, const Format& f, const std::string& unit = "") {
   if (s.is_null()) return "-";
   std::string out = f(s["mean"].get<double>()) + unit;
-  if (s["n"].get<int>() > 1) out += " (" + f(s["min"].get<double>()) + " to " + f(s["max"].get<double>()) + ")";
+  const std::string lo = f(s["min"].get<double>()), hi = f(s["max"].get<double>());
+  if (s["n"].get<int>() > 1 && lo != hi) out += " (" + lo + " to " + hi + ")";
   return out;
 }
 
@@ -64,30 +73,53 @@ std::string metric_label(const json& m) {
   return "loss at step " + std::to_string(m["step"].get<int>());
 }
 
-// Who was ahead on one metric, in how many seeds, and by how much.
+bool is_accuracy(const json& m) { return m["metric"] == "token_acc" || m["metric"] == "exact"; }
+
+// "learned ahead in 2, identity in 1, 0 ties, of 3 seeds": every seed counted, ties always.
+std::string tally(const json& m) {
+  const int neither = m["neither"].get<int>();
+  return m["a"].get<std::string>() + " ahead in " + std::to_string(m["ahead_a"].get<int>()) + ", " +
+         m["b"].get<std::string>() + " in " + std::to_string(m["ahead_b"].get<int>()) + ", " +
+         plural(m["ties"].get<int>(), "tie", "ties") +
+         (neither ? ", neither reached it in " + std::to_string(neither) : "") + ", of " + seeds(m["n"].get<int>());
+}
+
+// The leader's gap: "by 8.0 points (2.8 to 16.9)", "identity needed 25% more steps", ...
+std::string gap_phrase(const json& m, const std::string& leader, const std::string& other) {
+  const json& g = m["gap"];
+  if (is_accuracy(m)) return "by " + with_range(g, points, " points");
+  if (m["metric"] == "steps_to_loss_0_1") {
+    const bool censored = m[leader == m["a"] ? "reached_b" : "reached_a"].get<int>() < m["n"].get<int>();
+    return other + " needed " + (censored ? "at least " : "") + with_range(g, percent, " more steps");
+  }
+  return other + "'s loss was higher by " + with_range(g, percent);
+}
+
+// Who was ahead on one metric, in how many seeds, and by how much: "ahead" only for a clear
+// lead (docs/claims.md), every other lead as "no clear leader" with the threshold it missed.
 std::string lead_phrase(const json& m) {
   const int n = m["n"].get<int>(), ties = m["ties"].get<int>(), neither = m["neither"].get<int>();
-  const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>(), name = m["metric"].get<std::string>();
   if (n == 0) return "no seed where both runs finished";
-  std::string extra;
-  if (ties) extra += ", " + plural(ties, "tie", "ties");
-  if (neither) extra += ", neither reached it in " + std::to_string(neither);
   if (m["leader"].is_null()) {
     if (n == 1) return neither ? "neither reached it in the only seed" : "tied in the only seed";
-    return "no leader: " + a + " ahead in " + std::to_string(m["ahead_a"].get<int>()) + ", " + b + " in " +
-           std::to_string(m["ahead_b"].get<int>()) + extra + " of " + seeds(n);
+    return "no clear leader (" + tally(m) + ")";
   }
+  const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>();
   const std::string leader = m["leader"].get<std::string>(), other = leader == a ? b : a;
   const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>();
-  std::string out = leader + " ahead " + in_seeds(k, n) + extra;
-  const json& g = m["gap"];
-  if (g.is_null()) return out;
-  if (name == "token_acc" || name == "exact") return out + ", by " + with_range(g, points, " points");
-  if (name == "steps_to_loss_0_1") {
-    const bool censored = m[leader == a ? "reached_b" : "reached_a"].get<int>() < n;
-    return out + "; " + other + " needed " + (censored ? "at least " : "") + with_range(g, percent, " more steps");
+  const std::string gap = gap_phrase(m, leader, other), sep = is_accuracy(m) ? ", " : "; ";
+  if (m["clear"].get<bool>()) {
+    std::string extra;
+    if (ties) extra += ", " + plural(ties, "tie", "ties");
+    if (neither) extra += ", neither reached it in " + std::to_string(neither);
+    return leader + " ahead " + in_seeds(k, n) + extra + sep + gap;
   }
-  return out + "; " + other + "'s loss was higher by " + with_range(g, percent);
+  const std::string why = !m["consistent"].get<bool>()
+                              ? leader + " ahead " + in_seeds(k, n) + ", under the " + percent(kConsistentShare) +
+                                    " of seeds called consistent"
+                              : "under the " + (is_accuracy(m) ? points(kClearAccuracyGap) + " points" : percent(kClearSpeedGap)) +
+                                    " called clear";
+  return "no clear leader (" + tally(m) + "); " + (is_accuracy(m) ? leader + " " : "") + gap + " on average (" + why + ")";
 }
 
 std::string convergence_phrase(const json& c) {
@@ -129,14 +161,22 @@ std::string config_line(const json& e) {
          rate_phrase(e) + "; " + seeds(e["seeds"].get<int>());
 }
 
+// Claim 5's per-seed figures, "1.62, 0.93, 1.10": no mean hides a seed.
+std::string per_seed(const json& f, const char* key) {
+  std::string out;
+  for (const json& s : f["per_seed"]) out += (out.empty() ? "" : ", ") + fmt("%.2f", s[key].get<double>());
+  return out;
+}
+
 std::string wo_phrase(const json& f) {
   const auto x = [](double v) { return fmt("%.2f", v); };
   return "learned W_o at the last step over " + seeds(f["seeds"].get<int>()) + ": diagonally dominant rows " +
-         with_range(f["dominant_rows"], percent) + " (diagonal-dominant from " + percent(kDominantRowsShare) +
-         "); diagonal energy " + with_range(f["diagonal_energy"], x) + " times a matrix with no diagonal preference; " +
-         "largest/smallest head-block norm " + with_range(f["head_imbalance_final"], x) + " against " +
-         with_range(f["head_imbalance_init"], x) + " at step 0; changed " + with_range(f["change_from_init"], percent) +
-         " from step 0";
+         with_range(f["dominant_rows"], percent) + " against " + with_range(f["dominant_rows_init"], percent) +
+         " at step 0 (diagonal-dominant from " + percent(kDominantRowsShare) + "); diagonal energy " +
+         with_range(f["diagonal_energy"], x) + " times a matrix with no diagonal preference; " +
+         "largest/smallest head-block norm per seed (in its most uneven layer) " + per_seed(f, "head_imbalance_final") +
+         " against " + per_seed(f, "head_imbalance_init") + " at step 0; changed " +
+         with_range(f["change_from_init"], percent) + " from step 0";
 }
 
 std::string scale_phrase(const json& f) {
@@ -176,7 +216,8 @@ std::string lr_table_text(const json& f) {
                 "final held-out loss", "diverged");
   out += line;
   for (const json& r : f["table"]) {
-    const std::string reached = std::to_string(r["reached"].get<int>()) + " of " + std::to_string(r["runs"].get<int>());
+    const std::string reached = std::to_string(r["reached"].get<int>()) + " of " + std::to_string(r["runs"].get<int>()) +
+                                (r["split"].get<bool>() ? " (split)" : "");
     std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %d%s\n", r["variant"].get<std::string>().c_str(),
                   number(r["lr"].get<double>()).c_str(), reached.c_str(),
                   with_range(r["steps_to_loss_0_1"], [](double v) { return fmt("%.0f", v); }).c_str(),
@@ -220,10 +261,10 @@ std::string finding_text(const json& e) {
     std::string list;
     for (const auto& [v, outcome] : f["speed_vs_identity"].items())
       if (!outcome.is_null()) list += (list.empty() ? "" : ", ") + v + " " + outcome.get<std::string>();
-    out += "  Speed against identity: " + list + ".\n";
+    out += "  Speed against identity (behind or ahead: " + clear_rule() + "; otherwise similar): " + list + ".\n";
     if (!f["scaled_like_identity"].is_null())
       out += std::string("  The identity-scaled frozen matrices ") +
-             (f["scaled_like_identity"].get<bool>() ? "learn about as fast as identity" : "lag behind identity") + ".\n";
+             (f["scaled_like_identity"].get<bool>() ? "are not clearly slower than identity" : "lag behind identity") + ".\n";
     if (!f["unscaled_lags"].is_null())
       out += std::string("  The unscaled frozen_random ") +
              (f["unscaled_lags"].get<bool>() ? "lags behind identity." : "does not lag clearly behind identity.") + "\n";
@@ -274,8 +315,8 @@ std::string claim_figures(const json& c) {
     const json& r = f["refinement"];
     if (!r["scaled_like_identity"].is_null())
       out += std::string("; in gain_vs_learning the identity-scaled frozen matrices ") +
-             (r["scaled_like_identity"].get<bool>() ? "learn about as fast as identity" : "lag behind identity") +
-             (r["unscaled_lags"] == true ? " while the unscaled one lags" : "");
+             (r["scaled_like_identity"].get<bool>() ? "are not clearly slower than identity" : "lag behind identity") +
+             (r["unscaled_lags"] == true ? " while the unscaled one lags" : "") + " (clearly: " + clear_rule() + ")";
   }
   return out;
 }
@@ -329,49 +370,102 @@ std::string verdict_text(Verdict v) {
       {Verdict::supported, "supported"},
       {Verdict::partly_supported, "partly supported"},
       {Verdict::not_supported, "not supported"},
+      {Verdict::not_decided, "not decided"},
       {Verdict::not_tested, "not tested with these settings"},
   };
   return text.at(v);
 }
 
-std::string reason_text(Reason r) {
-  static const std::map<Reason, std::string> text = {
-      {Reason::experiment_absent, "the experiment that tests it is not among these results"},
-      {Reason::no_pairs, "no seed where both runs finished"},
-      {Reason::no_snapshots, "no learned run kept its W_o snapshots"},
-      {Reason::no_stats, "no activation statistics for both learned and identity"},
-      {Reason::none_trained, "neither learned nor identity trained at any learning rate"},
-      {Reason::rates_incomplete, "a learning rate where learned or identity has no run that trained to its end (stopped runs count for nothing)"},
-      {Reason::clearly_slower, "a consistent and clear gap"},
-      {Reason::slower_small_gap, "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear"},
-      {Reason::slower_some_seeds, "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
-      {Reason::not_slower, "learned was not ahead in most seeds"},
-      {Reason::both_at_ceiling, "both variants reached the accuracy ceiling"},
-      {Reason::no_drop, "learned was not ahead in most seeds"},
-      {Reason::drop_some_seeds, "ahead in most seeds, but not in " + percent(kConsistentShare) + " of them"},
-      {Reason::drop_smaller, "a consistent drop, smaller than the claimed 5-15 points"},
-      {Reason::drop_larger, "a consistent drop, larger than the claimed 5-15 points"},
-      {Reason::drop_in_range, "a consistent drop within the claimed 5-15 points"},
-      {Reason::frozen_better, "frozen_random ahead consistently"},
-      {Reason::frozen_better_some_seeds, "frozen_random ahead in most seeds, but not consistently"},
-      {Reason::identity_better, "identity, with no W_o, did better"},
-      {Reason::no_difference, "neither was ahead in most seeds"},
-      {Reason::far_worse, "a consistent and far gap"},
-      {Reason::worse_not_far, "consistent, but not a far gap"},
-      {Reason::worse_some_seeds, "learned ahead in most seeds, but not consistently"},
-      {Reason::not_worse, "learned was not ahead in most seeds"},
-      {Reason::both_hold, "both parts hold"},
-      {Reason::not_dominant_only, "not diagonal-dominant, but no head's block stands out"},
-      {Reason::imbalance_only, "some heads' blocks stand out, but W_o is diagonal-dominant"},
-      {Reason::adapts_only, "the scale ratio changes, but the residual sum is not steadier"},
-      {Reason::steadier_only, "the residual sum is steadier, but the scale ratio does not change"},
-      {Reason::neither_holds, "neither part holds"},
-      {Reason::much_smaller_lr, "identity's highest trainable learning rate is much smaller"},
-      {Reason::smaller_lr, "identity's highest trainable learning rate is smaller, but not much smaller"},
-      {Reason::diverges_more, "identity diverged more often, at no smaller learning rate"},
-      {Reason::not_needed, "identity trained at a learning rate as high as learned's"},
+namespace {
+
+// "k of n seeds" for a part of claim 5 or 6 (Part::to_json).
+std::string part_count(const json& part) {
+  return std::to_string(part["holds"].get<int>()) + " of " + seeds(part["n"].get<int>());
+}
+
+// Claim 5's or 6's two parts, as the reason of its verdict quotes them.
+std::string parts_phrase(const json& f) {
+  const std::string rule = "; a part holds in at least " + percent(kConsistentShare) + " of the seeds";
+  if (f.contains("scale_ratio_first"))
+    return "the scale adapted (changed by at least " + percent(kScaleChange) + ") in " + part_count(f["adapts"]) +
+           ", the residual sum was steadier in " + part_count(f["steadier"]) + rule;
+  const auto at_init = [](const json& part) {
+    return part["init_only"].get<bool>() ? ", also true of the random step-0 matrix: not evidence of learning"
+                                         : part["held_at_init"].get<int>() ? " (" + std::to_string(part["held_at_init"].get<int>()) + " of them at step 0 too)" : std::string();
   };
-  return text.at(r);
+  return "not diagonal-dominant in " + part_count(f["not_dominant"]) + at_init(f["not_dominant"]) +
+         "; a head's block stands out (largest/smallest at least " + fmt("%.1f", kHeadImbalance) +
+         " and above step 0) in " + part_count(f["imbalanced"]) + at_init(f["imbalanced"]) + rule;
+}
+
+// Claim 7's rates without enough ended runs: "identity at 0.1 (2 ended)".
+std::string incomplete_rates(const json& f) {
+  std::string out;
+  for (const json& r : f["incomplete"])
+    out += (out.empty() ? "" : ", ") + r["variant"].get<std::string>() + " at " + number(r["lr"].get<double>()) + " (" +
+           std::to_string(r["ended"].get<int>()) + ")";
+  return out;
+}
+
+}  // namespace
+
+std::string reason_text(const json& claim) {
+  const json& f = claim["figures"];
+  const std::string consistent = percent(kConsistentShare);
+  switch (reason_from_code(claim["reason"].get<std::string>())) {
+    case Reason::experiment_absent: return "the experiment that tests it is not among these results";
+    case Reason::no_pairs: return "no seed where both runs finished";
+    case Reason::no_snapshots: return "no learned run kept its W_o snapshots";
+    case Reason::no_stats: return "no activation statistics for both learned and identity";
+    case Reason::none_trained: return "neither learned nor identity trained at any learning rate";
+    case Reason::too_few_seeds:
+      return std::to_string(f["n"].get<int>()) + " of the " + std::to_string(f["needed"].get<int>()) +
+             " seeds a verdict needs (paired or finished; stopped runs count for nothing)";
+    case Reason::still_learning:
+      return "still learning at the last step, so no final accuracy yet: a run would need more than " +
+             std::to_string(f["needs_more_than"].get<int>()) + " steps";
+    case Reason::rates_incomplete:
+      return "every learning rate needs " + std::to_string(f["needed"].get<int>()) +
+             " runs that trained to their end for learned and for identity (stopped runs count for nothing); short: " +
+             incomplete_rates(f);
+    case Reason::clearly_slower:
+      return "ahead in at least " + consistent + " of the seeds, by a mean gap of at least " + percent(kClearSpeedGap);
+    case Reason::slower_small_gap: return "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear";
+    case Reason::slower_some_seeds: return "ahead in most seeds, but not in " + consistent + " of them";
+    case Reason::not_slower: return "learned was not ahead in most seeds with a mean gap in its favour";
+    case Reason::both_at_ceiling: return "both variants reached the accuracy ceiling (" + percent(kCeilingAccuracy) + ")";
+    case Reason::no_drop: return "learned was not ahead in most seeds with a mean gap in its favour";
+    case Reason::drop_some_seeds: return "ahead in most seeds, but not in " + consistent + " of them";
+    case Reason::drop_smaller: return "a consistent drop, smaller than the claimed 5-15 points";
+    case Reason::drop_larger: return "a consistent drop, larger than the claimed 5-15 points";
+    case Reason::drop_in_range: return "a consistent drop within the claimed 5-15 points";
+    case Reason::frozen_better: return "frozen_random ahead in at least " + consistent + " of the seeds";
+    case Reason::frozen_better_some_seeds: return "frozen_random ahead in most seeds, but not in " + consistent + " of them";
+    case Reason::identity_better: return "identity, with no W_o, did better";
+    case Reason::no_difference: return "neither was ahead in most seeds with a mean gap in its favour";
+    case Reason::far_worse:
+      return "ahead in at least " + consistent + " of the seeds, by a far gap (" + percent(kFarSpeedGap) + " or " +
+             points(kFarAccuracyGap) + " points)";
+    case Reason::worse_not_far:
+      return "consistent, but under the far gap (" + percent(kFarSpeedGap) + " or " + points(kFarAccuracyGap) + " points)";
+    case Reason::worse_some_seeds: return "learned ahead in most seeds, but not in " + consistent + " of them";
+    case Reason::not_worse: return "learned was not ahead in most seeds with a mean gap in its favour";
+    case Reason::both_hold: return "both parts hold: " + parts_phrase(f);
+    case Reason::not_dominant_only: return "only \"not diagonal-dominant\" holds: " + parts_phrase(f);
+    case Reason::imbalance_only: return "only \"some heads' blocks weigh more\" holds: " + parts_phrase(f);
+    case Reason::adapts_only:
+      return "the scale adapted, but the residual sum was not steadier (steadier in " + part_count(f["steadier"]) + ")";
+    case Reason::steadier_only:
+      return "the residual sum was steadier, but the scale did not adapt: " + parts_phrase(f);
+    case Reason::neither_holds: return "neither part holds: " + parts_phrase(f);
+    case Reason::much_smaller_lr:
+      return "identity's highest trainable learning rate is much smaller (" + number(kMuchSmallerLr) + " times or more)";
+    case Reason::smaller_lr:
+      return "identity's highest trainable learning rate is smaller, but not " + number(kMuchSmallerLr) + " times smaller";
+    case Reason::diverges_more: return "identity diverged more often, at no smaller learning rate";
+    case Reason::not_needed: return "identity trained at a learning rate as high as learned's";
+  }
+  throw std::logic_error("analysis: a reason without its text");
 }
 
 std::string format_analysis(const json& analysis) {
@@ -399,8 +493,8 @@ std::string format_analysis(const json& analysis) {
     out += line + std::string(kClaimText[id - 1]) + "\n";
     std::string measured = claim_figures(c);
     const std::string where = c["experiment"].is_null() ? "" : " (" + c["experiment"].get<std::string>() + ")";
-    const std::string reason = reason_text(reason_from_code(c["reason"].get<std::string>()));
-    out += "     " + reason + where + (measured.empty() ? "" : ": " + measured) + ".\n";
+    const std::string fragile = c["fragile"].get<bool>() ? " [fragile: the seeds split, a rerun may differ]" : "";
+    out += "     " + reason_text(c) + where + (measured.empty() ? "" : ": " + measured) + "." + fragile + "\n";
   }
   return out;
 }

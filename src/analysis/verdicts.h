@@ -95,12 +95,18 @@ struct MetricPair {
   std::vector<Seed> seeds;
   int ahead_a = 0, ahead_b = 0, ties = 0, neither = 0, reached_a = 0, reached_b = 0;
   std::vector<double> diffs;  // a - b, where both have a value
-  int leader = 0;             // 0: none, 1: a, 2: b (ahead in more than half the seeds)
+  int leader = 0;             // 0: none, 1: a, 2: b (ahead in more than half the seeds, mean gap > 0)
   bool consistent = false;    // the leader is ahead in at least kConsistentShare of them
   std::vector<double> gaps;   // per seed, in the leader's favour
 
   int n() const { return static_cast<int>(seeds.size()); }
   int leader_ahead() const { return leader == 1 ? ahead_a : leader == 2 ? ahead_b : 0; }
+  // The seeds split: they do not all fall on one side (a ahead, b ahead, tied, or neither).
+  bool split() const {
+    for (int k : {ahead_a, ahead_b, ties, neither})
+      if (k == n()) return false;
+    return n() > 0;
+  }
   double mean_gap() const { return mean(gaps); }
   bool clear() const {
     return consistent && !gaps.empty() && mean_gap() >= (info->higher_better ? kClearAccuracyGap : kClearSpeedGap);
@@ -113,9 +119,12 @@ struct Pair {
   int excluded = 0;  // seeds where a run of the pair diverged or was stopped
   int diverged_a = 0, diverged_b = 0, stopped_a = 0, stopped_b = 0;
   bool at_ceiling = false;  // both at kCeilingAccuracy in every paired seed
+  // The variants (a, b order) with a run still learning at its last step in a paired seed.
+  std::vector<std::string> still_learning;
   std::vector<MetricPair> metrics;
   const MetricPair* speed = nullptr;        // steps to the threshold, or the loss at the end (see pair())
-  const MetricPair* performance = nullptr;  // token accuracy, or speed when both are at the ceiling
+  // Token accuracy; speed when both are at the ceiling or a run of the pair is still learning.
+  const MetricPair* performance = nullptr;
 
   int n() const { return metrics.empty() ? 0 : metrics.front().n(); }
   const MetricPair& by(const std::string& name) const {
@@ -150,29 +159,46 @@ struct VariantConvergence {
 };
 
 VariantConvergence convergence_of(const Exp& e, const std::string& variant, std::optional<double> lr = std::nullopt);
-// The variants with a run still learning at its last step.
-json still_learning(const Exp& e, const std::vector<std::string>& variants);
 
 // ---- Facts of claims 5, 6 and 7 (wo_structure.cpp, scale.cpp, lr_table.cpp) ----
 
-// A property that holds in `holds` of `n` seeds.
+// A property that holds in `holds` of `n` seeds, in `held_at_init` of them at step 0 too (claim 5;
+// 0 for a part with no step-0 reading). It holds when it holds in at least kConsistentShare of
+// the seeds, unless only where step 0 had it too: a property of the random initial matrix is not
+// evidence of learning.
 struct Part {
-  int holds = 0, n = 0;
-  bool consistent() const { return n > 0 && holds >= kConsistentShare * n - 1e-9; }
-  json to_json() const { return {{"holds", holds}, {"n", n}, {"consistent", consistent()}}; }
+  int holds = 0, held_at_init = 0, n = 0;
+  bool init_only() const { return holds > 0 && held_at_init == holds; }
+  bool consistent() const { return n > 0 && !init_only() && holds >= kConsistentShare * n - 1e-9; }
+  bool split() const { return holds > 0 && holds < n; }
+  json to_json() const {
+    return {{"holds", holds}, {"held_at_init", held_at_init}, {"n", n}, {"init_only", init_only()},
+            {"consistent", consistent()}};
+  }
 };
 
 struct WoStructure {
   int seeds = 0;
-  std::vector<double> dominant, energy, imbalance_init, imbalance_final, change;
+  // Per seed; the head imbalance of the layer where it is largest at the last snapshot, and that
+  // layer's at step 0.
+  std::vector<uint64_t> seed_ids;
+  std::vector<int> imbalance_layer;
+  std::vector<double> dominant, dominant_init, energy, imbalance_init, imbalance_final, change;
   Part not_dominant, imbalanced;
   json to_json() const {
+    json per_seed = json::array();
+    for (int i = 0; i < seeds; ++i)
+      per_seed.push_back({{"seed", seed_ids[i]}, {"dominant_rows", dominant[i]}, {"dominant_rows_init", dominant_init[i]},
+                          {"head_imbalance_final", imbalance_final[i]}, {"head_imbalance_init", imbalance_init[i]},
+                          {"layer", imbalance_layer[i]}});
     return {{"seeds", seeds},
             {"dominant_rows", spread(dominant)},
+            {"dominant_rows_init", spread(dominant_init)},
             {"diagonal_energy", spread(energy)},
             {"head_imbalance_init", spread(imbalance_init)},
             {"head_imbalance_final", spread(imbalance_final)},
             {"change_from_init", spread(change)},
+            {"per_seed", per_seed},
             {"not_dominant", not_dominant.to_json()},
             {"imbalanced", imbalanced.to_json()}};
   }
@@ -215,6 +241,8 @@ struct LrRow {
   bool undecided() const {
     return ended() > 0 && !trainable() && reached + still_learning >= kTrainableShare * ended() - 1e-9;
   }
+  // Its ended runs split: some but not all reached the threshold.
+  bool split() const { return reached > 0 && reached < ended(); }
 };
 
 std::vector<LrRow> lr_table(const Exp& e);
@@ -226,6 +254,15 @@ std::optional<LrRow> undecided_next(const std::vector<LrRow>& rows, const std::s
                                     std::optional<double> highest);
 int diverged_runs(const std::vector<LrRow>& rows, const std::string& variant);
 json lr_finding(const Exp& e);
+
+// ---- Claims (claims.cpp) ----
+
+// A claim's JSON: {id, verdict, reason, experiment, fragile, figures}. The reason decides the
+// verdict (codes.h); `fragile` (the seeds that decided it split) is kept for a verdict only.
+json claim(int id, Reason reason, const Exp* e = nullptr, json figures = json::object(), bool fragile = false);
+// Enough evidence or no verdict: with n < kMinSeeds seeds, claim `id` is not decided
+// (too_few_seeds, with {n, needed} added to the figures); nullopt when n is enough.
+std::optional<json> too_few_seeds(int id, int n, const Exp* e, json figures = json::object());
 
 // ---- Findings per experiment (findings.cpp) ----
 

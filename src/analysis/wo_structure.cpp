@@ -64,7 +64,9 @@ double change_from_init(const Matrix& w, const Matrix& w0) {
 
 }  // namespace
 
-// Per seed, the learned W_o at step 0 and at its last snapshot, averaged over layers.
+// Per seed, the learned W_o at step 0 and at its last snapshot: its rows and energy averaged over
+// layers, its head imbalance from the layer where it is largest (a block standing out in any
+// layer is what the heatmap shows), each property against the same run's step 0.
 WoStructure wo_structure(const Exp& e) {
   WoStructure s;
   for (const Run& r : e.runs) {
@@ -78,27 +80,43 @@ WoStructure wo_structure(const Exp& e) {
     }
     for (const json& w : (*r.record)["wo"])
       if (w["step"].get<int>() == last_step && last_step > 0) layers[w["layer"].get<int>()].second = &w;
-    std::vector<double> dom, en, im0, im1, ch;
+    std::vector<double> dom, dom0, en, ch;
+    double im0 = 0, im1 = -1;
+    int im_layer = 0;
     for (const auto& [layer, pair] : layers) {
       if (!pair.first || !pair.second) continue;
       Matrix w0{e.d_model, &(*pair.first)["data"]}, w{e.d_model, &(*pair.second)["data"]};
       dom.push_back(dominant_rows(w));
+      dom0.push_back(dominant_rows(w0));
       en.push_back(diagonal_energy(w));
-      im0.push_back(head_imbalance((*pair.first)["head_norms"]));
-      im1.push_back(head_imbalance((*pair.second)["head_norms"]));
       ch.push_back(change_from_init(w, w0));
+      const double final_imbalance = head_imbalance((*pair.second)["head_norms"]);
+      if (final_imbalance > im1) {
+        im1 = final_imbalance;
+        im0 = head_imbalance((*pair.first)["head_norms"]);
+        im_layer = layer;
+      }
     }
     if (dom.empty()) continue;
     ++s.seeds;
+    s.seed_ids.push_back(r.seed);
+    s.imbalance_layer.push_back(im_layer);
     s.dominant.push_back(mean(dom));
+    s.dominant_init.push_back(mean(dom0));
     s.energy.push_back(mean(en));
-    s.imbalance_init.push_back(mean(im0));
-    s.imbalance_final.push_back(mean(im1));
+    s.imbalance_init.push_back(im0);
+    s.imbalance_final.push_back(im1);
     s.change.push_back(mean(ch));
     ++s.not_dominant.n;
     ++s.imbalanced.n;
-    s.not_dominant.holds += s.dominant.back() < kDominantRowsShare;
-    s.imbalanced.holds += s.imbalance_final.back() >= kHeadImbalance && s.imbalance_final.back() > s.imbalance_init.back();
+    if (s.dominant.back() < kDominantRowsShare) {
+      ++s.not_dominant.holds;
+      s.not_dominant.held_at_init += s.dominant_init.back() < kDominantRowsShare;
+    }
+    if (im1 >= kHeadImbalance && im1 > im0) {
+      ++s.imbalanced.holds;
+      s.imbalanced.held_at_init += im0 >= kHeadImbalance;
+    }
   }
   return s;
 }
