@@ -374,7 +374,7 @@ export interface ExperimentAnalysis {
 }
 
 /** A claim's verdict, one of codes().verdicts. */
-export type VerdictCode = 'supported' | 'partly_supported' | 'not_supported' | 'not_tested';
+export type VerdictCode = 'supported' | 'partly_supported' | 'not_supported' | 'not_decided' | 'not_tested';
 
 export interface ClaimVerdict {
   /** 1..7, the article's claims in docs/claims.md's order. */
@@ -384,6 +384,8 @@ export interface ClaimVerdict {
   reason: string;
   /** The experiment the figures come from, or null. */
   experiment: string | null;
+  /** The seeds that decided the verdict split: a rerun may differ (false unless there is a verdict). */
+  fragile: boolean;
   figures: Record<string, unknown>;
 }
 
@@ -396,7 +398,7 @@ export interface Analysis {
   claims: ClaimVerdict[];
   /** What the conclusion under the claims says (docs/claims.md, "The conclusion"). */
   conclusion: {
-    counts: { supported: number; partly_supported: number; not_supported: number; not_tested: number };
+    counts: { supported: number; partly_supported: number; not_supported: number; not_decided: number; not_tested: number };
     /** Some claim's pair was still learning at the last step, or a learning rate is undecided. */
     still_learning: boolean;
     /** Ids of the claims whose comparison the conclusion quotes: of 1 and 3, those tested. */
