@@ -72,46 +72,95 @@ function metricLabel(m, th) {
 }
 
 const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
+const isAccuracy = (m) => m.metric === 'token_acc' || m.metric === 'exact';
+const ties = (k) => (k === 1 ? t('tieOne') : t('tiesMany', { k }));
+const neither = (k) => (k ? t('tallyNeither', { k }) : '');
 
-// Who was ahead on one metric, in how many seeds, and by how much (the CLI's lead_phrase).
-export function leadPhrase(m) {
+// Who was ahead on one metric, in how many seeds, and by how much (the CLI's lead_phrase):
+// "ahead" only for a clear lead (docs/claims.md), every other as "no clear leader", every seed
+// counted (ties too) and the threshold it missed printed.
+export function leadPhrase(m, th) {
   const { n, a, b } = m;
   if (n === 0) return t('noPairs');
-  if (m.leader == null) {
-    if (n === 1) return t(m.neither ? 'neitherOnly' : 'tiedOnly');
-    return t('noLeader', { a, b, ka: m.ahead_a, kb: m.ahead_b, n });
+  if (m.leader == null && n === 1) return t(m.neither ? 'neitherOnly' : 'tiedOnly');
+  const { leader } = m;
+  const other = leader === a ? b : a;
+  const k = leader === a ? m.ahead_a : m.ahead_b;
+  const tally = n === 1 ? t('ahead', { leader, where: where(k, n), extra: '' })
+    : t('tally', { a, b, ka: m.ahead_a, kb: m.ahead_b, ties: ties(m.ties), neither: neither(m.neither), n });
+  if (leader == null) return t('noClearLeader', { tally });
+  const gap = range(m.gap, isAccuracy(m) ? points : percent);
+  const censored = m.metric === 'steps_to_loss_0_1' && (leader === a ? m.reached_b : m.reached_a) < n;
+  const atLeast = censored ? t('atLeast') : '';
+  if (m.clear) {
+    const extra = (m.ties ? t('tallySep') + ties(m.ties) : '') + neither(m.neither);
+    const lead = t('ahead', { leader, where: where(k, n), extra });
+    if (isAccuracy(m)) return t('gapPoints', { lead, gap });
+    return t(m.metric === 'steps_to_loss_0_1' ? 'gapSteps' : 'gapLoss', { lead, other, atLeast, gap });
   }
-  const other = m.leader === a ? b : a;
-  const lead = t('ahead', { leader: m.leader, where: where(m.leader === a ? m.ahead_a : m.ahead_b, n) });
-  if (!m.gap) return lead;
-  if (m.metric === 'token_acc' || m.metric === 'exact') return t('gapPoints', { lead, gap: range(m.gap, points) });
-  if (m.metric === 'steps_to_loss_0_1') {
-    const censored = (m.leader === a ? m.reached_b : m.reached_a) < n;
-    return t('gapSteps', { lead, other, atLeast: censored ? t('atLeast') : '', gap: range(m.gap, percent) });
+  const why = m.consistent
+    ? t('whyClear', { gap: isAccuracy(m) ? t('pointsN', { x: points(th.clear_accuracy_gap) }) : percent(th.clear_speed_gap) })
+    : t('whyConsistent', { leader, where: where(k, n), share: percent(th.consistent_share) });
+  const lead = t('noClearLeader', { tally });
+  const avg = n > 1 ? t('onAverage') : '';
+  if (isAccuracy(m)) return t('unclearPoints', { lead, leader, gap, avg, why });
+  return t(m.metric === 'steps_to_loss_0_1' ? 'unclearSteps' : 'unclearLoss', { lead, other, atLeast, gap, avg, why });
+}
+
+// ---------- the reason of a claim ----------
+
+const kOfN = (part) => t('kOfN', { k: part.holds, n: part.n });
+
+// Claim 5's or 6's two parts, as the reason of its verdict quotes them.
+function partsPhrase(f, th) {
+  if (f.scale_ratio_first) {
+    return t('parts6', { change: percent(th.scale_change), adapts: kOfN(f.adapts), steadier: kOfN(f.steadier), share: percent(th.consistent_share) });
   }
-  return t('gapLoss', { lead, other, gap: range(m.gap, percent) });
+  const atInit = (part) => (part.init_only ? t('partInitOnly') : part.held_at_init ? t('partAtInitK', { k: part.held_at_init }) : '');
+  return t('parts5', {
+    dominant: kOfN(f.not_dominant), dominantInit: atInit(f.not_dominant),
+    imb: rate(th.head_imbalance), imbalanced: kOfN(f.imbalanced), imbalancedInit: atInit(f.imbalanced),
+    share: percent(th.consistent_share),
+  });
+}
+
+// The sentence that says why a claim got its verdict (i18n r_<reason>, the CLI's reason_text),
+// from its figures and the analysis's thresholds.
+export function reasonLine(c, th) {
+  const f = c.figures || {};
+  const parts = f.not_dominant || f.adapts ? partsPhrase(f, th) : '';
+  const rates = (f.incomplete || []).map((r) => t('incompleteItem', { variant: r.variant, lr: rate(r.lr), ended: r.ended }));
+  return t(`r_${c.reason}`, {
+    thr: th.loss_threshold, consistent: percent(th.consistent_share), clear: percent(th.clear_speed_gap),
+    far: percent(th.far_speed_gap), farPts: points(th.far_accuracy_gap), ceiling: percent(th.ceiling_accuracy),
+    low: fixed(100 * th.claimed_drop_low, 0), high: fixed(100 * th.claimed_drop_high, 0), much: rate(th.much_smaller_lr),
+    n: f.n, needed: f.needed, steps: f.needs_more_than, parts, steadier: f.steadier ? kOfN(f.steadier) : '',
+    rates: rates.join(t('listSep')),
+  });
 }
 
 // ---------- the claims panel ----------
 
+// Claim 5's per-seed figures, "1.62, 0.93, 1.10": no mean hides a seed.
+const perSeed = (f, key) => f.per_seed.map((s) => ratio(s[key])).join(t('listSep'));
+
 function claimFigures(c, th) {
   const f = c.figures || {};
-  if (c.verdict === 'not_tested') return t(`r_${c.reason}`, { thr: th.loss_threshold });
   let out = '';
   if (f.comparison) {
-    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison) });
+    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison, th) });
     if (f.still_learning && f.still_learning.length) out += t('figStill', { variants: f.still_learning.join(', ') });
-  } else if (c.id === 5) {
+  } else if (c.id === 5 && f.per_seed) {
     out = t('figWo', {
-      rows: range(f.dominant_rows, percent), share: percent(th.dominant_rows_share),
-      final: range(f.head_imbalance_final, ratio), init: range(f.head_imbalance_init, ratio),
+      rows: range(f.dominant_rows, percent), rowsInit: range(f.dominant_rows_init, percent), share: percent(th.dominant_rows_share),
+      final: perSeed(f, 'head_imbalance_final'), init: perSeed(f, 'head_imbalance_init'),
     });
-  } else if (c.id === 6) {
+  } else if (c.id === 6 && f.scale_ratio_first) {
     out = t('figScale', {
       first: range(f.scale_ratio_first, small), last: range(f.scale_ratio_last, small),
       cvL: range(f.residual_cv_learned, small), cvI: range(f.residual_cv_identity, small),
     });
-  } else if (c.id === 7) {
+  } else if (c.id === 7 && f.highest_trainable_lr) {
     const lr = (v) => (f.highest_trainable_lr[v] == null ? t('lrNone') : rate(f.highest_trainable_lr[v]));
     out = t('figLr', { l: lr('learned'), i: lr('identity'), dl: f.diverged.learned, di: f.diverged.identity });
     const next = (f.undecided || []).map((u) => t('lrAt', { variant: u.variant, lr: rate(u.lr) }));
@@ -119,7 +168,9 @@ function claimFigures(c, th) {
   }
   const r = f.refinement;
   if (r && r.scaled_like_identity != null) {
-    out += t('figRefine', { how: t(r.scaled_like_identity ? 'refineLike' : 'refineLag') + (r.unscaled_lags ? t('refineUnscaled') : '') });
+    out += t('figRefine', {
+      how: t(r.scaled_like_identity ? 'refineLike' : 'refineLag') + (r.unscaled_lags ? t('refineUnscaled') : ''), rule: clearRule(th),
+    });
   }
   return out;
 }
@@ -155,6 +206,7 @@ export function renderClaims() {
       const zh = lang() === 'zh';
       measured.append(zh ? '（' : ' (', link, zh ? '）' : ')');
     }
+    measured.append(cell('div', reasonLine(c, a.thresholds), 'reason'));
     tr.append(cell('td', `${c.id}. ${t(`claim${c.id}`)}`), cell('td', t(`v_${c.verdict}`), `verdict v-${c.verdict}`), measured);
     return tr;
   }));
@@ -169,12 +221,13 @@ function renderConclusion(a) {
   const { counts, still_learning: still, quotes } = a.conclusion;
   const sentences = [t('conclusionCounts', {
     total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
+    undecided: counts.not_decided ? t('conclusionUndecided', { nd: counts.not_decided }) : '',
     untested: counts.not_tested ? t('conclusionUntested', { nt: counts.not_tested }) : '',
     still: still ? t('conclusionStill') : '',
   })];
   for (const id of quotes) {
     const m = a.claims.find((c) => c.id === id).figures.comparison;
-    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m) }));
+    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
   }
   const box = $('#conclusion');
   box.hidden = false;
@@ -200,21 +253,26 @@ function convergenceLines(e) {
 function pairLines(f, th) {
   return (f.pairs || []).filter((p) => p.n > 0).map((p) => t('pairLine', {
     a: p.a, b: p.b,
-    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed) }),
-    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy) }),
+    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed, th) }),
+    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy, th) }),
   }));
 }
 
+// Each sentence counts the seeds where a property holds, so that none contradicts a seed (a
+// head's block standing out in one seed is never "no head's block stands out").
 function woLines(w, th) {
   if (!w || !w.seeds) return [];
+  const { not_dominant: nd, imbalanced: im } = w;
   return [
     t('woLine', {
-      dominant: t(w.not_dominant.consistent ? 'woNotDominant' : 'woDominant'),
-      rows: range(w.dominant_rows, percent), share: percent(th.dominant_rows_share),
+      dominant: t(nd.holds === nd.n ? 'woNotDominant' : nd.holds === 0 ? 'woDominant' : 'woDominantK', { k: nd.n - nd.holds, n: nd.n }),
+      rows: range(w.dominant_rows, percent), rowsInit: range(w.dominant_rows_init, percent), share: percent(th.dominant_rows_share),
+      init: nd.init_only ? t('woInitOnly') : '',
     }),
     t('woHeads', {
-      final: range(w.head_imbalance_final, ratio), init: range(w.head_imbalance_init, ratio),
-      what: t(w.imbalanced.consistent ? 'woHeadsUneven' : 'woHeadsEven'), change: range(w.change_from_init, percent),
+      final: perSeed(w, 'head_imbalance_final'), init: perSeed(w, 'head_imbalance_init'),
+      what: t(im.holds ? 'woHeadsK' : 'woHeadsNone', { k: im.holds, n: im.n, imb: rate(th.head_imbalance) }),
+      atInit: im.init_only ? t('woInitOnly') : '', change: range(w.change_from_init, percent),
     }),
   ];
 }
@@ -233,11 +291,14 @@ function scaleLines(s) {
   ];
 }
 
-function gainLines(f) {
+// What "clearly" faster or slower means (docs/claims.md, "Clear"), printed where the word is used.
+const clearRule = (th) => t('clearRule', { share: percent(th.consistent_share), gap: percent(th.clear_speed_gap) });
+
+function gainLines(f, th) {
   if (!f.speed_vs_identity) return [];
   const items = Object.entries(f.speed_vs_identity).filter(([, v]) => v != null)
     .map(([variant, v]) => t('gainItem', { variant, how: t(v === 'behind' ? 'gainBehind' : v === 'ahead' ? 'gainAhead' : 'gainSimilar') }));
-  const out = items.length ? [t('gainLine', { list: items.join(lang() === 'zh' ? '；' : '; ') })] : [];
+  const out = items.length ? [t('gainLine', { list: items.join(lang() === 'zh' ? '；' : '; '), rule: clearRule(th) })] : [];
   if (f.scaled_like_identity != null && f.unscaled_lags != null) {
     out.push(t('gainScaled', {
       how: t(f.scaled_like_identity ? 'gainScaledLike' : 'gainScaledLag'),
@@ -266,7 +327,7 @@ function lrLines(f, th) {
 export function verdictSentences(e) {
   const f = e.finding || {};
   const th = e.thresholds;
-  return [...pairLines(f, th), ...gainLines(f), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
+  return [...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
 }
 
 // The verdict box under an experiment's heading: one sentence per line.
@@ -289,5 +350,5 @@ export function renderVerdict(exp, settled) {
     box.dataset.key = key;
     box.replaceChildren(...lines.map((s) => cell('p', s)));
   }
-  renderPrediction(exp, box, settled, leadPhrase);
+  renderPrediction(exp, box, settled, (m) => leadPhrase(m, exp.analysis.thresholds));
 }

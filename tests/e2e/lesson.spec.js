@@ -46,6 +46,11 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   const claim1 = page.locator('#claims-body tr[data-claim="1"]');
   await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
   await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
+  // Claim 2 is about final accuracy, and Quick's runs are still learning at their last step: it
+  // is never "supported" from them (docs/claims.md). Every row says why it got its verdict.
+  await expect(page.locator('#claims-body tr[data-claim="2"] td.verdict')).not.toHaveText(/^supported$/);
+  await expect(page.locator('#claims-body .reason')).toHaveCount(7);
+  for (const reason of await page.locator('#claims-body .reason').allTextContents()) expect(reason).toMatch(/^\S.{10,}/);
   await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 7 claims, these runs support \d/);
   await expect(page.locator('#conclusion-text')).not.toHaveText(/\b0 not tested/);  // no clause for none
   // Figures: negatives with a minus sign, and a mean and its range to one precision.

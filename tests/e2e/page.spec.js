@@ -155,7 +155,7 @@ test('every text the page asks for exists', async ({ page }) => {
 // Each language has its own file of texts (web/i18n-en.js, web/i18n-zh.js): both must hold the
 // same keys, also those the page builds at run time from the core's tables (a setting's label
 // and help, an experiment's title, a variant's gloss, a choice's name, a verdict, the reason of
-// a claim not tested, a run's status). Only the Chinese file glosses the variant codes
+// a claim, a run's status). Only the Chinese file glosses the variant codes
 // (v_learned: 可学习); English shows the code alone.
 test('both languages have the same texts, the core-built keys included', async ({ page }) => {
   await openPage(page, query(TINY));
@@ -172,11 +172,11 @@ test('both languages have the same texts, the core-built keys included', async (
       keys.push(`${e.name}_title`);
       for (const v of e.variants) keys.push(`vh_${v}`);
     }
-    // The page words a reason only for a claim not tested (lesson.js), a state as runlist.js's
+    // The page words every claim's reason (lesson.js's reasonLine), a state as runlist.js's
     // statusText does: statusDone for done.
     const codes = JSON.parse(core.codes());
     for (const v of codes.verdicts) keys.push(`v_${v}`);
-    for (const r of codes.reasons) if (r.verdict === 'not_tested') keys.push(`r_${r.code}`);
+    for (const r of codes.reasons) keys.push(`r_${r.code}`);
     for (const state of codes.states) keys.push(`status${state[0].toUpperCase()}${state.slice(1)}`);
     const glosses = (k) => /^v_[a-z_]+$/.test(k);
     return {
