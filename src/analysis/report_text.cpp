@@ -100,10 +100,9 @@ std::string gap_phrase(const json& m, const std::string& leader, const std::stri
 std::string lead_phrase(const json& m) {
   const int n = m["n"].get<int>(), ties = m["ties"].get<int>(), neither = m["neither"].get<int>();
   if (n == 0) return "no seed where both runs finished";
-  if (m["leader"].is_null()) {
-    if (n == 1) return neither ? "neither reached it in the only seed" : "tied in the only seed";
-    return "no clear leader (" + tally(m) + ")";
-  }
+  if (m["leader"].is_null())
+    return n == 1 ? (neither ? "neither reached it in the only seed" : "tied in the only seed")
+                  : "no clear leader (" + tally(m) + ")";
   const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>();
   const std::string leader = m["leader"].get<std::string>(), other = leader == a ? b : a;
   const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>();
@@ -119,7 +118,9 @@ std::string lead_phrase(const json& m) {
                                     " of seeds called consistent"
                               : "under the " + (is_accuracy(m) ? points(kClearAccuracyGap) + " points" : percent(kClearSpeedGap)) +
                                     " called clear";
-  return "no clear leader (" + tally(m) + "); " + (is_accuracy(m) ? leader + " " : "") + gap + " on average (" + why + ")";
+  const std::string counted = n == 1 ? leader + " ahead in the only seed" : tally(m);
+  return "no clear leader (" + counted + "); " + (is_accuracy(m) ? leader + " " : "") + gap + (n > 1 ? " on average" : "") +
+         " (" + why + ")";
 }
 
 std::string convergence_phrase(const json& c) {
