@@ -163,6 +163,35 @@ json claim_stability(const std::vector<Exp>& exps) {
   return claim(7, Reason::not_needed, e, f);
 }
 
+// The experiments whose runs may carry activation statistics, in order of preference.
+const std::vector<std::string> kStats = {"activation_stats", "remove_wo", "freeze_wo"};
+
+// 8. Early in training W_o's output is small, which protects the residual stream.
+json claim_early(const std::vector<Exp>& exps) {
+  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  if (!e) return claim(8, Reason::experiment_absent);
+  EarlyFacts s = early_facts(*e);
+  if (s.seeds == 0) return claim(8, Reason::no_stats, e);
+  const bool a = s.small.consistent(), b = s.protects.consistent();
+  // A small output that does not protect the residual stream is the cause without its consequence.
+  const Reason reason = a && b ? Reason::both_hold : a ? Reason::small_only
+                        : b ? Reason::protects_only : Reason::neither_holds;
+  return claim(8, reason, e, s.to_json());
+}
+
+// 9. W_o is a valve for the gradient reaching each head, so that all parameters learn evenly.
+json claim_valve(const std::vector<Exp>& exps) {
+  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  if (!e) return claim(9, Reason::experiment_absent);
+  if (e->heads < 2) return claim(9, Reason::one_head, e);
+  ValveFacts s = valve_facts(*e);
+  if (s.seeds == 0) return claim(9, Reason::no_stats, e);
+  // A seed that balances also reshapes (head_grads.cpp): balancing without reshaping cannot occur.
+  const Reason reason = s.balances.consistent() ? Reason::both_hold
+                        : s.reshapes.consistent() ? Reason::valve_only : Reason::neither_holds;
+  return claim(9, reason, e, s.to_json());
+}
+
 json thresholds_json() {
   return {{"loss_threshold", kLossThreshold},         {"accuracy_tie", kAccuracyTie},
           {"relative_tie", kRelativeTie},             {"consistent_share", kConsistentShare},
@@ -173,7 +202,7 @@ json thresholds_json() {
           {"tail_share", kTailShare},                 {"still_falling", kStillFalling},
           {"dominant_rows_share", kDominantRowsShare}, {"head_imbalance", kHeadImbalance},
           {"scale_change", kScaleChange},             {"trainable_share", kTrainableShare},
-          {"much_smaller_lr", kMuchSmallerLr}};
+          {"much_smaller_lr", kMuchSmallerLr},        {"near_chance", kNearChance}};
 }
 
 }  // namespace
@@ -211,7 +240,8 @@ json analyze(const std::vector<json>& results) {
   }
 
   json claims = {claim_slower(exps),    claim_drop(exps),  claim_frozen_better(exps), claim_far_worse(exps),
-                 claim_structure(exps), claim_scale(exps), claim_stability(exps)};
+                 claim_structure(exps), claim_scale(exps), claim_stability(exps),      claim_early(exps),
+                 claim_valve(exps)};
   return {{"format", "wolab-analysis"},
           {"version", 1},
           {"thresholds", thresholds},

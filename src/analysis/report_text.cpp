@@ -150,6 +150,60 @@ std::string scale_phrase(const json& f) {
          in_seeds(f["steadier"]["holds"].get<int>(), n) + ")";
 }
 
+std::string early_phrase(const json& f) {
+  const auto x = [](double v) { return fmt("%.3f", v); };
+  const int n = f["seeds"].get<int>();
+  return "at step " + std::to_string(f["step"].get<int>()) + ", the first probe: std(W_o(concat)) / std(concat) with learned W_o " +
+         with_range(f["scale_ratio_first"], x) + " (small, below " + fmt("%.2f", 1 - kScaleChange) + ", " +
+         in_seeds(f["small"]["holds"].get<int>(), n) + "); the attention output's share of the residual sum, " +
+         "std(W_o(concat)) / std(x + W_o(concat)), " + with_range(f["output_share_learned"], x) + " with learned W_o against " +
+         with_range(f["output_share_identity"], x) + " with identity (smaller " + in_seeds(f["protects"]["holds"].get<int>(), n) + ")";
+}
+
+std::string valve_phrase(const json& f) {
+  const auto x = [](double v) { return fmt("%.3f", v); };
+  const int n = f["seeds"].get<int>();
+  return "spread of the per-head gradient norms at the concat (CV across heads, mean over the probes) " +
+         with_range(f["head_grad_cv_learned"], x) + " with learned W_o against " + with_range(f["head_grad_cv_identity"], x) +
+         " with identity (different " + in_seeds(f["reshapes"]["holds"].get<int>(), n) + ", lower with W_o " +
+         in_seeds(f["balances"]["holds"].get<int>(), n) + "; two trainings compared, not one gradient with and without W_o)";
+}
+
+// Experiment 5's why: the singular values of each fixed W_o at step 0 (finding.singular_values).
+std::string singular_values_text(const json& list) {
+  const auto x = [](double v) { return fmt("%.2f", v); };
+  std::string identity, out;
+  for (const json& s : list) {
+    const std::string v = s["variant"].get<std::string>(), gain = s["gain"].get<std::string>();
+    if (v == "identity") {
+      identity = " (identity's: " + x(s["mean"].get<double>()) + ")";
+      continue;
+    }
+    out += (out.empty() ? "" : "; ") + v + " " + x(s["mean"].get<double>()) + " (" + x(s["min"].get<double>()) + " to " +
+           x(s["max"].get<double>()) + ", root mean square " + x(s["rms"].get<double>()) + "): it " +
+           (gain == "shrinks"    ? "shrinks the attention output and the gradient through it"
+            : gain == "amplifies" ? "amplifies the attention output and the gradient through it"
+                                  : "keeps their scale, as identity does");
+  }
+  if (out.empty()) return "";
+  return "  Why: the singular values of W_o at step 0" + identity + ": " + out + ".\n";
+}
+
+// Experiment 6's why: the rates where runs stalled near chance (finding.stalls).
+std::string stalls_text(const json& f) {
+  std::string out;
+  const std::string chance = "ln " + std::to_string(f["alphabet"].get<int>()) + " = " + fmt("%.2f", f["chance_loss"].get<double>()) +
+                             ", guessing among " + std::to_string(f["alphabet"].get<int>()) + " symbols";
+  for (const json& s : f["stalls"]) {
+    const int diverged = s["diverged"].get<int>();
+    out += "  At lr " + number(s["lr"].get<double>()) + ", " + std::to_string(s["near_chance"].get<int>()) + " of " +
+           plural(s["ended"].get<int>(), "run", "runs") + " that trained to their end stalled near chance: final loss " +
+           with_range(s["final_loss"], [](double v) { return fmt("%.2f", v); }) + " against " + chance + " (within " +
+           percent(kNearChance) + ")" + (diverged ? "; " + std::to_string(diverged) + " diverged" : ", rather than diverge") + ".\n";
+  }
+  return out;
+}
+
 // Experiment 4's early-versus-late table (finding.early_late), as the page draws it.
 std::string early_late_text(const json& rows) {
   if (rows.empty()) return "";
@@ -172,19 +226,21 @@ std::string early_late_text(const json& rows) {
 std::string lr_table_text(const json& f) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %s\n", "variant", "lr", "reached", "steps to loss < 0.1",
-                "final held-out loss", "diverged");
+  std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %-12s %s\n", "variant", "lr", "reached", "steps to loss < 0.1",
+                "final held-out loss", "near chance", "diverged");
   out += line;
   for (const json& r : f["table"]) {
     const std::string reached = std::to_string(r["reached"].get<int>()) + " of " + std::to_string(r["runs"].get<int>());
-    std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %d%s\n", r["variant"].get<std::string>().c_str(),
+    std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %-12d %d%s\n", r["variant"].get<std::string>().c_str(),
                   number(r["lr"].get<double>()).c_str(), reached.c_str(),
                   with_range(r["steps_to_loss_0_1"], [](double v) { return fmt("%.0f", v); }).c_str(),
-                  with_range(r["final_loss"], [](double v) { return fmt("%.4f", v); }).c_str(), r["diverged"].get<int>(),
+                  with_range(r["final_loss"], [](double v) { return fmt("%.4f", v); }).c_str(), r["near_chance"].get<int>(),
+                  r["diverged"].get<int>(),
                   r["still_learning"].get<int>() ? (", still learning at the last step in " +
                                                     std::to_string(r["still_learning"].get<int>())).c_str() : "");
     out += line;
   }
+  out += stalls_text(f);
   std::string tolerant;
   for (const json& v : f["most_tolerant"]) tolerant += (tolerant.empty() ? "" : ", ") + v.get<std::string>();
   const json& h = f["highest_trainable_lr"];
@@ -227,6 +283,7 @@ std::string finding_text(const json& e) {
     if (!f["unscaled_lags"].is_null())
       out += std::string("  The unscaled frozen_random ") +
              (f["unscaled_lags"].get<bool>() ? "lags behind identity." : "does not lag clearly behind identity.") + "\n";
+    out += singular_values_text(f["singular_values"]);
   }
   if (f.contains("wo") && f["wo"]["seeds"].get<int>() > 0) out += "  " + wo_phrase(f["wo"]) + ".\n";
   if (f.contains("scale") && f["scale"]["seeds"].get<int>() > 0) out += "  " + scale_phrase(f["scale"]) + ".\n";
@@ -242,6 +299,8 @@ const char* const kClaimText[] = {
     "The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks carry more weight.",
     "W_o regulates the scale of the attention output, so the residual sum is steadier.",
     "Without W_o, training is unstable and may need a much smaller learning rate.",
+    "Early in training W_o's output is small, so the attention path changes the residual stream little, protecting it.",
+    "W_o is an adjustable valve for the gradient reaching each head, so that all parameters learn evenly.",
 };
 
 std::string claim_figures(const json& c) {
@@ -257,6 +316,10 @@ std::string claim_figures(const json& c) {
     out = wo_phrase(f);
   } else if (id == 6 && f.contains("seeds")) {
     out = scale_phrase(f);
+  } else if (id == 8 && f.contains("seeds")) {
+    out = early_phrase(f);
+  } else if (id == 9 && f.contains("seeds")) {
+    out = valve_phrase(f);
   } else if (id == 7 && f.contains("highest_trainable_lr")) {
     auto lr = [&](const char* v) {
       const json& x = f["highest_trainable_lr"][v];
@@ -370,6 +433,10 @@ std::string reason_text(Reason r) {
       {Reason::smaller_lr, "identity's highest trainable learning rate is smaller, but not much smaller"},
       {Reason::diverges_more, "identity diverged more often, at no smaller learning rate"},
       {Reason::not_needed, "identity trained at a learning rate as high as learned's"},
+      {Reason::small_only, "W_o's output is small, but the attention output's share of the residual sum is not smaller than without W_o"},
+      {Reason::protects_only, "the attention output's share of the residual sum is smaller than without W_o, but W_o's output is not small"},
+      {Reason::valve_only, "W_o changes how the gradient is shared among the heads, but not towards balance"},
+      {Reason::one_head, "one attention head: there is no sharing among heads to measure"},
   };
   return text.at(r);
 }
