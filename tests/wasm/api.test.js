@@ -96,14 +96,14 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.match(problems[0], /^model\.heads: 0 is out of range; use /);
   assert.match(problems[1], /^train\.lr: 2 is out of range; use /);
 
-  // The codes the core writes: each reason with a verdict of the list, the not_tested ones first.
+  // The codes the core writes: each reason with a verdict of the list; the not_tested ones.
   const codes = JSON.parse(wolab.codes());
   assert.deepEqual(codes.verdicts, ['supported', 'partly_supported', 'not_supported', 'not_tested']);
   assert.deepEqual(codes.states, ['running', 'done', 'stopped', 'diverged']);
   assert.deepEqual(codes.trained_to_end, ['done', 'diverged']);
   for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
-    ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'rates_incomplete']);
+    ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'rates_incomplete', 'one_head']);
 });
 
 test('a trainer steps to the end, then stops', async () => {
