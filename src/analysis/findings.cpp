@@ -48,7 +48,7 @@ json speed_outcome(const Exp& e, const std::string& variant) {
 
 // Experiment 5's why: per variant whose W_o never changes (identity and the frozen ones), in
 // the experiment's order, the singular values of its W_o at step 0 over the layers and runs
-// (the results' wo_sv): [{variant, mean, min, max, rms, gain}]. rms, the root mean square, is
+// (the results' wo_sv): [{variant, n, mean, min, max, rms, gain}], n the values pooled. rms, the root mean square, is
 // the factor by which W_o scales an input with no preferred direction, and the gradient through
 // it; gain says whether that shrinks, keeps or amplifies it (kScaleChange).
 json singular_values(const Exp& e) {
@@ -66,7 +66,7 @@ json singular_values(const Exp& e) {
     double squares = 0;
     for (double x : sv) squares += x * x;
     const double rms = std::sqrt(squares / sv.size());
-    out.push_back({{"variant", v}, {"mean", s.mean}, {"min", s.min}, {"max", s.max}, {"rms", rms},
+    out.push_back({{"variant", v}, {"n", s.n}, {"mean", s.mean}, {"min", s.min}, {"max", s.max}, {"rms", rms},
                    {"gain", rms < 1 - kScaleChange ? "shrinks" : rms > 1 + kScaleChange ? "amplifies" : "keeps"}});
   }
   return out;

@@ -180,7 +180,7 @@ std::string singular_values_text(const json& list) {
       continue;
     }
     out += (out.empty() ? "" : "; ") + v + " " + x(s["mean"].get<double>()) + " (" + x(s["min"].get<double>()) + " to " +
-           x(s["max"].get<double>()) + ", root mean square " + x(s["rms"].get<double>()) + "): it " +
+           x(s["max"].get<double>()) + "), root mean square " + x(s["rms"].get<double>()) + ": it " +
            (gain == "shrinks"    ? "shrinks the attention output and the gradient through it"
             : gain == "amplifies" ? "amplifies the attention output and the gradient through it"
                                   : "keeps their scale, as identity does");

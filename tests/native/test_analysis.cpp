@@ -643,7 +643,7 @@ TEST(Analysis, GainVsLearningCarriesTheSingularValuesOfFixedMatrices) {
   EXPECT_EQ(f[2]["variant"], "frozen_random_scaled");
   EXPECT_EQ(f[2]["gain"], "amplifies");  // rms 2 · 0.68 = 1.37
   EXPECT_EQ(f[3]["gain"], "keeps");
-  EXPECT_NE(format_analysis(analyze({r})).find("frozen_random 0.57 (0.10 to 1.20, root mean square 0.68): it shrinks"),
+  EXPECT_NE(format_analysis(analyze({r})).find("frozen_random 0.57 (0.10 to 1.20), root mean square 0.68: it shrinks"),
             std::string::npos) << format_analysis(analyze({r}));
 }
 
