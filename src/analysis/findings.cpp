@@ -48,9 +48,10 @@ json speed_outcome(const Exp& e, const std::string& variant) {
 
 // Experiment 5's why: per variant whose W_o never changes (identity and the frozen ones), in
 // the experiment's order, the singular values of its W_o at step 0 over the layers and runs
-// (the results' wo_sv): [{variant, n, mean, min, max, rms, gain}], n the values pooled. rms, the root mean square, is
-// the factor by which W_o scales an input with no preferred direction, and the gradient through
-// it; gain says whether that shrinks, keeps or amplifies it (kScaleChange).
+// (the results' wo_sv): [{variant, n, mean, min, max, rms, gain}], n the values pooled. rms,
+// the root mean square, is the factor by which W_o scales an input with no preferred direction,
+// and the gradient through it; gain says whether that shrinks, keeps or amplifies it
+// (kScaleChange).
 json singular_values(const Exp& e) {
   json out = json::array();
   for (const std::string& v : e.variants) {
