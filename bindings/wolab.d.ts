@@ -271,7 +271,7 @@ export interface WolabModule {
   /**
    * What a set of results measured (the analysis `wolab report` prints): per results document
    * its convergence per variant, its paired comparisons seed by seed and its finding, then a
-   * verdict on each of the article's seven claims. JSON text of an {@link Analysis}: codes and
+   * verdict on each of the article's nine claims. JSON text of an {@link Analysis}: codes and
    * numbers only, to be worded by the page; every rule and threshold is in docs/claims.md.
    * @param resultsArrayJson a JSON array of results documents, each checked as parseResults does.
    * @throws Error("results[i]: <where>: <what is wrong>") naming the first bad document.

@@ -160,6 +160,18 @@ function claimFigures(c, th) {
       first: range(f.scale_ratio_first, small), last: range(f.scale_ratio_last, small),
       cvL: range(f.residual_cv_learned, small), cvI: range(f.residual_cv_identity, small),
     });
+  } else if (c.id === 8) {
+    out = t('figEarly', {
+      step: f.step, ratio: range(f.scale_ratio_first, small), small: ratio(1 - th.scale_change),
+      whereSmall: where(f.small.holds, f.small.n),
+      sl: range(f.output_share_learned, small), si: range(f.output_share_identity, small),
+      whereProtects: where(f.protects.holds, f.protects.n),
+    });
+  } else if (c.id === 9) {
+    out = t('figValve', {
+      cvL: range(f.head_grad_cv_learned, small), cvI: range(f.head_grad_cv_identity, small),
+      whereA: where(f.reshapes.holds, f.reshapes.n), whereB: where(f.balances.holds, f.balances.n),
+    });
   } else if (c.id === 7 && f.highest_trainable_lr) {
     const lr = (v) => (f.highest_trainable_lr[v] == null ? t('lrNone') : rate(f.highest_trainable_lr[v]));
     out = t('figLr', { l: lr('learned'), i: lr('identity'), dl: f.diverged.learned, di: f.diverged.identity });
@@ -305,6 +317,16 @@ function gainLines(f, th) {
       lag: t(f.unscaled_lags ? 'gainUnscaledLags' : 'gainUnscaledNot'),
     }));
   }
+  // The why: each fixed W_o's singular values at step 0, against identity's.
+  const sv = f.singular_values || [];
+  const identity = sv.find((s) => s.variant === 'identity');
+  const fixedOnes = sv.filter((s) => s.variant !== 'identity').map((s) => t('svItem', {
+    variant: s.variant, values: range(s, ratio), rms: ratio(s.rms),
+    how: t({ shrinks: 'svShrinks', keeps: 'svKeeps', amplifies: 'svAmplifies' }[s.gain]),
+  }));
+  if (fixedOnes.length) {
+    out.push(t('svWhy', { identity: identity ? ratio(identity.mean) : '—', list: fixedOnes.join(lang() === 'zh' ? '；' : '; ') }));
+  }
   return out;
 }
 
@@ -318,6 +340,14 @@ function lrLines(f, th) {
     const lr = (v) => (h[v] == null ? t('lrNone') : rate(h[v]));
     const how = { smaller: 'lrSmaller', same: 'lrSame', larger: 'lrLarger' }[f.identity_vs_learned];
     out.push(t('lrIdentity', { how: t(how), i: lr('identity'), l: lr('learned') }));
+  }
+  // The why: the rates where runs stalled near chance, ln(alphabet), rather than diverge.
+  for (const s of f.stalls || []) {
+    out.push(t('lrStall', {
+      lr: rate(s.lr), k: s.near_chance, n: s.ended, loss: range(s.final_loss, ratio),
+      alphabet: f.alphabet, chance: ratio(f.chance_loss), share: percent(th.near_chance),
+      div: s.diverged ? t('lrStallDiverged', { d: s.diverged }) : t('lrStallNone'),
+    }));
   }
   return out;
 }

@@ -47,12 +47,17 @@ inline constexpr double kStillFalling = 0.05;
 inline constexpr double kDominantRowsShare = 0.5;
 inline constexpr double kHeadImbalance = 1.5;
 // Claim 6: W_o adapts the scale when std(W_o(concat)) / std(concat) changes by this share
-// between the first and the last probe.
+// between the first and the last probe. Claim 8: W_o's output is small when that ratio is below
+// 1 - kScaleChange at the first probe; experiment 5: a W_o whose singular values' root mean
+// square is below 1 - kScaleChange shrinks its input, above 1 + kScaleChange amplifies it.
 inline constexpr double kScaleChange = 0.2;
 // Claim 7: a learning rate trains a variant when at least this share of its seeds reached
 // kLossThreshold; "much smaller" means a highest trainable rate at least this factor lower.
 inline constexpr double kTrainableShare = 0.5;
 inline constexpr double kMuchSmallerLr = 3.0;
+// lr_stability: a run stalled at chance when its final held-out loss is within this share of
+// ln(alphabet), the loss of guessing uniformly among the task's symbols.
+inline constexpr double kNearChance = 0.1;
 
 // Enough evidence or no verdict: claims 1-6 need this many paired (or finished) seeds, and claim 7
 // this many runs that trained to their end per variant and learning rate.

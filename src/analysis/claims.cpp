@@ -189,6 +189,39 @@ json claim_stability(const std::vector<Exp>& exps) {
   return verdict(Reason::not_needed);
 }
 
+// The experiments whose runs may carry activation statistics, in order of preference.
+const std::vector<std::string> kStats = {"activation_stats", "remove_wo", "freeze_wo"};
+
+// 8. Early in training W_o's output is small, which protects the residual stream.
+json claim_early(const std::vector<Exp>& exps) {
+  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  if (!e) return claim(8, Reason::experiment_absent);
+  EarlyFacts s = early_facts(*e);
+  if (s.seeds == 0) return claim(8, Reason::no_stats, e);
+  const json f = s.to_json();
+  if (auto c = too_few_seeds(8, s.seeds, e, f)) return *c;
+  const bool a = s.small.consistent(), b = s.protects.consistent();
+  // A small output that does not protect the residual stream is the cause without its consequence.
+  const Reason reason = a && b ? Reason::both_hold : a ? Reason::small_only
+                        : b ? Reason::protects_only : Reason::neither_holds;
+  return claim(8, reason, e, f, s.small.split() || s.protects.split());
+}
+
+// 9. W_o is a valve for the gradient reaching each head, so that all parameters learn evenly.
+json claim_valve(const std::vector<Exp>& exps) {
+  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  if (!e) return claim(9, Reason::experiment_absent);
+  if (e->heads < 2) return claim(9, Reason::one_head, e);
+  ValveFacts s = valve_facts(*e);
+  if (s.seeds == 0) return claim(9, Reason::no_stats, e);
+  const json f = s.to_json();
+  if (auto c = too_few_seeds(9, s.seeds, e, f)) return *c;
+  // A seed that balances also reshapes (head_grads.cpp): balancing without reshaping cannot occur.
+  const Reason reason = s.balances.consistent() ? Reason::both_hold
+                        : s.reshapes.consistent() ? Reason::valve_only : Reason::neither_holds;
+  return claim(9, reason, e, f, s.reshapes.split() || s.balances.split());
+}
+
 json thresholds_json() {
   return {{"loss_threshold", kLossThreshold},         {"accuracy_tie", kAccuracyTie},
           {"relative_tie", kRelativeTie},             {"consistent_share", kConsistentShare},
@@ -199,7 +232,8 @@ json thresholds_json() {
           {"tail_share", kTailShare},                 {"still_falling", kStillFalling},
           {"dominant_rows_share", kDominantRowsShare}, {"head_imbalance", kHeadImbalance},
           {"scale_change", kScaleChange},             {"trainable_share", kTrainableShare},
-          {"much_smaller_lr", kMuchSmallerLr},       {"min_seeds", kMinSeeds}};
+          {"much_smaller_lr", kMuchSmallerLr},        {"min_seeds", kMinSeeds},
+          {"near_chance", kNearChance}};
 }
 
 }  // namespace
@@ -253,7 +287,8 @@ json analyze(const std::vector<json>& results) {
   }
 
   json claims = {claim_slower(exps),    claim_drop(exps),  claim_frozen_better(exps), claim_far_worse(exps),
-                 claim_structure(exps), claim_scale(exps), claim_stability(exps)};
+                 claim_structure(exps), claim_scale(exps), claim_stability(exps),      claim_early(exps),
+                 claim_valve(exps)};
   return {{"format", "wolab-analysis"},
           {"version", 1},
           {"thresholds", thresholds},

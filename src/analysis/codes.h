@@ -40,6 +40,12 @@ enum class Reason {
   both_hold, not_dominant_only, imbalance_only, adapts_only, steadier_only, neither_holds,
   // 7. Without W_o training is unstable and may need a much smaller learning rate.
   much_smaller_lr, smaller_lr, diverges_more, not_needed,
+  // 8. Early in training W_o's output is small, which protects the residual stream (two parts:
+  // small, protects; both_hold and neither_holds as for 5 and 6).
+  small_only, protects_only,
+  // 9. W_o is a valve for the gradient reaching each head, balancing learning (two parts:
+  // reshapes, balances; the second implies the first).
+  valve_only, one_head,
 };
 
 struct ReasonInfo {
@@ -93,12 +99,20 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::smaller_lr, "smaller_lr", Verdict::partly_supported},
     {Reason::diverges_more, "diverges_more", Verdict::partly_supported},
     {Reason::not_needed, "not_needed", Verdict::not_supported},
+
+    // 8.
+    {Reason::small_only, "small_only", Verdict::not_supported},
+    {Reason::protects_only, "protects_only", Verdict::partly_supported},
+
+    // 9.
+    {Reason::valve_only, "valve_only", Verdict::not_supported},
+    {Reason::one_head, "one_head", Verdict::not_tested},
 };
 
 constexpr bool reasons_in_enum_order() {
   for (size_t i = 0; i < std::size(kReasons); ++i)
     if (kReasons[i].reason != static_cast<Reason>(i)) return false;
-  return std::size(kReasons) == static_cast<size_t>(Reason::not_needed) + 1;
+  return std::size(kReasons) == static_cast<size_t>(Reason::one_head) + 1;
 }
 static_assert(reasons_in_enum_order(), "kReasons lists every Reason once, in enum order");
 

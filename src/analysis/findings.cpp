@@ -2,7 +2,10 @@
 // (docs/claims.md, "Findings per experiment").
 #include "analysis/verdicts.h"
 
+#include <cmath>
 #include <map>
+
+#include "run/run_config.h"
 
 namespace wolab::verdicts {
 
@@ -43,6 +46,33 @@ json speed_outcome(const Exp& e, const std::string& variant) {
   return "similar";
 }
 
+// Experiment 5's why: per variant whose W_o never changes (identity and the frozen ones), in
+// the experiment's order, the singular values of its W_o at step 0 over the layers and runs
+// (the results' wo_sv): [{variant, n, mean, min, max, rms, gain}], n the values pooled. rms,
+// the root mean square, is the factor by which W_o scales an input with no preferred direction,
+// and the gradient through it; gain says whether that shrinks, keeps or amplifies it
+// (kScaleChange).
+json singular_values(const Exp& e) {
+  json out = json::array();
+  for (const std::string& v : e.variants) {
+    const auto mode = wo_mode_from_string(v);
+    if (!mode || (*mode != WoMode::identity && !wo_frozen(*mode))) continue;
+    std::vector<double> sv;
+    for (const Run& r : e.runs)
+      if (r.variant == v && (*r.record)["wo_sv"].is_array())
+        for (const json& layer : (*r.record)["wo_sv"])
+          for (const json& x : layer) sv.push_back(x.get<double>());
+    if (sv.empty()) continue;  // version 1 files have none
+    const Spread s = *spread_of(sv);
+    double squares = 0;
+    for (double x : sv) squares += x * x;
+    const double rms = std::sqrt(squares / sv.size());
+    out.push_back({{"variant", v}, {"n", s.n}, {"mean", s.mean}, {"min", s.min}, {"max", s.max}, {"rms", rms},
+                   {"gain", rms < 1 - kScaleChange ? "shrinks" : rms > 1 + kScaleChange ? "amplifies" : "keeps"}});
+  }
+  return out;
+}
+
 }  // namespace
 
 json finding(const Exp& e) {
@@ -64,6 +94,7 @@ json finding(const Exp& e) {
     out["scaled_like_identity"] =
         scaled.is_null() || orth.is_null() ? json(nullptr) : json(scaled != "behind" && orth != "behind");
     out["unscaled_lags"] = outcomes["frozen_random"].is_null() ? json(nullptr) : json(outcomes["frozen_random"] == "behind");
+    out["singular_values"] = singular_values(e);
   }
   if (e.name == "wo_heatmap") out["wo"] = wo_structure(e).to_json();
   if (e.name == "activation_stats") {

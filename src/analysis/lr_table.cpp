@@ -1,9 +1,19 @@
 // lr_stability per (variant, learning rate), and claim 7's facts (docs/claims.md).
 #include "analysis/verdicts.h"
 
+#include <cmath>
+
 namespace wolab::verdicts {
 
+namespace {
+
+// The loss of guessing uniformly among the task's symbols: ln(alphabet).
+double chance_loss(const Exp& e) { return std::log((*e.results)["config"]["task"]["alphabet"].get<double>()); }
+
+}  // namespace
+
 std::vector<LrRow> lr_table(const Exp& e) {
+  const double chance = chance_loss(e);
   std::vector<LrRow> rows;
   for (const std::string& v : e.variants)
     for (double lr : e.lrs) {
@@ -20,7 +30,12 @@ std::vector<LrRow> lr_table(const Exp& e) {
           ++row.reached;
           row.steps.push_back(*s);
         }
-        row.final_loss.push_back(r.final()["loss"].get<double>());
+        const double loss = r.final()["loss"].get<double>();
+        row.final_loss.push_back(loss);
+        if (std::fabs(loss - chance) <= kNearChance * chance) {
+          ++row.near_chance;
+          row.chance_loss.push_back(loss);
+        }
         row.still_learning += convergence(e, r) == Conv::still_learning;
       }
       if (row.runs) rows.push_back(row);
@@ -60,7 +75,24 @@ json lr_finding(const Exp& e) {
     table.push_back({{"variant", r.variant}, {"lr", r.lr}, {"runs", r.runs}, {"reached", r.reached},
                      {"steps_to_loss_0_1", spread(r.steps)}, {"final_loss", spread(r.final_loss)},
                      {"diverged", r.diverged}, {"stopped", r.stopped}, {"still_learning", r.still_learning},
-                     {"trainable", r.trainable()}, {"split", r.split()}});
+                     {"near_chance", r.near_chance}, {"trainable", r.trainable()}, {"split", r.split()}});
+  // Per rate where a run stalled near chance, over every variant: the runs that trained to their
+  // end, how many of them ended near chance (and their final losses) and how many diverged.
+  json stalls = json::array();
+  for (double lr : e.lrs) {
+    int ended = 0, near = 0, diverged = 0;
+    std::vector<double> losses;
+    for (const LrRow& r : rows)
+      if (r.lr == lr) {
+        ended += r.ended();
+        near += r.near_chance;
+        diverged += r.diverged;
+        losses.insert(losses.end(), r.chance_loss.begin(), r.chance_loss.end());
+      }
+    if (near > 0)
+      stalls.push_back({{"lr", lr}, {"ended", ended}, {"near_chance", near}, {"diverged", diverged},
+                        {"final_loss", spread(losses)}});
+  }
   std::optional<double> top;
   for (const std::string& v : e.variants) {
     auto h = highest_trainable(rows, v);
@@ -78,7 +110,8 @@ json lr_finding(const Exp& e) {
     if (i || l) identity_vs_learned = !i ? "smaller" : !l ? "larger" : *i < *l ? "smaller" : *i > *l ? "larger" : "same";
   }
   return {{"table", table}, {"highest_trainable_lr", highest}, {"most_tolerant", tolerant},
-          {"identity_vs_learned", identity_vs_learned}};
+          {"identity_vs_learned", identity_vs_learned}, {"alphabet", (*e.results)["config"]["task"]["alphabet"]},
+          {"chance_loss", chance_loss(e)}, {"stalls", stalls}};
 }
 
 }  // namespace wolab::verdicts

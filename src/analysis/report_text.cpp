@@ -191,6 +191,60 @@ std::string scale_phrase(const json& f) {
          in_seeds(f["steadier"]["holds"].get<int>(), n) + ")";
 }
 
+std::string early_phrase(const json& f) {
+  const auto x = [](double v) { return fmt("%.3f", v); };
+  const int n = f["seeds"].get<int>();
+  return "at step " + std::to_string(f["step"].get<int>()) + ", the first probe: std(W_o(concat)) / std(concat) with learned W_o " +
+         with_range(f["scale_ratio_first"], x) + " (small, below " + fmt("%.2f", 1 - kScaleChange) + ", " +
+         in_seeds(f["small"]["holds"].get<int>(), n) + "); the attention output's share of the residual sum, " +
+         "std(W_o(concat)) / std(x + W_o(concat)), " + with_range(f["output_share_learned"], x) + " with learned W_o against " +
+         with_range(f["output_share_identity"], x) + " with identity (smaller " + in_seeds(f["protects"]["holds"].get<int>(), n) + ")";
+}
+
+std::string valve_phrase(const json& f) {
+  const auto x = [](double v) { return fmt("%.3f", v); };
+  const int n = f["seeds"].get<int>();
+  return "spread of the per-head gradient norms at the concat (CV across heads, mean over the probes) " +
+         with_range(f["head_grad_cv_learned"], x) + " with learned W_o against " + with_range(f["head_grad_cv_identity"], x) +
+         " with identity (different " + in_seeds(f["reshapes"]["holds"].get<int>(), n) + ", lower with W_o " +
+         in_seeds(f["balances"]["holds"].get<int>(), n) + "; two trainings compared, not one gradient with and without W_o)";
+}
+
+// Experiment 5's why: the singular values of each fixed W_o at step 0 (finding.singular_values).
+std::string singular_values_text(const json& list) {
+  const auto x = [](double v) { return fmt("%.2f", v); };
+  std::string identity, out;
+  for (const json& s : list) {
+    const std::string v = s["variant"].get<std::string>(), gain = s["gain"].get<std::string>();
+    if (v == "identity") {
+      identity = " (identity's: " + x(s["mean"].get<double>()) + ")";
+      continue;
+    }
+    out += (out.empty() ? "" : "; ") + v + " " + x(s["mean"].get<double>()) + " (" + x(s["min"].get<double>()) + " to " +
+           x(s["max"].get<double>()) + "), root mean square " + x(s["rms"].get<double>()) + ": it " +
+           (gain == "shrinks"    ? "shrinks the attention output and the gradient through it"
+            : gain == "amplifies" ? "amplifies the attention output and the gradient through it"
+                                  : "keeps their scale, as identity does");
+  }
+  if (out.empty()) return "";
+  return "  Why: the singular values of W_o at step 0" + identity + ": " + out + ".\n";
+}
+
+// Experiment 6's why: the rates where runs stalled near chance (finding.stalls).
+std::string stalls_text(const json& f) {
+  std::string out;
+  const std::string chance = "ln " + std::to_string(f["alphabet"].get<int>()) + " = " + fmt("%.2f", f["chance_loss"].get<double>()) +
+                             ", guessing among " + std::to_string(f["alphabet"].get<int>()) + " symbols";
+  for (const json& s : f["stalls"]) {
+    const int diverged = s["diverged"].get<int>();
+    out += "  At lr " + number(s["lr"].get<double>()) + ", " + std::to_string(s["near_chance"].get<int>()) + " of " +
+           plural(s["ended"].get<int>(), "run", "runs") + " that trained to their end stalled near chance: final loss " +
+           with_range(s["final_loss"], [](double v) { return fmt("%.2f", v); }) + " against " + chance + " (within " +
+           percent(kNearChance) + ")" + (diverged ? "; " + std::to_string(diverged) + " diverged" : ", rather than diverge") + ".\n";
+  }
+  return out;
+}
+
 // Experiment 4's early-versus-late table (finding.early_late), as the page draws it.
 std::string early_late_text(const json& rows) {
   if (rows.empty()) return "";
@@ -213,20 +267,22 @@ std::string early_late_text(const json& rows) {
 std::string lr_table_text(const json& f) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %s\n", "variant", "lr", "reached", "steps to loss < 0.1",
-                "final held-out loss", "diverged");
+  std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %-12s %s\n", "variant", "lr", "reached", "steps to loss < 0.1",
+                "final held-out loss", "near chance", "diverged");
   out += line;
   for (const json& r : f["table"]) {
     const std::string reached = std::to_string(r["reached"].get<int>()) + " of " + std::to_string(r["runs"].get<int>()) +
                                 (r["split"].get<bool>() ? " (split)" : "");
-    std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %d%s\n", r["variant"].get<std::string>().c_str(),
+    std::snprintf(line, sizeof line, "    %-24s %-8s %-12s %-26s %-28s %-12d %d%s\n", r["variant"].get<std::string>().c_str(),
                   number(r["lr"].get<double>()).c_str(), reached.c_str(),
                   with_range(r["steps_to_loss_0_1"], [](double v) { return fmt("%.0f", v); }).c_str(),
-                  with_range(r["final_loss"], [](double v) { return fmt("%.4f", v); }).c_str(), r["diverged"].get<int>(),
+                  with_range(r["final_loss"], [](double v) { return fmt("%.4f", v); }).c_str(), r["near_chance"].get<int>(),
+                  r["diverged"].get<int>(),
                   r["still_learning"].get<int>() ? (", still learning at the last step in " +
                                                     std::to_string(r["still_learning"].get<int>())).c_str() : "");
     out += line;
   }
+  out += stalls_text(f);
   std::string tolerant;
   for (const json& v : f["most_tolerant"]) tolerant += (tolerant.empty() ? "" : ", ") + v.get<std::string>();
   const json& h = f["highest_trainable_lr"];
@@ -269,6 +325,7 @@ std::string finding_text(const json& e) {
     if (!f["unscaled_lags"].is_null())
       out += std::string("  The unscaled frozen_random ") +
              (f["unscaled_lags"].get<bool>() ? "lags behind identity." : "does not lag clearly behind identity.") + "\n";
+    out += singular_values_text(f["singular_values"]);
   }
   if (f.contains("wo") && f["wo"]["seeds"].get<int>() > 0) out += "  " + wo_phrase(f["wo"]) + ".\n";
   if (f.contains("scale") && f["scale"]["seeds"].get<int>() > 0) out += "  " + scale_phrase(f["scale"]) + ".\n";
@@ -284,6 +341,8 @@ const char* const kClaimText[] = {
     "The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks carry more weight.",
     "W_o regulates the scale of the attention output, so the residual sum is steadier.",
     "Without W_o, training is unstable and may need a much smaller learning rate.",
+    "Early in training W_o's output is small, so the attention path changes the residual stream little, protecting it.",
+    "W_o is an adjustable valve for the gradient reaching each head, so that all parameters learn evenly.",
 };
 
 std::string claim_figures(const json& c) {
@@ -299,6 +358,10 @@ std::string claim_figures(const json& c) {
     out = wo_phrase(f);
   } else if (id == 6 && f.contains("seeds")) {
     out = scale_phrase(f);
+  } else if (id == 8 && f.contains("seeds")) {
+    out = early_phrase(f);
+  } else if (id == 9 && f.contains("seeds")) {
+    out = valve_phrase(f);
   } else if (id == 7 && f.contains("highest_trainable_lr")) {
     auto lr = [&](const char* v) {
       const json& x = f["highest_trainable_lr"][v];
@@ -384,10 +447,18 @@ std::string part_count(const json& part) {
   return std::to_string(part["holds"].get<int>()) + " of " + seeds(part["n"].get<int>());
 }
 
-// Claim 5's or 6's two parts, as the reason of its verdict quotes them.
-std::string parts_phrase(const json& f) {
+// The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them.
+std::string parts_phrase(const json& claim) {
+  const json& f = claim["figures"];
   const std::string rule = "; a part holds in at least " + percent(kConsistentShare) + " of the seeds";
-  if (f.contains("scale_ratio_first"))
+  const int id = claim["id"].get<int>();
+  if (id == 8)
+    return "W_o's output was small (below " + fmt("%.2f", 1 - kScaleChange) + " of its input's) in " + part_count(f["small"]) +
+           ", the attention output's share of the residual sum smaller than without W_o in " + part_count(f["protects"]) + rule;
+  if (id == 9)
+    return "the per-head gradient spread differed from identity's in " + part_count(f["reshapes"]) + ", was lower in " +
+           part_count(f["balances"]) + rule;
+  if (id == 6)
     return "the scale adapted (changed by at least " + percent(kScaleChange) + ") in " + part_count(f["adapts"]) +
            ", the residual sum was steadier in " + part_count(f["steadier"]) + rule;
   const auto at_init = [](const json& part) {
@@ -451,20 +522,29 @@ std::string reason_text(const json& claim) {
       return "consistent, but under the far gap (" + percent(kFarSpeedGap) + " or " + points(kFarAccuracyGap) + " points)";
     case Reason::worse_some_seeds: return "learned ahead in most seeds, but not in " + consistent + " of them";
     case Reason::not_worse: return "learned was not ahead in most seeds with a mean gap in its favour";
-    case Reason::both_hold: return "both parts hold: " + parts_phrase(f);
-    case Reason::not_dominant_only: return "only \"not diagonal-dominant\" holds: " + parts_phrase(f);
-    case Reason::imbalance_only: return "only \"some heads' blocks weigh more\" holds: " + parts_phrase(f);
+    case Reason::both_hold: return "both parts hold: " + parts_phrase(claim);
+    case Reason::not_dominant_only: return "only \"not diagonal-dominant\" holds: " + parts_phrase(claim);
+    case Reason::imbalance_only: return "only \"some heads' blocks weigh more\" holds: " + parts_phrase(claim);
     case Reason::adapts_only:
       return "the scale adapted, but the residual sum was not steadier (steadier in " + part_count(f["steadier"]) + ")";
     case Reason::steadier_only:
-      return "the residual sum was steadier, but the scale did not adapt: " + parts_phrase(f);
-    case Reason::neither_holds: return "neither part holds: " + parts_phrase(f);
+      return "the residual sum was steadier, but the scale did not adapt: " + parts_phrase(claim);
+    case Reason::neither_holds: return "neither part holds: " + parts_phrase(claim);
     case Reason::much_smaller_lr:
       return "identity's highest trainable learning rate is much smaller (" + number(kMuchSmallerLr) + " times or more)";
     case Reason::smaller_lr:
       return "identity's highest trainable learning rate is smaller, but not " + number(kMuchSmallerLr) + " times smaller";
     case Reason::diverges_more: return "identity diverged more often, at no smaller learning rate";
     case Reason::not_needed: return "identity trained at a learning rate as high as learned's";
+    case Reason::small_only:
+      return "W_o's output was small, but the attention output's share of the residual sum was not smaller than without W_o: " +
+             parts_phrase(claim);
+    case Reason::protects_only:
+      return "the attention output's share of the residual sum was smaller than without W_o, but W_o's output was not small: " +
+             parts_phrase(claim);
+    case Reason::valve_only:
+      return "W_o changes how the gradient is shared among the heads, but not towards balance: " + parts_phrase(claim);
+    case Reason::one_head: return "one attention head: there is no sharing among heads to measure";
   }
   throw std::logic_error("analysis: a reason without its text");
 }

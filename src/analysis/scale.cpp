@@ -1,5 +1,5 @@
-// Claim 6's facts: the scale around W_o, from the activation statistics, and experiment 4's
-// early-versus-late table (docs/claims.md).
+// Claims 6's and 8's facts: the scale around W_o, from the activation statistics, and
+// experiment 4's early-versus-late table (docs/claims.md).
 #include "analysis/verdicts.h"
 
 #include <algorithm>
@@ -54,7 +54,48 @@ std::optional<std::pair<double, double>> scale_ratios(const Run& r) {
   return std::make_pair(mean(first), mean(last));
 }
 
+// At the first probe, mean over layers: std(W_o(concat)) / std(concat), and the attention
+// output's share of the residual sum, std(W_o(concat)) / std(x + W_o(concat)); and that step.
+struct FirstProbe {
+  double ratio = 0, share = 0;
+  int step = 0;
+};
+std::optional<FirstProbe> first_probe(const Run& r) {
+  std::vector<double> ratios, shares;
+  int step = 0;
+  for (const auto& [layer, probes] : probes_by_layer(r)) {
+    const json& p = *probes.front();
+    const double c = p["concat"]["std"].get<double>(), res = p["residual"]["std"].get<double>();
+    if (c <= 0 || res <= 0) continue;
+    ratios.push_back(p["wo_out"]["std"].get<double>() / c);
+    shares.push_back(p["wo_out"]["std"].get<double>() / res);
+    step = p["step"].get<int>();
+  }
+  if (ratios.empty()) return std::nullopt;
+  return FirstProbe{mean(ratios), mean(shares), step};
+}
+
 }  // namespace
+
+EarlyFacts early_facts(const Exp& e) {
+  EarlyFacts s;
+  for (uint64_t seed : e.seeds()) {
+    const Run *l = e.find("learned", seed), *i = e.find("identity", seed);
+    if (!l || !i || !l->done() || !i->done()) continue;
+    auto fl = first_probe(*l), fi = first_probe(*i);
+    if (!fl || !fi) continue;
+    s.step = s.seeds == 0 ? fl->step : std::min(s.step, fl->step);
+    ++s.seeds;
+    s.ratio.push_back(fl->ratio);
+    s.share_learned.push_back(fl->share);
+    s.share_identity.push_back(fi->share);
+    ++s.small.n;
+    ++s.protects.n;
+    s.small.holds += fl->ratio < 1 - kScaleChange;
+    s.protects.holds += fl->share < fi->share * (1 - kRelativeTie);
+  }
+  return s;
+}
 
 ScaleFacts scale_facts(const Exp& e) {
   ScaleFacts s;

@@ -160,7 +160,7 @@ struct VariantConvergence {
 
 VariantConvergence convergence_of(const Exp& e, const std::string& variant, std::optional<double> lr = std::nullopt);
 
-// ---- Facts of claims 5, 6 and 7 (wo_structure.cpp, scale.cpp, lr_table.cpp) ----
+// ---- Facts of claims 5 to 9 (wo_structure.cpp, scale.cpp, lr_table.cpp, head_grads.cpp) ----
 
 // A property that holds in `holds` of `n` seeds, in `held_at_init` of them at step 0 too (claim 5;
 // 0 for a part with no step-0 reading). It holds when it holds in at least kConsistentShare of
@@ -228,11 +228,47 @@ ScaleFacts scale_facts(const Exp& e);
 // early_mean, early_std, late_mean, late_std}], a value null where no run has that probe.
 json early_late(const Exp& e);
 
+// Claim 8: the scale of W_o's output at the first probe, per seed with learned and identity done.
+struct EarlyFacts {
+  int seeds = 0, step = 0;  // step: the first probe step
+  std::vector<double> ratio, share_learned, share_identity;
+  Part small, protects;
+  json to_json() const {
+    return {{"seeds", seeds},
+            {"step", step},
+            {"scale_ratio_first", spread(ratio)},
+            {"output_share_learned", spread(share_learned)},
+            {"output_share_identity", spread(share_identity)},
+            {"small", small.to_json()},
+            {"protects", protects.to_json()}};
+  }
+};
+
+EarlyFacts early_facts(const Exp& e);
+
+// Claim 9: how evenly the gradient at the concat is shared among the heads, per seed with
+// learned and identity done.
+struct ValveFacts {
+  int seeds = 0;
+  std::vector<double> cv_learned, cv_identity;
+  Part reshapes, balances;
+  json to_json() const {
+    return {{"seeds", seeds},
+            {"head_grad_cv_learned", spread(cv_learned)},
+            {"head_grad_cv_identity", spread(cv_identity)},
+            {"reshapes", reshapes.to_json()},
+            {"balances", balances.to_json()}};
+  }
+};
+
+ValveFacts valve_facts(const Exp& e);
+
 struct LrRow {
   std::string variant;
   double lr = 0;
   int runs = 0, reached = 0, diverged = 0, stopped = 0, still_learning = 0;
-  std::vector<double> steps, final_loss;
+  int near_chance = 0;  // done runs whose final held-out loss is within kNearChance of chance
+  std::vector<double> steps, final_loss, chance_loss;  // chance_loss: the final losses of those
   // The runs that trained to their end: a stopped run counts for nothing, never as a failure.
   int ended() const { return runs - stopped; }
   bool trainable() const { return ended() > 0 && reached >= kTrainableShare * ended() - 1e-9; }

@@ -10,9 +10,9 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   expect(shown.length).toBeGreaterThanOrEqual(4);
   // Timed in the page (performance.now()): readyAt, when the engine is ready (the body gets
   // data-ready), and shownAt, the first frame after it at which every recorded experiment's
-  // section is settled (its verdict made) and the claims panel has its 7 rows.
+  // section is settled (its verdict made) and the claims panel has its 9 rows.
   await page.addInitScript((names) => {
-    const shownNow = () => document.querySelectorAll('#claims-body tr').length === 7
+    const shownNow = () => document.querySelectorAll('#claims-body tr').length === 9
       && names.every((n) => document.getElementById(`exp-${n}`)?.dataset.state === 'settled');
     const watch = () => {
       if (shownNow()) window.shownAt = performance.now();
@@ -34,7 +34,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // the load of a whole test run.
   const ms = await page.evaluate(() => window.shownAt - window.readyAt);
   expect(ms, 'ms from the engine being ready to every recorded verdict shown').toBeLessThan(2 * 2_000);
-  await expect(page.locator('#claims-body tr')).toHaveCount(7);
+  await expect(page.locator('#claims-body tr')).toHaveCount(9);
   const sections = page.locator('section.experiment');
   for (const name of shown) {
     const section = page.locator(`#exp-${name}`);
@@ -49,10 +49,19 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // Claim 2 is about final accuracy, and Quick's runs are still learning at their last step: it
   // is never "supported" from them (docs/claims.md). Every row says why it got its verdict.
   await expect(page.locator('#claims-body tr[data-claim="2"] td.verdict')).not.toHaveText(/^supported$/);
-  await expect(page.locator('#claims-body .reason')).toHaveCount(7);
+  await expect(page.locator('#claims-body .reason')).toHaveCount(9);
   for (const reason of await page.locator('#claims-body .reason').allTextContents()) expect(reason).toMatch(/^\S.{10,}/);
-  await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 7 claims, these runs support \d/);
+  await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 9 claims, these runs support \d/);
   await expect(page.locator('#conclusion-text')).not.toHaveText(/\b0 not tested/);  // no clause for none
+  // Claims 8 and 9, judged from experiment 4's probes.
+  const claim8 = page.locator('#claims-body tr[data-claim="8"] td');
+  await expect(claim8.nth(0)).toHaveText(/^8\. Early in training W_o’s output is small/);
+  await expect(claim8.nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
+  await expect(claim8.nth(2)).toHaveText(/^at step \d+, the first probe: std\(W_o\(concat\)\) \/ std\(concat\) \d\.\d{3}/);
+  const claim9 = page.locator('#claims-body tr[data-claim="9"] td');
+  await expect(claim9.nth(0)).toHaveText(/^9\. W_o is an adjustable valve/);
+  await expect(claim9.nth(2)).toHaveText(/^spread of the per-head gradient norms \(CV across heads\) \d\.\d{3}.*two trainings compared/);
+  await expect(claim9.locator('a')).toHaveAttribute('href', '#exp-activation_stats');
   // Figures: negatives with a minus sign, and a mean and its range to one precision.
   const texts = [await page.locator('#claims-body').textContent(), ...await sections.locator('.verdict-box').allTextContents()].join('\n');
   expect(texts).not.toMatch(/(^|[\s(])-\d/m);

@@ -130,9 +130,24 @@ test('CLI files of experiments 5 and 6 import like live runs', async ({ page }) 
   expectSvChart(await chartData(page, '#exp-gain_vs_learning canvas[data-chart="wo-sv"]'), gainResults.runs,
     ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal']);
   await expect(gain.locator('.runs-table tbody tr')).toHaveCount(gainResults.runs.length);
+  // The why: frozen_random's singular values at step 0, as the file has them, against identity's.
+  const sv = gainResults.runs.filter((r) => r.variant === 'frozen_random').flatMap((r) => r.wo_sv.flat());
+  const rms = Math.sqrt(mean(sv.map((x) => x * x)));
+  await expect(gain.locator('.verdict-box')).toContainText(`Why: the singular values of W_o at step 0 (identity’s: 1.00): frozen_random ${
+    mean(sv).toFixed(2)} (${Math.min(...sv).toFixed(2)} to ${Math.max(...sv).toFixed(2)}), root mean square ${rms.toFixed(2)}: it `);
 
   await expect(lr.locator('.config-line')).toContainText(`Imported from ${path.basename(lrFile)} (wolab `);
-  await expectSweepShown(page, lr, JSON.parse(fs.readFileSync(lrFile, 'utf8')));
+  const lrResults = JSON.parse(fs.readFileSync(lrFile, 'utf8'));
+  await expectSweepShown(page, lr, lrResults);
+  // The why: per rate, the runs that ended within 10% of chance, ln(alphabet), and those that diverged.
+  const chance = Math.log(lrResults.config.task.alphabet);
+  const stalls = LRS.map((rate) => {
+    const runs = lrResults.runs.filter((r) => r.lr === rate && r.status.state !== 'stopped');
+    const near = runs.filter((r) => r.status.state === 'done' && Math.abs(r.final.loss - chance) <= 0.1 * chance).length;
+    return near ? `At lr ${rate}, ${near} of ${runs.length} runs that trained to their end stalled near chance` : null;
+  }).filter(Boolean);
+  const lines = await lr.locator('.verdict-box p').allTextContents();
+  expect(lines.filter((l) => l.includes('stalled near chance')).map((l) => l.replace(/: final loss .*/, ''))).toEqual(stalls);
   expect(problems).toEqual([]);
 });
 

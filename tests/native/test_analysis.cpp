@@ -398,9 +398,9 @@ TEST(Analysis, WordsMatchTheNumbers) {
 // The conclusion counts the verdicts, says whether longer runs might change them and quotes
 // claims 1 and 3 where they were tested (docs/claims.md, "The conclusion").
 TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
-  // Learned clearly faster, both at the ceiling: claim 1 supported, claim 2 not; 3-7 untested.
+  // Learned clearly faster, both at the ceiling: claim 1 supported, claim 2 not; 3-9 untested.
   const json a = analyze({results("remove_wo", learned_identity({10, 10, 10}, {20, 20, 20}))})["conclusion"];
-  EXPECT_EQ(a["counts"], json::parse(R"({"supported": 1, "partly_supported": 0, "not_supported": 1, "not_decided": 0, "not_tested": 5})"));
+  EXPECT_EQ(a["counts"], json::parse(R"({"supported": 1, "partly_supported": 0, "not_supported": 1, "not_decided": 0, "not_tested": 7})"));
   EXPECT_FALSE(a["still_learning"].get<bool>());
   EXPECT_EQ(a["quotes"], json::parse("[1]"));
 
@@ -414,7 +414,7 @@ TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
   EXPECT_EQ(b["quotes"], json::parse("[1, 3]"));
 
   const json none = analyze({})["conclusion"];
-  EXPECT_EQ(none["counts"]["not_tested"], 7);
+  EXPECT_EQ(none["counts"]["not_tested"], 9);
   EXPECT_EQ(none["quotes"], json::array());
 }
 
@@ -724,9 +724,143 @@ TEST(Analysis, GainVsLearningSeparatesScaleFromLearning) {
   EXPECT_TRUE(c["figures"]["refinement"]["scaled_like_identity"].get<bool>());
 }
 
+// Claim 8 at the first probe (step 10): learned's W_o(concat) std against concat's (1), and the
+// attention output's share of the residual sum against identity's, 1 / 1.1.
+TEST(Analysis, ClaimEightReadsTheFirstProbe) {
+  struct Case {
+    double wo, residual;
+    const char *verdict, *reason;
+  };
+  const Case cases[] = {
+      {0.5, 1.0, "supported", "both_hold"},            // ratio 0.5, share 0.5 against 0.91
+      {0.5, 0.5, "not_supported", "small_only"},       // small, but a share of 1: the cause alone
+      {0.9, 2.0, "partly_supported", "protects_only"}, // not small, share 0.45
+      {0.9, 0.9, "not_supported", "neither_holds"},
+  };
+  for (const Case& k : cases) {
+    // Only the first probe counts: later probes move far from it.
+    const json a = analyze({activation_results([&](int i) { return i == 1 ? k.wo : 3.0; },
+                                               [&](int i) { return i == 1 ? k.residual : 0.1; })});
+    const json& c = claim(a, 8);
+    EXPECT_EQ(c["verdict"], k.verdict) << k.reason;
+    EXPECT_EQ(c["reason"], k.reason);
+    EXPECT_EQ(c["experiment"], "activation_stats");
+    EXPECT_EQ(c["figures"]["seeds"], 3);
+    EXPECT_EQ(c["figures"]["step"], 10);
+    EXPECT_NEAR(c["figures"]["scale_ratio_first"]["mean"].get<double>(), k.wo, 1e-12);
+    EXPECT_NEAR(c["figures"]["output_share_learned"]["mean"].get<double>(), k.wo / k.residual, 1e-12);
+    EXPECT_NEAR(c["figures"]["output_share_identity"]["mean"].get<double>(), 1 / 1.1, 1e-12);
+  }
+  const json a = analyze({activation_results([](int) { return 0.5; }, [](int) { return 1.0; })});
+  EXPECT_NE(format_analysis(a).find("(small, below 0.80, in 3 of 3 seeds)"), std::string::npos) << format_analysis(a);
+}
+
+// activation_stats whose per-head gradient norms at every probe are, per variant and seed, as given.
+json with_head_grads(json r, const std::function<json(const std::string& variant, int seed)>& norms) {
+  for (json& run : r["runs"])
+    for (json& p : run["stats"]) p["head_grad_norm"] = norms(run["variant"], run["seed"]);
+  return r;
+}
+
+// Claim 9: the spread of the per-head gradient norms (CV across heads) with W_o and without.
+TEST(Analysis, ClaimNineComparesHowEvenlyTheHeadsShareTheGradient) {
+  const json base = activation_results(adapting_wo, [](int) { return 1.0; });
+  const json uneven = {0.1, 0.2};  // CV 0.05 / 0.15 = 1/3
+  // Learned shares the gradient evenly (CV 0), identity does not: W_o balances.
+  const json even = claim(analyze({with_head_grads(base, [&](const std::string& v, int) {
+                            return v == "learned" ? json{0.1, 0.1} : uneven;
+                          })}), 9);
+  EXPECT_EQ(even["verdict"], "supported") << even.dump();
+  EXPECT_EQ(even["reason"], "both_hold");
+  EXPECT_NEAR(even["figures"]["head_grad_cv_learned"]["mean"].get<double>(), 0, 1e-12);
+  EXPECT_NEAR(even["figures"]["head_grad_cv_identity"]["mean"].get<double>(), 1.0 / 3, 1e-12);
+  EXPECT_EQ(even["figures"]["balances"]["holds"], 3);
+
+  // Lower with W_o in 2 of 3 seeds, higher in the third: W_o changes the sharing, not towards balance.
+  const json mixed = claim(analyze({with_head_grads(base, [&](const std::string& v, int seed) {
+                             return v == "identity" ? uneven : seed == 2 ? json{0.1, 0.3} : json{0.1, 0.1};
+                           })}), 9);
+  EXPECT_EQ(mixed["verdict"], "not_supported");
+  EXPECT_EQ(mixed["reason"], "valve_only");
+  EXPECT_EQ(mixed["figures"]["reshapes"]["holds"], 3);
+  EXPECT_EQ(mixed["figures"]["balances"]["holds"], 2);
+
+  // The same spread with and without W_o: neither part.
+  const json same = claim(analyze({with_head_grads(base, [&](const std::string&, int) { return uneven; })}), 9);
+  EXPECT_EQ(same["reason"], "neither_holds");
+
+  // One head has no sharing to measure.
+  json one = base;
+  one["config"]["model"]["heads"] = 1;
+  EXPECT_EQ(claim(analyze({one}), 9)["reason"], "one_head");
+  EXPECT_EQ(claim(analyze({one}), 9)["verdict"], "not_tested");
+}
+
+// Experiment 5's why: the singular values of each fixed W_o at step 0, from the runs' wo_sv.
+TEST(Analysis, GainVsLearningCarriesTheSingularValuesOfFixedMatrices) {
+  const std::vector<double> random = {1.2, 1.0, 0.8, 0.6, 0.4, 0.3, 0.2, 0.1};
+  std::vector<std::pair<Spec, double>> runs;
+  for (int seed = 0; seed < 2; ++seed)
+    for (const char* v : {"learned", "identity", "frozen_random", "frozen_random_scaled", "frozen_orthogonal"})
+      runs.push_back({Spec{v, seed}, 0.001});
+  json r = sweep_results("gain_vs_learning", runs);
+  for (json& run : r["runs"]) {
+    const std::string v = run["variant"];
+    std::vector<double> sv(8, 1.0);
+    if (v == "learned" || v == "frozen_random") sv = random;
+    if (v == "frozen_random_scaled")
+      for (size_t k = 0; k < 8; ++k) sv[k] = 2 * random[k];
+    run["wo_sv"] = {sv};
+  }
+  const json f = analyze({r})["experiments"][0]["finding"]["singular_values"];
+  ASSERT_EQ(f.size(), 4u);  // the fixed ones, in the experiment's order: learned's W_o moves
+  EXPECT_EQ(f[0]["variant"], "identity");
+  EXPECT_EQ(f[0]["gain"], "keeps");
+  EXPECT_EQ(f[1]["variant"], "frozen_random");
+  EXPECT_NEAR(f[1]["mean"].get<double>(), 4.6 / 8, 1e-12);
+  EXPECT_DOUBLE_EQ(f[1]["min"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(f[1]["max"].get<double>(), 1.2);
+  EXPECT_NEAR(f[1]["rms"].get<double>(), std::sqrt(3.74 / 8), 1e-12);  // 0.68
+  EXPECT_EQ(f[1]["gain"], "shrinks");
+  EXPECT_EQ(f[2]["variant"], "frozen_random_scaled");
+  EXPECT_EQ(f[2]["gain"], "amplifies");  // rms 2 · 0.68 = 1.37
+  EXPECT_EQ(f[3]["gain"], "keeps");
+  EXPECT_NE(format_analysis(analyze({r})).find("frozen_random 0.57 (0.10 to 1.20), root mean square 0.68: it shrinks"),
+            std::string::npos) << format_analysis(analyze({r}));
+}
+
+// Experiment 6's why: runs whose final loss is near ln(alphabet) stalled at chance.
+TEST(Analysis, StabilityTableCountsRunsStalledAtChance) {
+  std::vector<std::pair<Spec, double>> runs;
+  for (double lr : {0.01, 0.3})
+    for (int seed = 0; seed < 2; ++seed)
+      for (const char* v : {"learned", "identity"}) {
+        Spec s{v, seed, 10, lr == 0.3 ? 1.4 : 0.001};  // at 0.3 the loss stays at 1.4, ln 4 = 1.386
+        if (lr == 0.3 && seed == 1 && std::string(v) == "identity") s.diverged_at = 30;
+        runs.push_back({s, lr});
+      }
+  const json a = analyze({sweep_results("lr_stability", runs)});
+  const json& f = a["experiments"][0]["finding"];
+  EXPECT_EQ(f["alphabet"], 4);
+  EXPECT_NEAR(f["chance_loss"].get<double>(), std::log(4.0), 1e-12);
+  EXPECT_EQ(f["table"][0]["near_chance"], 0);  // learned at 0.01
+  EXPECT_EQ(f["table"][1]["near_chance"], 2);  // learned at 0.3
+  EXPECT_EQ(f["table"][3]["near_chance"], 1);  // identity at 0.3: the other seed diverged
+  ASSERT_EQ(f["stalls"].size(), 1u);
+  const json& s = f["stalls"][0];
+  EXPECT_DOUBLE_EQ(s["lr"].get<double>(), 0.3);
+  EXPECT_EQ(s["ended"], 4);
+  EXPECT_EQ(s["near_chance"], 3);
+  EXPECT_EQ(s["diverged"], 1);
+  EXPECT_NEAR(s["final_loss"]["mean"].get<double>(), 1.4, 1e-3);
+  EXPECT_NE(format_analysis(a).find("At lr 0.3, 3 of 4 runs that trained to their end stalled near chance: final loss 1.40 "
+                                    "against ln 4 = 1.39, guessing among 4 symbols (within 10%); 1 diverged."),
+            std::string::npos) << format_analysis(a);
+}
+
 TEST(Analysis, ClaimsWithoutTheirExperimentAreNotTested) {
   json a = analyze({});
-  ASSERT_EQ(a["claims"].size(), 7u);
+  ASSERT_EQ(a["claims"].size(), 9u);
   for (const json& c : a["claims"]) {
     EXPECT_EQ(c["verdict"], "not_tested");
     EXPECT_EQ(c["reason"], "experiment_absent");
@@ -734,7 +868,7 @@ TEST(Analysis, ClaimsWithoutTheirExperimentAreNotTested) {
   // remove_wo tests claims 1 and 2 only.
   json b = analyze({results("remove_wo", learned_identity({10}, {20}))});
   EXPECT_NE(claim(b, 1)["verdict"], "not_tested");
-  for (int id : {3, 4, 5, 6, 7}) EXPECT_EQ(claim(b, id)["verdict"], "not_tested") << id;
+  for (int id : {3, 4, 5, 6, 7, 8, 9}) EXPECT_EQ(claim(b, id)["verdict"], "not_tested") << id;
   EXPECT_NE(format_analysis(a).find("not tested with these settings"), std::string::npos);
 }
 
@@ -792,16 +926,18 @@ TEST(Analysis, EveryOtherReasonOnItsOwnInput) {
 // The tables of codes.h: each code once, read back, and worded for the CLI; codes_json() lists
 // them and the run states in their order.
 TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
-  // Figures of every shape a reason's text reads (claims 2, 5, 6, 7 and too_few_seeds).
+  // Figures of every shape a reason's text reads (claims 2, 5-9 and too_few_seeds), under each
+  // id whose parts the text quotes.
   const json part = {{"holds", 1}, {"held_at_init", 0}, {"n", 3}, {"init_only", false}, {"consistent", false}};
   const json figures = {{"n", 2}, {"needed", 3}, {"needs_more_than", 100}, {"not_dominant", part},
-                        {"imbalanced", part}, {"adapts", part}, {"steadier", part},
+                        {"imbalanced", part}, {"adapts", part}, {"steadier", part}, {"small", part},
+                        {"protects", part}, {"reshapes", part}, {"balances", part},
                         {"incomplete", json::parse(R"([{"variant": "identity", "lr": 0.1, "ended": 2}])")}};
   std::set<std::string> seen;
   for (const ReasonInfo& r : kReasons) {
     EXPECT_TRUE(seen.insert(r.code).second) << r.code;
     EXPECT_EQ(reason_from_code(r.code), r.reason) << r.code;
-    EXPECT_NE(reason_text({{"reason", r.code}, {"figures", figures}}), "") << r.code;
+    for (int id : {5, 6, 8, 9}) EXPECT_NE(reason_text({{"id", id}, {"reason", r.code}, {"figures", figures}}), "") << r.code;
   }
   for (const char* v : kVerdictCodes) EXPECT_NE(verdict_text(verdict_from_code(v)), "") << v;
   EXPECT_THROW(reason_from_code("slower"), ConfigError);
@@ -817,7 +953,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
 
 TEST(Analysis, TextInputNamesTheBadDocument) {
   json good = results("remove_wo", learned_identity({10}, {20}));
-  EXPECT_EQ(analyze_text(json::array({good}).dump())["claims"].size(), 7u);
+  EXPECT_EQ(analyze_text(json::array({good}).dump())["claims"].size(), 9u);
   try {
     analyze_text(json::array({good, {{"format", "something else"}}}).dump());
     FAIL() << "accepted a foreign document";

@@ -104,7 +104,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(codes.trained_to_end, ['done', 'diverged']);
   for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
-    ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained']);
+    ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'one_head']);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_decided').map((r) => r.code),
     ['too_few_seeds', 'still_learning', 'rates_incomplete']);
 });
