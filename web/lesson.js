@@ -3,7 +3,6 @@
 // numbers only; this module turns them into sentences and computes nothing of its own.
 
 import { lang, t } from './i18n.js';
-import { renderPrediction } from './predict.js';
 import { analyze } from './analysis.js';
 import { fixed, range } from './figures.js';
 
@@ -289,5 +288,4 @@ export function renderVerdict(exp, settled) {
     box.dataset.key = key;
     box.replaceChildren(...lines.map((s) => cell('p', s)));
   }
-  renderPrediction(exp, box, settled, leadPhrase);
 }
