@@ -67,3 +67,56 @@ test('on load every recorded result is folded behind its own question; showing o
   await screenshot(page, 'predict_answered', freeze);
   expect(problems).toEqual([]);
 });
+
+test('an answer given on the recording is read again against the live run that replaces it', async ({ page }) => {
+  const problems = await openPage(page);
+  const section = page.locator('#exp-remove_wo');
+  await untilAttribute(section, 'data-state', 'settled');
+  await section.getByRole('button', { name: 'learned learns faster' }).click();
+  const answer = section.locator('.predict .predict-answer');
+  await expect(answer).toHaveText(/^You expected learned to learn faster; the recorded runs measured /);
+  // One seed, few steps: quick to train.
+  await page.locator('#settings summary').click();
+  await page.locator('#s-seeds').fill('1');
+  await page.locator('#s-steps').fill('60');
+  await page.locator('#s-probe_every').fill('20');
+  await section.locator('button.run').click();
+  await expect(answer).toHaveText('You expected learned to learn faster; the verdict follows when your live runs have all ended.');
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
+  await expect(answer).toHaveText(SENTENCE);
+  const [, , source, measured, verdict] = (await answer.textContent()).match(SENTENCE);
+  expect(source).toBe('your live runs');
+  // One seed: the comparison is the verdict box's, worded for the only seed, and agrees with the
+  // guess exactly when learned was clearly ahead.
+  expect(measured).toMatch(/only seed/);
+  await expect(section.locator('.verdict-box p').first()).toContainText(measured.replace(/^no clear difference \((.*); clear means .*\)$/, '$1'));
+  const agreed = measured.startsWith('learned ahead');
+  expect(verdict).toBe(agreed ? 'That is what you expected' : 'That is not what you expected');
+  await expect(section.locator('.predict')).toHaveAttribute('data-verdict', agreed ? 'agreed' : 'disagreed');
+  expect(problems).toEqual([]);
+});
+
+test('with nothing recorded the question comes before the first run, and the answer after it', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, lang: 'zh' }));
+  const section = page.locator('#exp-activation_stats');
+  await expect(section).toHaveAttribute('data-fold', 'open');
+  await expect(section.locator('.predict-question')).toHaveText(/^先猜一猜： 训练初期，W_o 的输出/);
+  await expect(section.locator('button.predict-show')).toHaveCount(0);
+  await page.locator('#lang').selectOption('en');
+  await expect(section.locator('.predict-question')).toHaveText(/^Guess first: Early in training, will W_o’s output/);
+  await section.getByRole('button', { name: 'smaller', exact: true }).click();
+  const answer = section.locator('.predict .predict-answer');
+  await expect(answer).toHaveText('You expected W_o’s output to start smaller than its input. Press Run to measure it.');
+  await runAndWait(page, 'activation_stats');
+  await expect(answer).toHaveText(SENTENCE);
+  const [, , , measured, verdict] = (await answer.textContent()).match(SENTENCE);
+  // The std ratio at the first probe, its mean and range over the seeds: smaller in every seed
+  // agrees, bigger in every seed does not, seeds on both sides of 1 leave it open.
+  const ratios = measured.match(/^W_o’s output at (.+) times its input’s standard deviation at the first probe$/)[1]
+    .match(/\d+\.\d+/g).map(Number);
+  const expected = ratios.every((r) => r < 1) ? 'That is what you expected'
+    : ratios.every((r) => r > 1) ? 'That is not what you expected' : 'That leaves your guess open';
+  expect(verdict).toBe(expected);
+  await screenshot(page, 'predict_live_answer', section);
+  expect(problems).toEqual([]);
+});
