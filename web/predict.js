@@ -70,7 +70,7 @@ export function renderPrediction(exp, settled) {
   question.append(el('strong', null, t(lead)), ' ', t(`pq_${exp.name}`));
   if (mode === 'answer') {
     box.replaceChildren(question, el('p', 'predict-answer', text));
-    if (focused) box.focus();  // the button pressed is gone: keep the reader here
+    if (focused) box.focus({ preventScroll: true });  // the button pressed is gone: keep the reader here
     return;
   }
   const answers = el('div', 'predict-answers');
@@ -86,7 +86,7 @@ export function renderPrediction(exp, settled) {
     answers.append(button(t('predictShow'), 'predict-show', () => {
       shown.add(exp.name);
       exp.renderNow();
-      exp.section.querySelector('.exp-body').focus();
+      exp.section.querySelector('.exp-body').focus({ preventScroll: true });  // where the reader is: no jump
     }));
   }
   box.replaceChildren(question, answers, el('p', 'hint', t('predictOptional')));
