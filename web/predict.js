@@ -10,7 +10,7 @@
 // "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from './i18n.js';
-import { QUESTIONS } from './predict-questions.js';
+import { questionFor } from './predict-questions.js';
 import { leadPhrase } from './lesson.js';
 
 const guesses = new Map();  // experiment -> the answer code the reader chose
@@ -41,14 +41,14 @@ function answerText(exp, q, guess, settled) {
   const reading = exp.analysis && q.read(exp.analysis, leadPhrase);
   if (!reading) return [t('predictUnmeasured', { expected, source }), ''];
   const verdict = reading.borneOut.includes(guess) ? 'agreed' : reading.borneOut.length ? 'disagreed' : 'open';
-  return [`${t('predictMeasured', { expected, source, measured: reading.measured })} ${t(`predict_${verdict}`)}`, verdict];
+  return [t('predictMeasured', { expected, source, measured: reading.measured, verdict: t(`predict_${verdict}`) }), verdict];
 }
 
 // Called with every render of the experiment (experiment-section.js); settled: its runs have
 // all ended.
 export function renderPrediction(exp, settled) {
   const box = exp.section.querySelector('.predict');
-  const q = QUESTIONS[exp.name];
+  const q = questionFor(exp.info);
   const guess = guesses.get(exp.name);
   const folded = Boolean(q) && guess === undefined && exp.source === 'recorded' && !shown.has(exp.name);
   exp.section.dataset.fold = folded ? 'folded' : 'open';
@@ -60,14 +60,15 @@ export function renderPrediction(exp, settled) {
   box.dataset.mode = mode;
   if (!mode) return;
   const [text, verdict] = mode === 'answer' ? answerText(exp, q, guess, settled) : ['', ''];
-  const key = `${t('pq_' + exp.name)}\n${mode}\n${folded}\n${text}`;
+  const asked = t(`${exp.name}_question`);
+  const key = `${asked}\n${mode}\n${folded}\n${text}`;
   if (box.dataset.key === key) return;
   const focused = box.contains(document.activeElement);
   box.dataset.key = key;
   box.dataset.verdict = verdict;
   const question = el('p', 'predict-question');
   const lead = mode === 'answer' ? 'predictAsked' : folded ? 'predictLead' : 'predictLeadRun';
-  question.append(el('strong', null, t(lead)), ' ', t(`pq_${exp.name}`));
+  question.append(el('strong', null, t(lead)), asked);  // each lead ends with its own space, or none (中文)
   if (mode === 'answer') {
     box.replaceChildren(question, el('p', 'predict-answer', text));
     if (focused) box.focus({ preventScroll: true });  // the button pressed is gone: keep the reader here
@@ -75,7 +76,7 @@ export function renderPrediction(exp, settled) {
   }
   const answers = el('div', 'predict-answers');
   answers.setAttribute('role', 'group');
-  answers.setAttribute('aria-label', t(`pq_${exp.name}`));
+  answers.setAttribute('aria-label', asked);
   for (const code of q.answers(exp)) {
     answers.append(button(q.label(code), 'predict-option', () => {
       guesses.set(exp.name, code);

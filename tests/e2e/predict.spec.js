@@ -100,7 +100,7 @@ test('with nothing recorded the question comes before the first run, and the ans
   const problems = await openPage(page, query({ ...TINY, lang: 'zh' }));
   const section = page.locator('#exp-activation_stats');
   await expect(section).toHaveAttribute('data-fold', 'open');
-  await expect(section.locator('.predict-question')).toHaveText(/^先猜一猜： 训练初期，W_o 的输出/);
+  await expect(section.locator('.predict-question')).toHaveText(/^先猜一猜：训练初期，W_o 的输出/);
   await expect(section.locator('button.predict-show')).toHaveCount(0);
   await page.locator('#lang').selectOption('en');
   await expect(section.locator('.predict-question')).toHaveText(/^Guess first: Early in training, will W_o’s output/);
@@ -118,5 +118,33 @@ test('with nothing recorded the question comes before the first run, and the ans
     : ratios.every((r) => r > 1) ? 'That is not what you expected' : 'That leaves your guess open';
   expect(verdict).toBe(expected);
   await screenshot(page, 'predict_live_answer', section);
+  expect(problems).toEqual([]);
+});
+
+test('every experiment’s answer is read from its own analysis, in both languages', async ({ page }) => {
+  const problems = await openPage(page, '?lang=zh');
+  const names = Object.keys(QUESTION);
+  for (const name of names) {
+    const section = page.locator(`#exp-${name}`);
+    await untilAttribute(section, 'data-state', 'settled');
+    await section.locator('button.predict-option').first().click();
+  }
+  // Each sentence quotes a measurement (no text key left bare, no "—" for a missing figure).
+  const ZH = /^你预计.+；录制的运行测得：(.+)。(与你的预期一致|与你的预期不一致|这还不能判定你的猜测)。$/;
+  for (const name of names) {
+    const answer = page.locator(`#exp-${name} .predict-answer`);
+    await expect(answer).toHaveText(ZH);
+    expect(await answer.textContent()).not.toMatch(/\b(p[aem]\w*|predict\w*)_\w|—/);
+  }
+  await page.locator('#lang').selectOption('en');
+  for (const name of names) {
+    const answer = page.locator(`#exp-${name} .predict-answer`);
+    await expect(answer).toHaveText(SENTENCE);
+    expect(await answer.textContent()).not.toMatch(/\b(p[aem]\w*|predict\w*)_\w|—/);
+    await expect(page.locator(`#exp-${name} .predict`)).toHaveAttribute('data-verdict', /^(agreed|disagreed|open)$/);
+  }
+  // Experiment 6 names each variant's highest trainable rate, in the experiment's order.
+  await expect(page.locator('#exp-lr_stability .predict-answer'))
+    .toHaveText(/measured the highest learning rate each variant trained at: learned (\d|none).*, identity .*, frozen_random .*, learned_identity_init /);
   expect(problems).toEqual([]);
 });
