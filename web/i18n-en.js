@@ -307,6 +307,7 @@ export const en = {
   predictShow: 'Show the recorded result',
   predictOptional: 'Your guess is optional: Run works either way.',
   predictPending: '{expected}; the verdict follows when your live runs have all ended.',
+  predictAnalysing: '{expected}; the runs are being analysed.',
   predictPress: '{expected}. Press Run to measure it.',
   predictUnmeasured: '{expected}; {source} hold too few finished runs to tell.',
   predictMeasured: '{expected}; {source} measured {measured}. {verdict}',

@@ -304,6 +304,7 @@ export const zh = {
   predictShow: '查看录制的结果',
   predictOptional: '猜测是可选的：不猜也可以运行。',
   predictPending: '{expected}；你的实时运行全部结束后给出结论。',
+  predictAnalysing: '{expected}；正在分析这些运行。',
   predictPress: '{expected}。点击“运行”来测量。',
   predictUnmeasured: '{expected}；{source}中完成的运行太少，无法判断。',
   predictMeasured: '{expected}；{source}测得：{measured}。{verdict}',

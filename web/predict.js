@@ -10,6 +10,7 @@
 // "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from './i18n.js';
+import { button } from './app-state.js';
 import { questionFor } from './predict-questions.js';
 import { leadPhrase } from './lesson.js';
 
@@ -23,10 +24,9 @@ function el(tag, className, text) {
   return e;
 }
 
-function button(text, className, onClick) {
-  const b = el('button', className, text);
-  b.type = 'button';
-  b.addEventListener('click', onClick);
+function labelled(className, text, onClick) {
+  const b = button(className, onClick);
+  b.textContent = text;
   return b;
 }
 
@@ -36,7 +36,7 @@ function answerText(exp, q, guess, settled) {
   const expected = q.expected(guess);
   if (exp.source === 'live' && !settled) return [t('predictPending', { expected }), ''];
   if (!exp.runs.length) return [t('predictPress', { expected }), ''];
-  if (!exp.analysed) return [t('predictPending', { expected }), ''];
+  if (!exp.analysed) return [t('predictAnalysing', { expected }), ''];
   const source = t(`predictSource_${exp.source}`);
   const reading = exp.analysis && q.read(exp.analysis, leadPhrase);
   if (!reading) return [t('predictUnmeasured', { expected, source }), ''];
@@ -78,13 +78,13 @@ export function renderPrediction(exp, settled) {
   answers.setAttribute('role', 'group');
   answers.setAttribute('aria-label', asked);
   for (const code of q.answers(exp)) {
-    answers.append(button(q.label(code), 'predict-option', () => {
+    answers.append(labelled('predict-option', q.label(code), () => {
       guesses.set(exp.name, code);
       exp.renderNow();
     }));
   }
   if (folded) {
-    answers.append(button(t('predictShow'), 'predict-show', () => {
+    answers.append(labelled('predict-show', t('predictShow'), () => {
       shown.add(exp.name);
       exp.renderNow();
       exp.section.querySelector('.exp-body').focus({ preventScroll: true });  // where the reader is: no jump
