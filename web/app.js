@@ -21,6 +21,7 @@ import { overall, trackBarHeight } from './control-bar.js';
 import { copyLink } from './share.js';
 import { setUpTheme } from './theme.js';
 import { setRunCodes } from './run-status.js';
+import { setUpLinkLanding } from './link-landing.js';
 
 // Every text and view anew: after a change of language or theme.
 function renderAll() {
@@ -116,6 +117,7 @@ async function boot() {
   startAnalysis(app.script);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems] });
   renderAll();  // with the engine's experiments and the settings that apply
+  setUpLinkLanding();
   setUpLesson({ exps: app.exps });
   document.body.dataset.ready = 'true';
   scheduleSpeed(LOAD_SPEED_DELAY_MS);

@@ -11,6 +11,7 @@ import { StatsView } from './view-stats.js';
 import { LrView } from './view-lr.js';
 import { curvesCsv, download } from './export.js';
 import { renderVerdict } from './lesson.js';
+import { renderPrediction } from './predict.js';
 import { notice } from './notices.js';
 import { describeConfig } from './settings-form.js';
 import { estimateText } from './estimate.js';
@@ -88,8 +89,10 @@ export function makeExperiment(info) {
   exp.exports = exports;
   body.append(exp.partialLine, runsBox, viewBox, exports);
   exp.render = () => {
+    const settled = exp.runs.length > 0 && isSettled(exp);
     renderFrame(exp);
-    renderVerdict(exp, exp.runs.length > 0 && isSettled(exp));
+    renderVerdict(exp, settled);
+    renderPrediction(exp, settled);
     exp.view.render();
   };
   exp.redraw = () => invalidate(exp, exp.render);

@@ -15,3 +15,6 @@ export function range(s, f) {
   const [mean, min, max] = [s.mean, s.min, s.max].map((x) => f(x, scale));
   return s.n > 1 && min !== max ? t('range', { mean, min, max }) : mean;
 }
+
+// A learning rate as the settings write it: at most 4 significant digits, no float noise.
+export const rate = (x) => String(Number(x.toPrecision(4)));

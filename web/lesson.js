@@ -3,7 +3,6 @@
 // numbers only; this module turns them into sentences and computes nothing of its own.
 
 import { lang, t } from './i18n.js';
-import { renderPrediction } from './predict.js';
 import { analyze } from './analysis.js';
 import { fixed, range } from './figures.js';
 
@@ -111,24 +110,31 @@ export function leadPhrase(m, th) {
 
 const kOfN = (part) => t('kOfN', { k: part.holds, n: part.n });
 
-// Claim 5's or 6's two parts, as the reason of its verdict quotes them.
-function partsPhrase(f, th) {
-  if (f.scale_ratio_first) {
-    return t('parts6', { change: percent(th.scale_change), adapts: kOfN(f.adapts), steadier: kOfN(f.steadier), share: percent(th.consistent_share) });
+// The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them (the CLI's
+// parts_phrase); '' for the other claims.
+function partsPhrase(c, th) {
+  const f = c.figures || {};
+  const share = percent(th.consistent_share);
+  switch (c.id) {
+    case 5: {
+      const atInit = (part) => (part.init_only ? t('partInitOnly') : part.held_at_init ? t('partAtInitK', { k: part.held_at_init }) : '');
+      return t('parts5', {
+        dominant: kOfN(f.not_dominant), dominantInit: atInit(f.not_dominant),
+        imb: rate(th.head_imbalance), imbalanced: kOfN(f.imbalanced), imbalancedInit: atInit(f.imbalanced), share,
+      });
+    }
+    case 6: return t('parts6', { change: percent(th.scale_change), adapts: kOfN(f.adapts), steadier: kOfN(f.steadier), share });
+    case 8: return t('parts8', { small: ratio(1 - th.scale_change), smallK: kOfN(f.small), protects: kOfN(f.protects), share });
+    case 9: return t('parts9', { reshapes: kOfN(f.reshapes), balances: kOfN(f.balances), share });
+    default: return '';
   }
-  const atInit = (part) => (part.init_only ? t('partInitOnly') : part.held_at_init ? t('partAtInitK', { k: part.held_at_init }) : '');
-  return t('parts5', {
-    dominant: kOfN(f.not_dominant), dominantInit: atInit(f.not_dominant),
-    imb: rate(th.head_imbalance), imbalanced: kOfN(f.imbalanced), imbalancedInit: atInit(f.imbalanced),
-    share: percent(th.consistent_share),
-  });
 }
 
 // The sentence that says why a claim got its verdict (i18n r_<reason>, the CLI's reason_text),
 // from its figures and the analysis's thresholds.
 export function reasonLine(c, th) {
   const f = c.figures || {};
-  const parts = f.not_dominant || f.adapts ? partsPhrase(f, th) : '';
+  const parts = f.seeds ? partsPhrase(c, th) : '';
   const rates = (f.incomplete || []).map((r) => t('incompleteItem', { variant: r.variant, lr: rate(r.lr), ended: r.ended }));
   return t(`r_${c.reason}`, {
     thr: th.loss_threshold, consistent: percent(th.consistent_share), clear: percent(th.clear_speed_gap),
@@ -380,5 +386,4 @@ export function renderVerdict(exp, settled) {
     box.dataset.key = key;
     box.replaceChildren(...lines.map((s) => cell('p', s)));
   }
-  renderPrediction(exp, box, settled, (m) => leadPhrase(m, exp.analysis.thresholds));
 }

@@ -1,67 +1,94 @@
-// Predict, then run: before an experiment's first live run the reader may say which variant of
-// its first comparison will learn faster; once the live runs have settled, the page says whether
-// the measurement (the core's analysis: that pair's speed leader) agreed. Optional: nothing waits
-// for an answer.
+// Predict, then run. Before the reader's first live run of an experiment, its recorded results
+// (the section's body: verdict, charts, tables) stay folded behind the experiment's question
+// (predict-questions.js), with two ways on: answer it, or show the recorded result. Once
+// answered, the page says whether the results shown agreed: the recording, an imported file, or
+// the reader's live runs once they have all ended. An experiment with nothing recorded asks
+// before its first run. Nothing waits for an answer: Run works either way.
+//
+// The section's data-fold ("folded" | "open") hides the body (style.css); the box .predict says
+// data-mode ("ask" | "answer" | none) and, once answered and measured, data-verdict ("agreed" |
+// "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from './i18n.js';
+import { button } from './app-state.js';
+import { questionFor } from './predict-questions.js';
+import { leadPhrase } from './lesson.js';
 
-const guesses = new Map();  // experiment -> the variant guessed faster, or '' for no difference
+const guesses = new Map();  // experiment -> the answer code the reader chose
+const shown = new Set();    // experiments whose recorded results the reader unfolded unanswered
 
-// The pair the guess is about: the experiment's first comparison, known from results shown.
-const firstPair = (exp) => exp.analysis && exp.analysis.finding && exp.analysis.finding.pairs && exp.analysis.finding.pairs[0];
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text != null) e.textContent = text;
+  return e;
+}
 
-// box: where the question or the answer goes; lead(m): lesson.js's wording of a comparison.
-export function renderPrediction(exp, box, settled, lead) {
-  let el = box.querySelector('.predict');
-  const live = exp.source === 'live';
-  if (live && settled && guesses.has(exp.name) && firstPair(exp)) {
-    const speed = firstPair(exp).speed;
-    const guess = guesses.get(exp.name);
-    const agreed = (speed.leader || '') === guess;
-    const text = t(agreed ? 'predictAgreed' : 'predictDisagreed', {
-      guess: guess ? t('predictFaster', { variant: guess }) : t('predictNone'), lead: lead(speed),
-    });
-    if (!el || el.tagName !== 'P') {
-      el?.remove();
-      el = document.createElement('p');
-      el.className = 'predict';
-      box.append(el);
-    }
-    el.textContent = text;
+function labelled(className, text, onClick) {
+  const b = button(className, onClick);
+  b.textContent = text;
+  return b;
+}
+
+// The answer sentence: what the reader expected, what the results shown measured, and whether
+// they agree. Returns [text, verdict] (verdict '' until there is a measurement).
+function answerText(exp, q, guess, settled) {
+  const expected = q.expected(guess);
+  if (exp.source === 'live' && !settled) return [t('predictPending', { expected }), ''];
+  if (!exp.runs.length) return [t('predictPress', { expected }), ''];
+  if (!exp.analysed) return [t('predictAnalysing', { expected }), ''];
+  const source = t(`predictSource_${exp.source}`);
+  const reading = exp.analysis && q.read(exp.analysis, (m) => leadPhrase(m, exp.analysis.thresholds));
+  if (!reading) return [t('predictUnmeasured', { expected, source }), ''];
+  const verdict = reading.borneOut.includes(guess) ? 'agreed' : reading.borneOut.length ? 'disagreed' : 'open';
+  return [t('predictMeasured', { expected, source, measured: reading.measured, verdict: t(`predict_${verdict}`) }), verdict];
+}
+
+// Called with every render of the experiment (experiment-section.js); settled: its runs have
+// all ended.
+export function renderPrediction(exp, settled) {
+  const box = exp.section.querySelector('.predict');
+  const q = questionFor(exp.info);
+  const guess = guesses.get(exp.name);
+  const folded = Boolean(q) && guess === undefined && exp.source === 'recorded' && !shown.has(exp.name);
+  exp.section.dataset.fold = folded ? 'folded' : 'open';
+  // Asked while the answer is still to come: recorded results folded, nothing shown yet, or live
+  // runs under way; not once the reader has seen the results.
+  const asking = q && guess === undefined && (folded || !exp.source || (exp.source === 'live' && !settled));
+  const mode = !q ? '' : guess !== undefined ? 'answer' : asking ? 'ask' : '';
+  box.hidden = !mode;
+  box.dataset.mode = mode;
+  if (!mode) return;
+  const [text, verdict] = mode === 'answer' ? answerText(exp, q, guess, settled) : ['', ''];
+  const asked = t(`${exp.name}_question`);
+  const key = `${asked}\n${mode}\n${folded}\n${text}`;
+  if (box.dataset.key === key) return;
+  const focused = box.contains(document.activeElement);
+  box.dataset.key = key;
+  box.dataset.verdict = verdict;
+  const question = el('p', 'predict-question');
+  const lead = mode === 'answer' ? 'predictAsked' : folded ? 'predictLead' : 'predictLeadRun';
+  question.append(el('strong', null, t(lead)), asked);  // each lead ends with its own space, or none (中文)
+  if (mode === 'answer') {
+    box.replaceChildren(question, el('p', 'predict-answer', text));
+    if (focused) box.focus({ preventScroll: true });  // the button pressed is gone: keep the reader here
     return;
   }
-  const pair = firstPair(exp);
-  if (live || !pair) {
-    el?.remove();
-    return;
+  const answers = el('div', 'predict-answers');
+  answers.setAttribute('role', 'group');
+  answers.setAttribute('aria-label', asked);
+  for (const code of q.answers(exp)) {
+    answers.append(labelled('predict-option', q.label(code), () => {
+      guesses.set(exp.name, code);
+      exp.renderNow();
+    }));
   }
-  const key = `${pair.a}/${pair.b}/${t('predictLead')}`;
-  if (el && el.dataset.key === key) return;
-  el?.remove();
-  el = document.createElement('div');
-  el.className = 'predict';
-  el.dataset.key = key;
-  const id = `predict-${exp.name}`;
-  const label = document.createElement('label');
-  label.htmlFor = id;
-  label.textContent = t('predictLead');
-  const select = document.createElement('select');
-  select.id = id;
-  const options = [['-', '—'], [pair.a, t('predictFaster', { variant: pair.a })], [pair.b, t('predictFaster', { variant: pair.b })], ['', t('predictNone')]];
-  for (const [value, text] of options) {
-    const o = document.createElement('option');
-    o.value = value;
-    o.textContent = text;
-    select.append(o);
+  if (folded) {
+    answers.append(labelled('predict-show', t('predictShow'), () => {
+      shown.add(exp.name);
+      exp.renderNow();
+      exp.section.querySelector('.exp-body').focus({ preventScroll: true });  // where the reader is: no jump
+    }));
   }
-  if (guesses.has(exp.name)) select.value = guesses.get(exp.name);
-  select.addEventListener('change', () => {
-    if (select.value === '-') guesses.delete(exp.name);
-    else guesses.set(exp.name, select.value);
-  });
-  const hint = document.createElement('span');
-  hint.className = 'hint';
-  hint.textContent = t('predictSkip');
-  el.append(label, select, hint);
-  box.append(el);
+  box.replaceChildren(question, answers, el('p', 'hint', t('predictOptional')));
 }

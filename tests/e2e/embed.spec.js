@@ -81,7 +81,7 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   expect(now.scrollsY).toBe(false);
   expect(now.scrollsX).toBe(false);
   await expect(frame.locator('#exp-remove_wo button.run')).toBeEnabled();
-  await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Recorded with this engine\. Press Run to train live in your browser\. reverse, d_model 16, 8 heads/);
+  await expect(frame.locator('#exp-remove_wo .config-line')).toHaveText(/^Recorded natively with the same core .* may differ where a verdict is fragile\. reverse, d_model 16, 8 heads/);
   await expect(frame.locator('#exp-remove_wo .open-full')).toBeVisible();
   await expect(frame.locator('#controls')).toBeHidden();
   await expect(frame.locator('#engine')).toBeHidden();
@@ -93,6 +93,16 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   // The frame is transparent: the blog's white shows through around the panel.
   expect(await inner().evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
   await screenshot(page, 'embed_host_before_run');
+  // The recorded results are folded behind the experiment's question, as on the full page;
+  // shown, the frame grows to hold them, again exactly.
+  await expect(frame.locator('#exp-remove_wo')).toHaveAttribute('data-fold', 'folded');
+  await expect(frame.locator('#exp-remove_wo .predict-question')).toBeVisible();
+  const folded = now.frame;
+  await frame.locator('#exp-remove_wo button.predict-show').click();
+  await expect.poll(async () => (await measure(page)).frame, { timeout: 10_000 }).toBeGreaterThan(folded + 200);
+  await expect.poll(async () => (await fit()).gap, { timeout: 10_000 }).toBeLessThanOrEqual(2);
+  now = await fit();
+  expect(now.scrollsY).toBe(false);
   const before = now.frame;
 
   // A message from the host's own origin is ignored: only W_o Lab's origin may resize the frame.

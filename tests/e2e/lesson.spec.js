@@ -39,9 +39,11 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   for (const name of shown) {
     const section = page.locator(`#exp-${name}`);
     await untilAttribute(section, 'data-state', 'settled');
-    await expect(section.locator('.config-line')).toHaveText(/^Recorded with this engine\. Press Run to train live in your browser\./);
+    await expect(section.locator('.config-line')).toHaveText(/^Recorded natively with the same core \(the wolab command, when the page was built\); a live run in your browser may differ where a verdict is fragile\. /);
     await expect(section.locator('.verdict-box p').first()).not.toHaveText(/No runs yet|Not enough/);
   }
+  // Folded behind each experiment's question (predict.spec.js) until shown.
+  for (const name of shown) await page.locator(`#exp-${name} button.predict-show`).click();
   await expect(sections.locator('table.summary-table').first()).toBeVisible();
   const claim1 = page.locator('#claims-body tr[data-claim="1"]');
   await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
@@ -116,11 +118,11 @@ test('choosing another preset shows its recordings where nothing else is shown',
   const fixture = JSON.parse(fs.readFileSync('tests/e2e/fixtures/cli.remove_wo.json', 'utf8'));
   await page.locator('#settings summary').click();
   await page.locator('#preset').selectOption('article');
-  await expect(remove.locator('.config-line')).toHaveText(new RegExp(`^Recorded with this engine\\. .*d_model ${fixture.config.model.d_model},`));
+  await expect(remove.locator('.config-line')).toHaveText(new RegExp(`^Recorded natively with the same core .*d_model ${fixture.config.model.d_model},`));
   await untilAttribute(remove, 'data-state', 'settled');
   await expect(remove.locator('.runs-table tbody tr')).toHaveCount(fixture.runs.length);
   // No Article recording of experiment 2: the Quick one stays, labelled with its settings.
-  await expect(freeze.locator('.config-line')).toHaveText(/^Recorded with this engine\. .*d_model 16,/);
+  await expect(freeze.locator('.config-line')).toHaveText(/^Recorded natively with the same core .*d_model 16,/);
   await page.locator('#preset').selectOption('quick');
   await expect(remove.locator('.config-line')).toHaveText(quickLine);
   expect(problems).toEqual([]);

@@ -169,7 +169,7 @@ test('both languages have the same texts, the core-built keys included', async (
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
     for (const e of JSON.parse(core.experiments())) {
-      keys.push(`${e.name}_title`);
+      keys.push(`${e.name}_title`, `${e.name}_question`);
       for (const v of e.variants) keys.push(`vh_${v}`);
     }
     // The page words every claim's reason (lesson.js's reasonLine), a state as runlist.js's
