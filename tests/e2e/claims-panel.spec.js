@@ -67,6 +67,7 @@ test('each row links to its rule in the rules page the site ships', async ({ pag
   await expect(rule).toContainText('The learned W_o is neither diagonal-dominant nor uniform');
   await expect(rule).toContainText('both_hold');
   await expect(page.locator('h2#the-claims')).toHaveText('The claims');
+  await screenshot(page, 'rules-claim-5');
   expect(problems).toEqual([]);
 });
 
