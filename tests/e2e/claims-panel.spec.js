@@ -102,6 +102,21 @@ test('while an experiment trains, the claims that read it say running (k of n); 
   expect(problems).toEqual([]);
 });
 
+test('Run all: a claim shows its verdict once the experiments it reads have settled, while others still run', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, steps: 300 }));
+  await page.locator('#run-all').click();
+  await expect(cell(page, 7, 'custom')).toHaveText(/^running \(\d+ of \d+\) live$/);
+  // Claim 1 reads remove_wo, whose runs are few; claim 7 the learning-rate sweep, the most.
+  await page.waitForFunction(() => {
+    const at = (id) => document.querySelector(`#claims-body tr[data-claim="${id}"] td[data-preset="custom"]`);
+    return at(1).dataset.state === 'verdict' && at(7).dataset.state === 'running';
+  }, null, { polling: 'raf', timeout: 30_000 });
+  await expect(cell(page, 1, 'custom')).toHaveAttribute('data-source', 'live');
+  await untilAttribute(page.locator('#controls'), 'data-state', 'idle', 60_000);
+  for (let id = 1; id <= 7; id++) await expect(cell(page, id, 'custom')).toHaveAttribute('data-state', 'verdict', { timeout: 10_000 });
+  expect(problems).toEqual([]);
+});
+
 test('360 px wide: the columns stack, nothing in the panel overflows', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 800 });
   const problems = await openPage(page);
