@@ -416,6 +416,8 @@ export interface Codes {
   states: RunStatus['state'][];
   /** The states of a run that trained to its end: all its steps, or until it diverged. */
   trained_to_end: RunStatus['state'][];
+  /** The experiments each claim reads, in its order of preference (docs/claims.md). */
+  claim_sources: { id: number; experiments: string[] }[];
 }
 
 /** Options of the Emscripten factory that matter here. */

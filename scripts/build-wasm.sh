@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # WebAssembly build into build-wasm/ (Embind modules wolab.js/.wasm with SIMD and
 # wolab-nosimd.js/.wasm without, and the GoogleTest suite for node), then assembles dist/:
-# web/ + the modules + vendor/chart.umd.js. Extra arguments go to the CMake configure step.
+# web/ + the modules + vendor/chart.umd.js + rules.html (docs/claims.md, the rules the claims panel
+# links to, rendered by scripts/render-doc.js). Extra arguments go to the CMake configure step.
 # Exit status: 0 done; 1 the wasm build failed; 2 built, but dist/ could not be assembled.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,5 +33,6 @@ cp -R web/. dist.tmp/ &&
   cp build-wasm/wolab.js build-wasm/wolab.wasm \
      build-wasm/wolab-nosimd.js build-wasm/wolab-nosimd.wasm dist.tmp/ &&
   cp "$chart" dist.tmp/vendor/chart.umd.js || cannot_assemble "copying into dist.tmp/ failed"
+node scripts/render-doc.js docs/claims.md dist.tmp/rules.html || cannot_assemble "rendering docs/claims.md failed"
 rm -rf dist && mv dist.tmp dist || cannot_assemble "moving dist.tmp/ to dist/ failed"
 echo "build-wasm: dist/ assembled ($(du -sh dist | cut -f1))"

@@ -8,8 +8,13 @@ let ready = null;  // Promise of the Embind module, set by 'init'
 self.onmessage = (e) => {
   const msg = e.data;
   if (msg.type === 'init') {
-    importScripts(msg.script);  // a failure here is a worker crash: web/analysis.js rejects every call
-    ready = self.createWolab();
+    // A script that does not load is reported through the calls, which were posted meanwhile.
+    try {
+      importScripts(msg.script);
+      ready = self.createWolab();
+    } catch (err) {
+      ready = Promise.reject(err);
+    }
     ready.catch(() => {});  // reported through the calls that wait for it
     return;
   }

@@ -1,19 +1,15 @@
 // Promises of the core's results calls, answered by web/analysis-worker.js off the main thread.
-// Each resolves to the call's JSON text, or rejects with the core's message (an Error).
+// Each resolves to the call's JSON text, or rejects with the core's message (an Error). The
+// page's own results go to one worker, in order; the claims panel's analysis of another preset's
+// recordings, which takes seconds at the Article preset's size, to a second one made when first
+// needed, so that it never holds up a verdict of the results shown.
 
-let worker = null;
-let crashed = '';  // why the worker died: later calls reject at once
-let nextRequest = 1;
-const requests = new Map();  // request -> { resolve, reject }
-
-function failAll(message) {
-  for (const r of requests.values()) r.reject(new Error(message));
-  requests.clear();
-}
-
-// script: 'wolab.js' or 'wolab-nosimd.js', the build the page loaded (web/wasm.js).
-export function startAnalysis(script) {
-  worker = new Worker('analysis-worker.js');
+// A worker of web/analysis-worker.js loading `script`: call(method, ...args) -> promise of text.
+function analysisWorker(script) {
+  const worker = new Worker('analysis-worker.js');
+  let crashed = '';  // why the worker died: later calls reject at once
+  let nextRequest = 1;
+  const requests = new Map();  // request -> { resolve, reject }
   worker.onmessage = (e) => {
     const msg = e.data;
     const r = requests.get(msg.request);
@@ -25,21 +21,36 @@ export function startAnalysis(script) {
   worker.onerror = (e) => {
     e.preventDefault();
     crashed = e.message || 'analysis worker failed';
-    failAll(crashed);
+    for (const r of requests.values()) r.reject(new Error(crashed));
+    requests.clear();
   };
   worker.postMessage({ type: 'init', script });
+  return (method, ...args) => {
+    if (crashed) return Promise.reject(new Error(crashed));
+    const request = nextRequest++;
+    return new Promise((resolve, reject) => {
+      requests.set(request, { resolve, reject });
+      worker.postMessage({ type: 'call', request, method, args });
+    });
+  };
 }
 
-function call(method, ...args) {
-  if (crashed) return Promise.reject(new Error(crashed));
-  const request = nextRequest++;
-  return new Promise((resolve, reject) => {
-    requests.set(request, { resolve, reject });
-    worker.postMessage({ type: 'call', request, method, args });
-  });
+let loaded = null;  // the script the workers load
+let call = null;
+let background = null;
+
+// script: 'wolab.js' or 'wolab-nosimd.js', the build the page loaded (web/wasm.js).
+export function startAnalysis(script) {
+  loaded = script;
+  call = analysisWorker(script);
 }
 
 // The same arguments as the Embind functions of the same names (docs/api.md), all text.
 export const makeResults = (experiment, configJson, runsJson) => call('makeResults', experiment, configJson, runsJson);
 export const parseResults = (text) => call('parseResults', text);
 export const analyze = (resultsArrayJson) => call('analyze', resultsArrayJson);
+// analyze, in the second worker: for results the page does not show.
+export function analyzeAside(resultsArrayJson) {
+  background ||= analysisWorker(loaded);
+  return background('analyze', resultsArrayJson);
+}

@@ -9,7 +9,7 @@ import { loadWolab } from './wasm.js';
 import { poolSize, Runner } from './runner.js';
 import { warmUp } from './charts.js';
 import { reportHeight } from './frame-height.js';
-import { renderClaims, setUpLesson } from './lesson.js';
+import { renderClaims, setUpClaims } from './claims-panel.js';
 import { startAnalysis } from './analysis.js';
 import { notice } from './notices.js';
 import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './settings-form.js';
@@ -81,6 +81,7 @@ async function boot() {
     for (const file of files) await importFile(file);
   });
 
+  let codes;
   try {
     const { module, script } = await loadWolab();
     app.wolab = module;
@@ -88,7 +89,8 @@ async function boot() {
     app.presets = JSON.parse(module.presets());
     app.presetNames = module.presetNames();
     setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
-    setRunCodes(JSON.parse(module.codes()));
+    codes = JSON.parse(module.codes());
+    setRunCodes(codes);
   } catch (e) {
     app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });
@@ -118,13 +120,14 @@ async function boot() {
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems] });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();
-  setUpLesson({ exps: app.exps });
   document.body.dataset.ready = 'true';
   scheduleSpeed(LOAD_SPEED_DELAY_MS);
+  let shown = Promise.resolve();
   if (app.pending) runExperiments(app.pending);
   // Results recorded with the preset the settings match; settings of one's own (a link) start
   // empty.
-  else if ($('#preset').value !== 'custom') showRecorded($('#preset').value);
+  else if ($('#preset').value !== 'custom') shown = showRecorded($('#preset').value);
+  setUpClaims(codes, shown);
 }
 
 boot();

@@ -12,6 +12,7 @@ import { LrView } from './view-lr.js';
 import { curvesCsv, download } from './export.js';
 import { renderVerdict } from './lesson.js';
 import { renderPrediction } from './predict.js';
+import { claimsChanged } from './claims-panel.js';
 import { notice } from './notices.js';
 import { describeConfig } from './settings-form.js';
 import { estimateText } from './estimate.js';
@@ -88,12 +89,14 @@ export function makeExperiment(info) {
   exports.append(exp.exportJson, exp.exportCsv);
   exp.exports = exports;
   body.append(exp.partialLine, runsBox, viewBox, exports);
+  // Also the claims panel's rows that read this experiment: its runs' progress is theirs.
   exp.render = () => {
     const settled = exp.runs.length > 0 && isSettled(exp);
     renderFrame(exp);
     renderVerdict(exp, settled);
     renderPrediction(exp, settled);
     exp.view.render();
+    claimsChanged();
   };
   exp.redraw = () => invalidate(exp, exp.render);
   exp.renderNow = () => renderNow(exp, exp.render);

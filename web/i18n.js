@@ -35,6 +35,9 @@ export function variantLabel(code) {
   return name ? `${code}（${name}）` : code;
 }
 
+// A preset's text key: presetQuick, presetArticle, presetCustom (settings that match none).
+export const presetKey = (name) => `preset${name.replace(/^./, (c) => c.toUpperCase())}`;
+
 // Sets the text of every [data-i18n] element under root.
 export function applyStatic(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);

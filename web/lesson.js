@@ -1,55 +1,12 @@
-// The lesson: the claims panel, each experiment's verdict and the conclusion, worded in the page's
-// languages from the core's analysis (analyze(), docs/claims.md). The analysis holds codes and
-// numbers only; this module turns them into sentences and computes nothing of its own.
+// The lesson's words: each claim's figures (the claims panel, claims-panel.js, lays them out),
+// each experiment's verdict and the conclusion, worded in the page's languages from the core's
+// analysis (analyze(), docs/claims.md). The analysis holds codes and numbers only; this module
+// turns them into sentences and computes nothing of its own.
 
 import { lang, t } from './i18n.js';
-import { analyze } from './analysis.js';
 import { fixed, range } from './figures.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
-
-const lesson = {
-  exps: null,          // app-state.js's Map name -> experiment
-  analysis: null,      // analyze() of every experiment that has finished runs
-  queued: false,       // an analysis will be asked for once this task is over
-  asking: false,       // an analysis is being made
-  changed: false,      // the results shown changed since the analysis being made was asked for
-};
-
-export function setUpLesson({ exps }) {
-  Object.assign(lesson, { exps });
-  lessonChanged();
-}
-
-// The results shown changed: analyse them all once this task is over (showing several recorded
-// experiments in a row costs one analysis, not one per experiment), in the analysis worker, one
-// analysis at a time: changes made while one is being made are analysed together after it (with
-// W_o snapshots at d_model 256 one analysis takes seconds, and a second one asked for meanwhile
-// would only have been dropped).
-export function lessonChanged() {
-  if (!lesson.exps) return;
-  lesson.changed = true;
-  if (lesson.queued || lesson.asking) return;
-  lesson.queued = true;
-  setTimeout(analyzeShown, 0);
-}
-
-async function analyzeShown() {
-  lesson.queued = false;
-  lesson.changed = false;
-  lesson.asking = true;
-  const shown = [...lesson.exps.values()].filter((e) => e.analysis);
-  let analysis = null;
-  try {
-    if (shown.length) analysis = JSON.parse(await analyze(`[${shown.map((exp) => exp.resultsText).join(',')}]`));
-  } catch (e) {
-    console.error(e);  // each experiment's own analysis (results-shown.js) has already reported it
-  }
-  lesson.asking = false;
-  lesson.analysis = analysis;
-  renderClaims();
-  if (lesson.changed) lessonChanged();
-}
 
 // ---------- numbers ----------
 
@@ -145,12 +102,13 @@ export function reasonLine(c, th) {
   });
 }
 
-// ---------- the claims panel ----------
+// ---------- a claim's figures ----------
 
 // Claim 5's per-seed figures, "1.62, 0.93, 1.10": no mean hides a seed.
 const perSeed = (f, key) => f.per_seed.map((s) => ratio(s[key])).join(t('listSep'));
 
-function claimFigures(c, th) {
+// What the runs a claim was judged on measured, in one sentence; th: the analysis's thresholds.
+export function claimFigures(c, th) {
   const f = c.figures || {};
   let out = '';
   if (f.comparison) {
@@ -193,49 +151,15 @@ function claimFigures(c, th) {
   return out;
 }
 
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text != null) el.textContent = text;
-  if (className) el.className = className;
-  return el;
-}
-
-export function renderClaims() {
-  const panel = $('#claims');
-  if (!panel) return;
-  const body = $('#claims-body', panel);
-  const a = lesson.analysis;
-  $('#claims-none', panel).hidden = Boolean(a);
-  $('#claims-table', panel).hidden = !a;
-  if (!a) {
-    body.replaceChildren();
-    $('#conclusion').hidden = true;
-    return;
-  }
-  body.replaceChildren(...a.claims.map((c) => {
-    const tr = document.createElement('tr');
-    tr.dataset.claim = c.id;
-    tr.dataset.verdict = c.verdict;
-    const measured = cell('td', null);
-    measured.append(claimFigures(c, a.thresholds));
-    if (c.experiment) {
-      const link = cell('a', t('seeExperiment', { title: t(`${c.experiment}_title`) }));
-      link.href = `#exp-${c.experiment}`;
-      const zh = lang() === 'zh';
-      measured.append(zh ? '（' : ' (', link, zh ? '）' : ')');
-    }
-    measured.append(cell('div', reasonLine(c, a.thresholds), 'reason'));
-    tr.append(cell('td', `${c.id}. ${t(`claim${c.id}`)}`), cell('td', t(`v_${c.verdict}`), `verdict v-${c.verdict}`), measured);
-    return tr;
-  }));
-  renderConclusion(a);
-}
-
 // ---------- the conclusion ----------
 
-// The core's conclusion (analysis.conclusion, docs/claims.md), worded: the verdicts' counts, then
-// the comparison of each claim it quotes.
-function renderConclusion(a) {
+// The core's conclusion (analysis.conclusion, docs/claims.md) of the analysis `a` of the results
+// shown, worded: the verdicts' counts, then the comparison of each claim it quotes. Hidden
+// without results (a null `a`).
+export function renderConclusion(a) {
+  const box = $('#conclusion');
+  box.hidden = !a;
+  if (!a) return;
   const { counts, still_learning: still, quotes } = a.conclusion;
   const sentences = [t('conclusionCounts', {
     total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
@@ -247,8 +171,6 @@ function renderConclusion(a) {
     const m = a.claims.find((c) => c.id === id).figures.comparison;
     sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
   }
-  const box = $('#conclusion');
-  box.hidden = false;
   $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
 }
 
@@ -364,6 +286,13 @@ export function verdictSentences(e) {
   const f = e.finding || {};
   const th = e.thresholds;
   return [...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
+}
+
+function cell(tag, text, className) {
+  const el = document.createElement(tag);
+  if (text != null) el.textContent = text;
+  if (className) el.className = className;
+  return el;
 }
 
 // The verdict box under an experiment's heading: one sentence per line.

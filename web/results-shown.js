@@ -9,11 +9,12 @@ import { reset } from './experiment-section.js';
 import { active, finishedRuns, stepsTrained } from './run-status.js';
 import { isRecordedWith, loadRecorded } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
-import { lessonChanged } from './lesson.js';
+import { resultsChanged } from './claims-panel.js';
 
 // Results recorded with `preset` fill the experiments shown that hold no results of their own
 // (none yet, or another preset's recording); live and imported results stay. Only the latest
-// preset asked for is shown, however the fetches finish.
+// preset asked for is shown, however the fetches finish. Returns a promise settled once they are
+// (or are not) shown.
 export function showRecorded(preset) {
   app.recordedPreset = preset;
   const free = (exp) => !exp.runs.length || exp.source === 'recorded';
@@ -21,7 +22,7 @@ export function showRecorded(preset) {
     const exp = app.exps.get(name);
     return free(exp) && !isRecordedWith(exp.file, preset);
   });
-  loadRecorded(preset, names, (results, text, how) => {
+  return loadRecorded(preset, names, (results, text, how) => {
     const exp = app.exps.get(results.experiment);
     return app.recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
   });
@@ -92,5 +93,5 @@ export async function onExperimentSettled(exp) {
   }
   exp.analysed = true;
   exp.redraw();
-  lessonChanged();
+  resultsChanged();
 }

@@ -1,7 +1,7 @@
 // The settings form: built from the core's settings table, read into app.settings and
 // app.texts, judged by the wasm validator, and kept in the URL; a link's bad values fall back to
 // the default preset with one notice.
-import { lang, t } from './i18n.js';
+import { lang, presetKey, t } from './i18n.js';
 import {
   experimentConfig, formSettings, matchPreset, parseValue, settingForField, settingsFromConfig, valueText,
   writeQuery,
@@ -15,9 +15,6 @@ import { showRecorded } from './results-shown.js';
 const form = () => $('#settings-form');
 // By id, not form.elements[key]: form.elements.length is the element count, not the field.
 const input = (key) => document.getElementById(`s-${key}`);
-
-// A preset's text key: presetQuick, presetArticle, presetCustom (settings that match none).
-const presetKey = (name) => `preset${name.replace(/^./, (c) => c.toUpperCase())}`;
 
 // The preset selector: the core's presets in its order, then Custom.
 function buildPresets() {

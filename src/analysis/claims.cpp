@@ -30,12 +30,9 @@ json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
 
-const std::vector<std::string> kLearnedVsIdentity = {"remove_wo", "freeze_wo", "gain_vs_learning", "activation_stats"};
-const std::vector<std::string> kFrozenRandom = {"freeze_wo", "gain_vs_learning"};
-
 // 1. Without W_o the loss falls clearly slower: learned against identity on speed.
 json claim_slower(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kLearnedVsIdentity, {"learned", "identity"});
+  const Exp* e = source(exps, claim_sources(1), {"learned", "identity"});
   if (!e) return claim(1, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
   if (p.n() == 0) return claim(1, Reason::no_pairs, e);
@@ -51,7 +48,7 @@ json claim_slower(const std::vector<Exp>& exps) {
 
 // 2. Without W_o final accuracy drops by 5-15%: learned against identity on token accuracy.
 json claim_drop(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kLearnedVsIdentity, {"learned", "identity"});
+  const Exp* e = source(exps, claim_sources(2), {"learned", "identity"});
   if (!e) return claim(2, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
   if (p.n() == 0) return claim(2, Reason::no_pairs, e);
@@ -74,7 +71,7 @@ json claim_drop(const std::vector<Exp>& exps) {
 
 // 3. A frozen random W_o does better than none: frozen_random against identity on performance.
 json claim_frozen_better(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kFrozenRandom, {"frozen_random", "identity"});
+  const Exp* e = source(exps, claim_sources(3), {"frozen_random", "identity"});
   if (!e) return claim(3, Reason::experiment_absent);
   Pair p = pair(*e, "frozen_random", "identity");
   if (p.n() == 0) return claim(3, Reason::no_pairs, e);
@@ -96,7 +93,7 @@ json claim_frozen_better(const std::vector<Exp>& exps) {
 
 // 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
 json claim_far_worse(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kFrozenRandom, {"learned", "frozen_random"});
+  const Exp* e = source(exps, claim_sources(4), {"learned", "frozen_random"});
   if (!e) return claim(4, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "frozen_random");
   if (p.n() == 0) return claim(4, Reason::no_pairs, e);
@@ -113,7 +110,7 @@ json claim_far_worse(const std::vector<Exp>& exps) {
 
 // 5. The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks weigh more.
 json claim_structure(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, {"wo_heatmap"}, {"learned"});
+  const Exp* e = source(exps, claim_sources(5), {"learned"});
   if (!e) return claim(5, Reason::experiment_absent);
   WoStructure s = wo_structure(*e);
   if (s.seeds == 0) return claim(5, Reason::no_snapshots, e);
@@ -127,7 +124,7 @@ json claim_structure(const std::vector<Exp>& exps) {
 
 // 6. W_o regulates the attention output's scale, so the residual sum is steadier.
 json claim_scale(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, {"activation_stats", "remove_wo", "freeze_wo"}, {"learned", "identity"});
+  const Exp* e = source(exps, claim_sources(6), {"learned", "identity"});
   if (!e) return claim(6, Reason::experiment_absent);
   ScaleFacts s = scale_facts(*e);
   if (s.seeds == 0) return claim(6, Reason::no_stats, e);
@@ -143,8 +140,9 @@ json claim_scale(const std::vector<Exp>& exps) {
 // 7. Without W_o training is unstable and may need a much smaller learning rate.
 json claim_stability(const std::vector<Exp>& exps) {
   const Exp* e = nullptr;
-  for (const Exp& x : exps)
-    if (!e && x.name == "lr_stability" && x.has("learned") && x.has("identity")) e = &x;
+  for (const std::string& name : claim_sources(7))
+    for (const Exp& x : exps)
+      if (!e && x.name == name && x.has("learned") && x.has("identity")) e = &x;
   if (!e) return claim(7, Reason::experiment_absent);
   const std::vector<LrRow> rows = lr_table(*e);
   // Every rate of the sweep needs, for both variants, kMinSeeds runs that trained to their end:
@@ -189,12 +187,9 @@ json claim_stability(const std::vector<Exp>& exps) {
   return verdict(Reason::not_needed);
 }
 
-// The experiments whose runs may carry activation statistics, in order of preference.
-const std::vector<std::string> kStats = {"activation_stats", "remove_wo", "freeze_wo"};
-
 // 8. Early in training W_o's output is small, which protects the residual stream.
 json claim_early(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  const Exp* e = source(exps, claim_sources(8), {"learned", "identity"});
   if (!e) return claim(8, Reason::experiment_absent);
   EarlyFacts s = early_facts(*e);
   if (s.seeds == 0) return claim(8, Reason::no_stats, e);
@@ -209,7 +204,7 @@ json claim_early(const std::vector<Exp>& exps) {
 
 // 9. W_o is a valve for the gradient reaching each head, so that all parameters learn evenly.
 json claim_valve(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, kStats, {"learned", "identity"});
+  const Exp* e = source(exps, claim_sources(9), {"learned", "identity"});
   if (!e) return claim(9, Reason::experiment_absent);
   if (e->heads < 2) return claim(9, Reason::one_head, e);
   ValveFacts s = valve_facts(*e);

@@ -1,5 +1,7 @@
 #include "analysis/codes.h"
 
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
 #include "io/messages.h"
@@ -19,13 +21,22 @@ Reason reason_from_code(const std::string& code) {
   throw ConfigError("analysis: unknown reason " + in_quotes(code));
 }
 
+const std::vector<std::string>& claim_sources(int id) {
+  for (const ClaimSources& c : kClaimSources)
+    if (c.id == id) return c.experiments;
+  throw std::logic_error("analysis: no experiments listed for claim " + std::to_string(id));
+}
+
 nlohmann::json codes_json() {
   nlohmann::json reasons = nlohmann::json::array();
   for (const ReasonInfo& r : kReasons) reasons.push_back({{"code", r.code}, {"verdict", code(r.verdict)}});
   nlohmann::json trained = nlohmann::json::array();
   for (size_t i = 0; i < std::size(kStateCodes); ++i)
     if (RunStatus::trained_to_end(static_cast<RunStatus::State>(i))) trained.push_back(kStateCodes[i]);
-  return {{"verdicts", kVerdictCodes}, {"reasons", reasons}, {"states", kStateCodes}, {"trained_to_end", trained}};
+  nlohmann::json sources = nlohmann::json::array();
+  for (const ClaimSources& c : kClaimSources) sources.push_back({{"id", c.id}, {"experiments", c.experiments}});
+  return {{"verdicts", kVerdictCodes}, {"reasons", reasons},         {"states", kStateCodes},
+          {"trained_to_end", trained},  {"claim_sources", sources}};
 }
 
 }  // namespace wolab

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -120,11 +121,34 @@ inline const char* code(Verdict v) { return kVerdictCodes[static_cast<size_t>(v)
 inline const char* code(Reason r) { return kReasons[static_cast<size_t>(r)].code; }
 inline Verdict verdict_of(Reason r) { return kReasons[static_cast<size_t>(r)].verdict; }
 
+// The experiments each claim reads, in its order of preference: a claim is judged from the first
+// of them in the input that has the variants it needs (claims.cpp, docs/claims.md "The claims").
+// codes() hands the list to the page, which marks a claim as running while one of them trains.
+struct ClaimSources {
+  int id;
+  std::vector<std::string> experiments;
+};
+inline const std::vector<ClaimSources> kClaimSources = {
+    {1, {"remove_wo", "freeze_wo", "gain_vs_learning", "activation_stats"}},
+    {2, {"remove_wo", "freeze_wo", "gain_vs_learning", "activation_stats"}},
+    {3, {"freeze_wo", "gain_vs_learning"}},
+    {4, {"freeze_wo", "gain_vs_learning"}},
+    {5, {"wo_heatmap"}},
+    {6, {"activation_stats", "remove_wo", "freeze_wo"}},
+    {7, {"lr_stability"}},
+    {8, {"activation_stats", "remove_wo", "freeze_wo"}},
+    {9, {"activation_stats", "remove_wo", "freeze_wo"}},
+};
+
+// Claim `id`'s experiments (kClaimSources); throws std::logic_error for an id it does not list.
+const std::vector<std::string>& claim_sources(int id);
+
 // The verdict or reason of a code in the analysis's JSON; throws ConfigError for any other text.
 Verdict verdict_from_code(const std::string& code);
 Reason reason_from_code(const std::string& code);
 
-// {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...]}: the
+// {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...],
+//  "trained_to_end": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...]}: the
 // tables above and the run status states (lab/status.h), each in its order.
 nlohmann::json codes_json();
 

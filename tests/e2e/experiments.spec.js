@@ -83,8 +83,9 @@ test('remove W_o: held-out accuracy is drawn while the runs train, then the reco
 
   // The chart's datasets and the run rows' statuses, read at one moment. A row is rendered with
   // (or after) the data the chart draws, so a row still "running" means the points came from
-  // the live run, not from its finished record. The chart is made in the frame after its canvas
-  // comes near the viewport: until then, no datasets.
+  // the live run, not from its finished record. The chart is made in the first frame that finds
+  // it near the viewport, which the claims panel above, growing as its recordings come in, may
+  // delay: none yet reads as no points yet.
   const look = () => page.evaluate((sel) => ({
     datasets: (Chart.getChart(document.querySelector(sel))?.data.datasets ?? []).map((d) => ({
       group: d.group, role: d.role, x: d.data.map((p) => p.x), y: d.data.map((p) => p.y),

@@ -45,8 +45,8 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // Folded behind each experiment's question (predict.spec.js) until shown.
   for (const name of shown) await page.locator(`#exp-${name} button.predict-show`).click();
   await expect(sections.locator('table.summary-table').first()).toBeVisible();
-  const claim1 = page.locator('#claims-body tr[data-claim="1"]');
-  await expect(claim1.locator('td').nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
+  const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
+  await expect(claim1.locator('.verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
   await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
   // Claim 2 is about final accuracy, and Quick's runs are still learning at their last step: it
   // is never "supported" from them (docs/claims.md). Every row says why it got its verdict.
@@ -78,11 +78,13 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   expect(problems).toEqual([]);
 });
 
+// Settings of one's own get a column of their own beside the presets'.
 test('a live run replaces the recorded one, and the claims follow it', async ({ page }) => {
   const problems = await openPage(page);
-  const claim1 = page.locator('#claims-body tr[data-claim="1"] td').nth(2);
-  await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo', { timeout: 10_000 });
-  const recorded = await claim1.textContent();
+  const quick = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
+  const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="custom"]');
+  await expect(quick.locator('a')).toHaveAttribute('href', '#exp-remove_wo', { timeout: 10_000 });
+  const recorded = await quick.textContent();
   // One seed, few steps: quick to train, and worded for a single seed.
   await page.locator('#settings summary').click();
   await page.locator('#s-seeds').fill('1');
@@ -95,8 +97,9 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   await expect(section.locator('.verdict-box p').first()).toHaveText(/^learned against identity: .*(in the only seed|tied in the only seed|neither reached it in the only seed)/);
   await expect(section.locator('.verdict-box')).not.toContainText('±');
   await expect(section.locator('table.summary-table tbody')).not.toContainText('±');
-  await expect(claim1).not.toHaveText(recorded);
+  await expect(claim1).toHaveAttribute('data-source', 'live');
   await expect(claim1).toContainText('only seed');
+  await expect(quick).toHaveText(recorded);
   await expect(section.locator('details.runs-fold')).toHaveJSProperty('open', true);  // trained here
   expect(problems).toEqual([]);
 });

@@ -949,6 +949,12 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   EXPECT_EQ(codes["trained_to_end"], json({"done", "diverged"}));
   ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
   EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
+  // One list of experiments per claim the analysis judges, in its order.
+  const json claims = analyze({})["claims"];
+  ASSERT_EQ(codes["claim_sources"].size(), claims.size());
+  for (size_t i = 0; i < claims.size(); ++i) EXPECT_EQ(codes["claim_sources"][i]["id"], claims[i]["id"]);
+  EXPECT_EQ(codes["claim_sources"][6]["experiments"], json({"lr_stability"}));
+  EXPECT_THROW(claim_sources(0), std::logic_error);
 }
 
 TEST(Analysis, TextInputNamesTheBadDocument) {

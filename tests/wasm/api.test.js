@@ -107,6 +107,13 @@ test('module functions: version, presets, experiments, settings, validateConfig,
     ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'one_head']);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_decided').map((r) => r.code),
     ['too_few_seeds', 'still_learning', 'rates_incomplete']);
+  // Every claim the analysis judges reads experiments the core has, the sweep only claim 7.
+  const names = JSON.parse(wolab.experiments()).map((e) => e.name);
+  assert.deepEqual(codes.claim_sources.map((c) => c.id), JSON.parse(wolab.analyze('[]')).claims.map((c) => c.id));
+  for (const c of codes.claim_sources) {
+    assert.ok(c.experiments.length > 0 && c.experiments.every((e) => names.includes(e)), `claim ${c.id}`);
+  }
+  assert.deepEqual(codes.claim_sources.find((c) => c.id === 7).experiments, ['lr_stability']);
 });
 
 test('a trainer steps to the end, then stops', async () => {
