@@ -50,20 +50,19 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
   // Claim 2 is about final accuracy, and Quick's runs are still learning at their last step: it
   // is never "supported" from them (docs/claims.md). Every row says why it got its verdict.
-  await expect(page.locator('#claims-body tr[data-claim="2"] td.verdict')).not.toHaveText(/^supported$/);
-  await expect(page.locator('#claims-body .reason')).toHaveCount(9);
+  const quick = (id) => page.locator(`#claims-body tr[data-claim="${id}"] td[data-preset="quick"]`);
+  await expect(quick(2).locator('.verdict')).not.toHaveText(/^supported$/);
+  await expect(page.locator('#claims-body td[data-preset="quick"] .reason')).toHaveCount(9);
   for (const reason of await page.locator('#claims-body .reason').allTextContents()) expect(reason).toMatch(/^\S.{10,}/);
   await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 9 claims, these runs support \d/);
   await expect(page.locator('#conclusion-text')).not.toHaveText(/\b0 not tested/);  // no clause for none
   // Claims 8 and 9, judged from experiment 4's probes.
-  const claim8 = page.locator('#claims-body tr[data-claim="8"] td');
-  await expect(claim8.nth(0)).toHaveText(/^8\. Early in training W_o’s output is small/);
-  await expect(claim8.nth(1)).toHaveText(/^(supported|partly supported|not supported)$/);
-  await expect(claim8.nth(2)).toHaveText(/^at step \d+, the first probe: std\(W_o\(concat\)\) \/ std\(concat\) \d\.\d{3}/);
-  const claim9 = page.locator('#claims-body tr[data-claim="9"] td');
-  await expect(claim9.nth(0)).toHaveText(/^9\. W_o is an adjustable valve/);
-  await expect(claim9.nth(2)).toHaveText(/^spread of the per-head gradient norms \(CV across heads\) \d\.\d{3}.*two trainings compared/);
-  await expect(claim9.locator('a')).toHaveAttribute('href', '#exp-activation_stats');
+  await expect(page.locator('#claims-body tr[data-claim="8"] th')).toHaveText(/^8\. Early in training W_o’s output is small/);
+  await expect(quick(8).locator('.verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
+  await expect(quick(8).locator('.figures')).toHaveText(/^at step \d+, the first probe: std\(W_o\(concat\)\) \/ std\(concat\) \d\.\d{3}/);
+  await expect(page.locator('#claims-body tr[data-claim="9"] th')).toHaveText(/^9\. W_o is an adjustable valve/);
+  await expect(quick(9).locator('.figures')).toHaveText(/^spread of the per-head gradient norms \(CV across heads\) \d\.\d{3}.*two trainings compared/);
+  await expect(quick(9).locator('a').first()).toHaveAttribute('href', '#exp-activation_stats');
   // Figures: negatives with a minus sign, and a mean and its range to one precision.
   const texts = [await page.locator('#claims-body').textContent(), ...await sections.locator('.verdict-box').allTextContents()].join('\n');
   expect(texts).not.toMatch(/(^|[\s(])-\d/m);
