@@ -265,8 +265,7 @@ function renderCell(td, column, cell) {
     figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
   }
   td.append(figures);
-  // A not_tested claim's figures are its reason (claimFigures).
-  if (c.verdict !== 'not_tested') td.append(el('p', 'reason', reasonLine(c, th)));
+  td.append(el('p', 'reason', reasonLine(c, th)));
   if (c.fragile) td.append(el('p', 'fragile', t('cellFragile')));
 }
 

@@ -124,14 +124,14 @@ export function claimFigures(c, th) {
       first: range(f.scale_ratio_first, small), last: range(f.scale_ratio_last, small),
       cvL: range(f.residual_cv_learned, small), cvI: range(f.residual_cv_identity, small),
     });
-  } else if (c.id === 8) {
+  } else if (c.id === 8 && f.small) {
     out = t('figEarly', {
       step: f.step, ratio: range(f.scale_ratio_first, small), small: ratio(1 - th.scale_change),
       whereSmall: where(f.small.holds, f.small.n),
       sl: range(f.output_share_learned, small), si: range(f.output_share_identity, small),
       whereProtects: where(f.protects.holds, f.protects.n),
     });
-  } else if (c.id === 9) {
+  } else if (c.id === 9 && f.reshapes) {
     out = t('figValve', {
       cvL: range(f.head_grad_cv_learned, small), cvI: range(f.head_grad_cv_identity, small),
       whereA: where(f.reshapes.holds, f.reshapes.n), whereB: where(f.balances.holds, f.balances.n),

@@ -30,16 +30,16 @@ test('on load: the article named, a column per preset, each cell tagged with whe
   await expect(page.locator('#claims .article-name cite')).toHaveText(/^从论文到代码：拆解Transformer多头注意力最后线性层的3个设计哲学/);
   await expect(page.locator('#claims .article-name')).toContainText('(“From paper to code:');
   const rows = page.locator('#claims-body tr');
-  await expect(rows).toHaveCount(7);
+  await expect(rows).toHaveCount(9);
   // Quick: the recordings the sections show. Article: its recordings (fetched after the sections'
   // own analyses); with only experiment 1's, claims 1 and 2 are decided and the others are not
   // recorded.
-  for (let id = 1; id <= 7; id++) {
+  for (let id = 1; id <= 9; id++) {
     await expect(cell(page, id, 'quick')).toHaveAttribute('data-source', 'recorded');
     await expect(cell(page, id, 'quick').locator('.source-tag')).toHaveText('recorded natively with the same core');
     await expect(cell(page, id, 'quick').locator('.verdict')).toHaveText(/^(supported|partly supported|not supported|not tested with these settings|not decided)/);
   }
-  for (const id of recorded ? [1, 2, 3, 4, 5, 6, 7] : [1, 2]) {
+  for (const id of recorded ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : [1, 2]) {
     await expect(cell(page, id, 'article')).toHaveAttribute('data-source', 'recorded', { timeout: 20_000 });
   }
   await expect(cell(page, 1, 'article').locator('a[href="#exp-remove_wo"]')).toHaveCount(1);
@@ -82,9 +82,9 @@ test('while an experiment trains, the claims that read it say running (k of n); 
   await expect.poll(() => section.locator('.runs-table tbody tr .steps').first().textContent()
     .then((s) => Number(s.split('/')[0]))).toBeGreaterThan(0);
   const runs = await section.locator('.runs-table tbody tr').count();
-  // Claims 1 and 2 read remove_wo first; claim 6 prefers activation_stats, which has no results
-  // with these settings, so it waits for remove_wo too.
-  for (const id of [1, 2, 6]) {
+  // Claims 1 and 2 read remove_wo first; claims 6, 8 and 9 prefer activation_stats, which has no
+  // results with these settings, so they wait for remove_wo too.
+  for (const id of [1, 2, 6, 8, 9]) {
     await expect(cell(page, id, 'custom')).toHaveText(new RegExp(`^running \\(0 of ${runs}\\) live$`));
     await expect(cell(page, id, 'custom')).toHaveAttribute('data-source', 'live');
   }
@@ -113,7 +113,7 @@ test('Run all: a claim shows its verdict once the experiments it reads have sett
   }, null, { polling: 'raf', timeout: 30_000 });
   await expect(cell(page, 1, 'custom')).toHaveAttribute('data-source', 'live');
   await untilAttribute(page.locator('#controls'), 'data-state', 'idle', 60_000);
-  for (let id = 1; id <= 7; id++) await expect(cell(page, id, 'custom')).toHaveAttribute('data-state', 'verdict', { timeout: 10_000 });
+  for (let id = 1; id <= 9; id++) await expect(cell(page, id, 'custom')).toHaveAttribute('data-state', 'verdict', { timeout: 10_000 });
   expect(problems).toEqual([]);
 });
 
