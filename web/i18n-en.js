@@ -256,6 +256,7 @@ export const en = {
   r_too_few_seeds: '{n} of the {needed} seeds a verdict needs (paired or finished; stopped runs count for nothing)',
   r_still_learning: 'still learning at the last step, so no final accuracy yet: a run would need more than {steps} steps',
   r_rates_incomplete: 'every learning rate needs {needed} runs that trained to their end for learned and for identity (stopped runs count for nothing); short: {rates}',
+  r_one_seed_apart: 'identity trained at {lr} in {reached} of {ended} runs, one short of the {trainable} that trains it: one seed at one grid step cannot decide the claim',
   r_clearly_slower: 'ahead in at least {consistent} of the seeds, by a mean gap of at least {clear}',
   r_slower_small_gap: 'consistent, but under the {clear} gap called clear',
   r_slower_some_seeds: 'ahead in most seeds, but not in {consistent} of them',

@@ -257,6 +257,7 @@ export const zh = {
   r_too_few_seeds: '只有 {n} 个种子，判定需要 {needed} 个（成对或完成的；被停止的运行不计入）',
   r_still_learning: '最后一步仍在学习，还没有最终准确率：运行需要超过 {steps} 步',
   r_rates_incomplete: '每个学习率下，learned 和 identity 各需要 {needed} 个训练到结束的运行（被停止的运行不计入）；不足的：{rates}',
+  r_one_seed_apart: 'identity 在 {lr} 下有 {reached}/{ended} 个运行达到阈值，离训练成功所需的 {trainable} 只差一个：一个种子、一个网格点不能决定这一论断',
   r_clearly_slower: '在至少 {consistent} 的种子上领先，平均差距至少 {clear}',
   r_slower_small_gap: '一致，但低于称为明显的 {clear} 差距',
   r_slower_some_seeds: '多数种子上领先，但未达到 {consistent} 的种子',

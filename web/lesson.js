@@ -98,7 +98,8 @@ export function reasonLine(c, th) {
     far: percent(th.far_speed_gap), farPts: points(th.far_accuracy_gap), ceiling: percent(th.ceiling_accuracy),
     low: fixed(100 * th.claimed_drop_low, 0), high: fixed(100 * th.claimed_drop_high, 0), much: rate(th.much_smaller_lr),
     n: f.n, needed: f.needed, steps: f.needs_more_than, parts, steadier: f.steadier ? kOfN(f.steadier) : '',
-    rates: rates.join(t('listSep')),
+    rates: rates.join(t('listSep')), trainable: percent(th.trainable_share),
+    ...(f.one_seed_short && { lr: rate(f.one_seed_short.lr), reached: f.one_seed_short.reached, ended: f.one_seed_short.ended }),
   });
 }
 

@@ -181,6 +181,17 @@ json claim_stability(const std::vector<Exp>& exps) {
   }
   const auto verdict = [&](Reason r) { return claim(7, r, e, f, fragile); };
   const bool smaller = !i || *i < *l;  // (l is set whenever i is not)
+  // One seed at one grid step cannot decide it: when identity, at the first rate above I that
+  // learned trains, is one seed short of training there, one more seed would move I up to it.
+  if (smaller)
+    for (const LrRow& r : rows)
+      if (r.variant == "identity" && (!i || r.lr > *i) && r.lr <= *l) {
+        if (r.reached + 1 >= kTrainableShare * r.ended() - 1e-9) {
+          f["one_seed_short"] = {{"lr", r.lr}, {"reached", r.reached}, {"ended", r.ended()}};
+          return claim(7, Reason::one_seed_apart, e, f);
+        }
+        break;  // the rates are ascending: only the first one above I counts
+      }
   if (smaller && (!i || *l / *i >= kMuchSmallerLr - 1e-9)) return verdict(Reason::much_smaller_lr);
   if (smaller) return verdict(Reason::smaller_lr);
   if (di > dl) return verdict(Reason::diverges_more);

@@ -500,6 +500,12 @@ std::string reason_text(const json& claim) {
       return "every learning rate needs " + std::to_string(f["needed"].get<int>()) +
              " runs that trained to their end for learned and for identity (stopped runs count for nothing); short: " +
              incomplete_rates(f);
+    case Reason::one_seed_apart: {
+      const json& r = f["one_seed_short"];
+      return "identity trained at " + number(r["lr"].get<double>()) + " in " + std::to_string(r["reached"].get<int>()) +
+             " of " + std::to_string(r["ended"].get<int>()) + " runs, one short of the " + percent(kTrainableShare) +
+             " that trains it: one seed at one grid step cannot decide the claim";
+    }
     case Reason::clearly_slower:
       return "ahead in at least " + consistent + " of the seeds, by a mean gap of at least " + percent(kClearSpeedGap);
     case Reason::slower_small_gap: return "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear";

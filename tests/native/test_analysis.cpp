@@ -692,6 +692,22 @@ TEST(Analysis, ClaimSevenAndTheStabilityTable) {
             std::string::npos);
 }
 
+// One seed at one grid step cannot decide claim 7: identity reaches loss < 0.1 at 0.003 in 1 of 3
+// seeds, one short of the 50% that trains it, so one more seed would make I = L.
+TEST(Analysis, ClaimSevenIsNotDecidedOneSeedApart) {
+  const json a = analyze({stability_results({0.001, 0.003}, [](int seed, double lr) { return lr == 0.003 && seed > 0; })});
+  const json& c = claim(a, 7);
+  EXPECT_EQ(c["verdict"], "not_decided");
+  EXPECT_EQ(c["reason"], "one_seed_apart");
+  EXPECT_EQ(c["figures"]["one_seed_short"], json::parse(R"({"lr": 0.003, "reached": 1, "ended": 3})"));
+  EXPECT_FALSE(c["fragile"].get<bool>());  // no verdict to be fragile
+  EXPECT_NE(format_analysis(a).find("identity trained at 0.003 in 1 of 3 runs, one short of the 50% that trains it"),
+            std::string::npos) << format_analysis(a);
+  // Two seeds short (0 of 3 reached it) decides it.
+  EXPECT_EQ(claim(analyze({stability_results({0.001, 0.003}, [](int, double lr) { return lr == 0.003; })}), 7)["reason"],
+            "much_smaller_lr");
+}
+
 // A rate where some but not all ended runs reached the threshold splits its seeds: its table row
 // says so, and claim 7 decided at that rate is fragile.
 TEST(Analysis, ClaimSevenIsFragileWhereTheDecidingRateSplits) {
@@ -932,6 +948,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   const json figures = {{"n", 2}, {"needed", 3}, {"needs_more_than", 100}, {"not_dominant", part},
                         {"imbalanced", part}, {"adapts", part}, {"steadier", part}, {"small", part},
                         {"protects", part}, {"reshapes", part}, {"balances", part},
+                        {"one_seed_short", json::parse(R"({"lr": 0.1, "reached": 1, "ended": 3})")},
                         {"incomplete", json::parse(R"([{"variant": "identity", "lr": 0.1, "ended": 2}])")}};
   std::set<std::string> seen;
   for (const ReasonInfo& r : kReasons) {
