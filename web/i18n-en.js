@@ -307,5 +307,5 @@ export const en = {
   predictAgreed: 'You expected {guess}; the measurement agreed ({lead}).',
   predictDisagreed: 'You expected {guess}; the measurement did not agree ({lead}).',
   predictFaster: '{variant} learns faster',
-  estimate: 'Estimated time: about {s} s at {rate} steps/s measured on this device.',
+  estimate: 'Estimated time: about {low} to {high} s, timed on this device.',
 };

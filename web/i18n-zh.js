@@ -303,5 +303,5 @@ export const zh = {
   predictAgreed: '你预计{guess}；测量结果与之一致（{lead}）。',
   predictDisagreed: '你预计{guess}；测量结果与之不一致（{lead}）。',
   predictFaster: '{variant} 学得更快',
-  estimate: '预计用时：约 {s} 秒（本设备实测 {rate} 步/秒）。',
+  estimate: '预计用时：约 {low} 至 {high} 秒（在本设备上实测）。',
 };
