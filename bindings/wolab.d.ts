@@ -119,6 +119,11 @@ export interface PlannedRun {
   keep: { stats: boolean; wo: boolean };
   /** The experiments that compare this run, in experiments() order. */
   experiments: string[];
+  /**
+   * What it costs to train to its last step, in multiply-adds (docs/api.md, "The cost of a
+   * run"): total = steps·step + probes·probe + finish.
+   */
+  cost: { step: number; probe: number; finish: number; steps: number; probes: number; total: number };
   /** Its run config: model, task, train with model.wo, train.seed, lr and clip set. */
   config: { model: object; task: object; train: object };
 }

@@ -32,7 +32,7 @@ export const app = {
                                           // and when they started and ended (performance.now())
   lastRun: null,                   // the Run button pressed last: where focus returns after a run
   // ---- what the page measured or asked for
-  speed: null,                     // { key, seconds: name -> s, rate } measured here (measureSpeed)
+  speed: null,                     // { key, units: name -> makespan, perUnit: { low, high } s } (measureSpeed)
   speedTimer: 0,                   // the timeout that will measure it
   recordedPreset: null,            // the preset whose recorded results were asked for last
 };

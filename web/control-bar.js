@@ -4,7 +4,7 @@ import { t } from './i18n.js';
 import { $, app } from './app-state.js';
 import { invalidate, renderNow } from './frames.js';
 import { configValid } from './settings-form.js';
-import { estimateText } from './estimate.js';
+import { estimateText, secondsLeft } from './estimate.js';
 import { active, complete, started } from './run-status.js';
 
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
@@ -26,7 +26,8 @@ export const overall = {
     let label = [t('overallIdle'), estimateText('all')].join(' ').trim();
     if (busy && app.runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {
-      const eta = rate > 0 ? fmtTime((1000 * (total - done)) / rate) : '…';
+      const left = secondsLeft();
+      const eta = left === null ? '…' : fmtTime(1000 * left);
       label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
     } else if (runs.some((r) => r.status.state === 'stopped')) {
       const stopped = runs.filter((r) => r.status.state === 'stopped');

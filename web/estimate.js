@@ -1,8 +1,13 @@
-// The estimate before Run: how long each experiment's Run, and Run all, would take here.
+// How long runs take here: before Run, each experiment's Run and Run all (a range); while runs
+// train, the time left. Both schedule the core's cost of each planned run (plan(): cost, in
+// multiply-adds, docs/api.md) over the pool's workers in the order the pool takes them, and
+// convert it to time with what this device measured.
 import { t } from './i18n.js';
 import { app } from './app-state.js';
 import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
+import { runRank } from './live-runs.js';
+import { stepsTrained } from './run-status.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
@@ -12,24 +17,37 @@ export function scheduleSpeed(ms) {
   app.speedTimer = setTimeout(measureSpeed, ms);
 }
 
-// How long each experiment's Run (and Run all) would take on this device with the settings
-// shown: an idle worker times the first planned run's steps (Runner.time), and each plan's
-// steps share that rate over the pool's workers. Skipped while runs train.
+// List scheduling, as the pool runs its queue: each cost in order goes to the worker that is
+// free first. busy: what the workers still have of the runs they train. The time until the last
+// one ends, in the costs' unit.
+export function makespan(costs, workers, busy = []) {
+  const free = [...busy, ...new Array(Math.max(0, workers - busy.length)).fill(0)];
+  for (const cost of costs) {
+    const first = free.indexOf(Math.min(...free));
+    free[first] += cost;
+  }
+  return Math.max(0, ...free);
+}
+
+// A plan in the order the pool will train it (Runner.queued: by rank, then plan order).
+const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+
+// Every worker of the pool times the first run that Run all would train, at once (Runner.time),
+// which gives the seconds one cost unit takes on a worker while the others train too: the
+// fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
+// workers in pool order. Skipped while runs train.
 async function measureSpeed() {
   if (!app.wolab || !configValid()) return;
   const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
-  const plans = new Map([...app.exps.keys(), 'all'].map((name) => [name, JSON.parse(app.wolab.plan(all, JSON.stringify(name === 'all' ? [...app.exps.keys()] : [name])))]));
+  const names = [...app.exps.keys()];
+  const plans = new Map([...names, 'all'].map((name) => [name, poolOrder(JSON.parse(app.wolab.plan(all, JSON.stringify(name === 'all' ? names : [name]))))]));
   const first = plans.get('all')[0];
-  const timed = first && await app.runner.time(first.config, first.keep);
-  if (!timed || timed.error || !timed.steps || runAllConfig() !== all) return;
-  const perStep = timed.ms / 1000 / timed.steps;
-  const seconds = new Map();
-  for (const [name, plan] of plans) {
-    const steps = plan.reduce((sum, p) => sum + p.config.train.steps, 0);
-    seconds.set(name, (steps * perStep) / Math.max(1, Math.min(app.runner.size, plan.length)));
-  }
-  app.speed = { key: all, seconds, rate: 1 / perStep };
+  const answers = first && await app.runner.time(first.config, first.keep);
+  if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
+  const perUnit = answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
+  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total), app.runner.size)]));
+  app.speed = { key: all, units, perUnit: { low: Math.min(...perUnit), high: Math.max(...perUnit) } };
   for (const exp of app.exps.values()) exp.redraw();
   overall.redraw();
 }
@@ -39,6 +57,32 @@ async function measureSpeed() {
 export function estimateText(name) {
   const speed = app.speed;
   if (!speed || !configValid() || speed.key !== runAllConfig()) return '';
-  const rate = speed.rate >= 10 ? speed.rate.toFixed(0) : speed.rate.toPrecision(2);
-  return t('estimate', { s: Math.max(1, Math.round(speed.seconds.get(name))), rate });
+  const units = speed.units.get(name);
+  const low = Math.max(1, Math.floor(units * speed.perUnit.low));
+  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * speed.perUnit.high)) });
+}
+
+// Seconds until the pool's runs of this batch end, or null before anything is measured: the
+// schedule of what is left (the rest of each running run, then the queue in the pool's order)
+// at the seconds per cost unit that the batch's runs have taken on their workers so far. The
+// measurement before Run counts as one more run at first, so that the first runs' steps do not
+// swing the readout.
+export function secondsLeft(now = performance.now()) {
+  let spent = 0, done = 0;
+  const busy = [];
+  const costs = app.batch.jobs.map((job) => job.plan.cost.total);
+  app.batch.jobs.forEach((job, i) => {
+    const run = job.runs[0];
+    if (!run.startedAt) return;
+    const share = run.finished ? stepsTrained(run.status, run.steps) / run.steps : run.stepsDone / run.steps;
+    done += costs[i] * share;
+    spent += ((run.endedAt || now) - run.startedAt) / 1000;
+    if (run.status.state === 'running') busy.push(costs[i] * (1 - share));
+  });
+  const queued = app.runner.queued().map((q) => app.jobs.get(q.id).plan.cost.total);
+  const left = makespan(queued, app.runner.size, busy);
+  const prior = app.speed && app.speed.key === runAllConfig() ? (app.speed.perUnit.low + app.speed.perUnit.high) / 2 : null;
+  const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
+  if (done + weight === 0) return null;
+  return (left * (spent + (prior || 0) * weight)) / (done + weight);
 }

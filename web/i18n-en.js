@@ -418,5 +418,5 @@ export const en = {
   pmVs_behind: '{variant} clearly slower', pmVs_ahead: '{variant} clearly faster', pmVs_similar: '{variant} about as fast',
   pmLr: 'the highest learning rate each variant trained at: {list}',
   pmLrItem: '{variant} {lr}', pmLrNone: 'none',
-  estimate: 'Estimated time: about {s} s at {rate} steps/s measured on this device.',
+  estimate: 'Estimated time: about {low} to {high} s, timed on this device.',
 };

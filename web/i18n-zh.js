@@ -415,5 +415,5 @@ export const zh = {
   pmVs_behind: '{variant} 明显更慢', pmVs_ahead: '{variant} 明显更快', pmVs_similar: '{variant} 速度相近',
   pmLr: '各变体仍能训练的最高学习率：{list}',
   pmLrItem: '{variant} {lr}', pmLrNone: '无',
-  estimate: '预计用时：约 {s} 秒（本设备实测 {rate} 步/秒）。',
+  estimate: '预计用时：约 {low} 至 {high} 秒（在本设备上实测）。',
 };

@@ -76,6 +76,11 @@ function liveJob(p) {
   return null;
 }
 
+// A planned run's place in the pool's queue: the page's order of the first experiment that
+// shows it (its experiments are in that order), so that experiments finish in page order and
+// a Run pressed on an earlier experiment overtakes the runs of later ones.
+export const runRank = (p) => [...app.exps.keys()].indexOf(p.experiments[0]);
+
 // Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
 // (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
 // CLI does for `--experiment all`, and keeps what each of its experiments keeps; a run that a
@@ -102,10 +107,11 @@ export function runExperiments(names) {
   const jobs = [];
   for (const p of plan) {
     let job = liveJob(p);
-    if (!job) {
+    if (job) app.runner.rerank(job.id, runRank(p));
+    else {
       job = {
         id: app.nextId++,
-        plan: p,         // the plan's entry: { config, keep, variant, seed, lr, experiments }
+        plan: p,         // the plan's entry: { config, keep, variant, seed, lr, experiments, cost }
         runs: [],        // one run per experiment that shows this training run
         record: null,    // the live record (live-record.js), from the worker's 'started' on
         probed: 0,       // the last probe step appended to it
@@ -124,18 +130,19 @@ export function runExperiments(names) {
         status: { state: 'queued' },  // run-status.js
         rate: 0,                      // steps/s: smoothed while it trains, its average once finished
         lastAt: 0, startedAt: 0,      // performance.now() of its last message and of its start
+        endedAt: 0,                   // performance.now() of its 'finished'
         finished: false,              // its record is the trainer's final one
         error: '',                    // the worker's message when it failed
         record: null,                 // the job's record (results.md's run record)
       };
-      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'record']) run[key] = now[key];
+      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'endedAt', 'record']) run[key] = now[key];
       job.runs.push(run);
       exp.runs.push(run);
     }
   }
   for (const name of free) app.exps.get(name).renderNow();
   app.batch.jobs.push(...jobs);
-  app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep })));
+  app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep, rank: runRank(job.plan) })));
   overall.renderNow();
 }
 
@@ -179,6 +186,7 @@ function updateRun(run, job, msg, now) {
       run.record = msg.record;
       run.status = msg.record.status;
       run.finished = true;
+      run.endedAt = now;
       const steps = run.record.curve.step;
       run.stepsDone = stepsTrained(run.status, run.steps);
       if (steps.length) run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average

@@ -66,7 +66,7 @@ function showResults(results, text, { source, file = '' }) {
     exp.runs.push({
       id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
       stepsDone: stepsTrained(record.status, steps), status: record.status,
-      rate: 0, lastAt: 0, startedAt: 0, finished: true, error: '', record,
+      rate: 0, lastAt: 0, startedAt: 0, endedAt: 0, finished: true, error: '', record,
     });
   }
   onExperimentSettled(exp);

@@ -1,6 +1,9 @@
 // A pool of Web Workers, one run per worker at a time, sized from navigator.hardwareConcurrency.
-// Owns play/pause/stop; knows nothing of charts. Every worker message goes to `listener`, plus
-// { type: 'error', id, message } when a worker fails or crashes (the pool then replaces it).
+// Owns play/pause/stop and the order of the queue: a free worker takes the queued job of the
+// lowest rank, the earliest queued among equals (the page ranks a run by the first experiment
+// on the page that shows it, so experiments finish in page order). Knows nothing of charts.
+// Every worker message goes to `listener`, plus { type: 'error', id, message } when a worker
+// fails or crashes (the pool then replaces it).
 
 export function poolSize() {
   return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2));
@@ -12,11 +15,11 @@ export class Runner {
     this.size = size;
     this.listener = listener;
     this.slots = [];       // { worker, job } ; job is null when idle
-    this.queue = [];       // jobs not yet given to a worker
+    this.queue = [];       // jobs not yet given to a worker: { id, config, keep, rank }
     this.paused = false;
     this.ranOn = new Map();      // run id -> slot that ran it (holds its checkpoint)
     this.requests = new Map();   // checkpoint request number -> { resolve, slot }
-    this.timing = null;          // { worker, resolve } of a speed measurement (time())
+    this.timing = null;          // { workers, resolve } of a speed measurement (time())
     this.nextRequest = 1;
   }
 
@@ -35,13 +38,25 @@ export class Runner {
     this.pump();
   }
 
+  // A queued job that another experiment now shares takes the lower rank of the two.
+  rerank(id, rank) {
+    const job = this.queue.find((j) => j.id === id);
+    if (job) job.rank = Math.min(job.rank, rank);
+  }
+
+  // The queued jobs in the order the workers will take them.
+  queued() {
+    return this.queue.map((job, i) => [job, i]).sort(([a, i], [b, j]) => a.rank - b.rank || i - j).map(([job]) => job);
+  }
+
   pump() {
     if (this.paused) return;
     while (this.queue.length) {
       let slot = this.slots.find((s) => !s.job);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       if (!slot) return;
-      const job = this.queue.shift();
+      const job = this.queued()[0];
+      this.queue.splice(this.queue.indexOf(job), 1);
       slot.job = job;
       this.ranOn.set(job.id, slot);
       slot.worker.postMessage({ type: 'run', job });
@@ -123,31 +138,38 @@ export class Runner {
     return dropped;
   }
 
-  // This device's speed at a run config: { steps, ms } (or { error }) from a worker of its own,
-  // which is terminated once it answers, or at once when runs are queued (the answer is then
-  // null, as it is at once while runs train: they would slow the measurement, and it them).
+  // This device's speed at a run config: one answer per worker of the pool, each { steps,
+  // probes, ms } (or { error }), timed at once on workers of their own, so that they share the
+  // cores as the pool's runs will; they are terminated once they answer. Resolves to null at
+  // once while runs train or wait (they would slow the measurement, and it them) and when runs
+  // are queued meanwhile.
   time(config, keep) {
     this.stopTiming();
     if (this.busy || this.paused) return Promise.resolve(null);
-    const worker = new Worker('worker.js');
+    const workers = Array.from({ length: this.size }, () => new Worker('worker.js'));
     return new Promise((resolve) => {
-      this.timing = { worker, resolve };
-      worker.onmessage = (e) => {
-        if (e.data.type === 'timed') this.stopTiming(e.data);
-      };
-      worker.onerror = (e) => {
-        e.preventDefault();
-        this.stopTiming();
-      };
-      worker.postMessage({ type: 'init', script: this.script });
-      worker.postMessage({ type: 'time', config, keep });
+      const answers = [];
+      this.timing = { workers, resolve };
+      for (const worker of workers) {
+        worker.onmessage = (e) => {
+          if (e.data.type !== 'timed') return;
+          answers.push(e.data);
+          if (answers.length === workers.length) this.stopTiming(answers);
+        };
+        worker.onerror = (e) => {
+          e.preventDefault();
+          this.stopTiming();
+        };
+        worker.postMessage({ type: 'init', script: this.script });
+        worker.postMessage({ type: 'time', config, keep });
+      }
     });
   }
 
-  stopTiming(answer = null) {
+  stopTiming(answers = null) {
     if (!this.timing) return;
-    this.timing.worker.terminate();
-    this.timing.resolve(answer);
+    for (const worker of this.timing.workers) worker.terminate();
+    this.timing.resolve(answers);
     this.timing = null;
   }
 

@@ -127,25 +127,30 @@ function finish(job, trainer) {
 }
 
 // This device's speed at a run's config, for the page's estimate before Run, in whole probe
-// periods (the steps up to a probe step and its held-out eval): steps one at a time up to a probe
-// step as a warm-up, then on for TIME_MS and to the next probe step. A long period is cut at
-// 4 TIME_MS (its eval then weighs little). Returns { steps, ms } of the timed part.
+// periods (the steps up to a probe step and its held-out eval): steps one at a time for TIME_MS
+// and to a probe step as a warm-up (a fresh worker's wasm runs its baseline code until V8 has
+// optimised it), then on for TIME_MS and to the next probe step. A long period is cut at
+// 4 TIME_MS (its eval then weighs little). The run keeps what the planned run keeps. Returns
+// { steps, probes, ms } of the timed part: the steps, the probe steps among them, the wall time.
 function timeSteps(wolab, config, keep) {
   const trainer = new wolab.Trainer(JSON.stringify(config));
   try {
     trainer.keepStats(keep.stats);
+    trainer.recordWoSnapshots(keep.wo);
     const every = config.train.probe_every;
     const atProbe = () => trainer.finished() || trainer.stepsDone() % every === 0;
     const until = (ms, t0) => {
-      let steps = 0;
-      do steps += trainer.step(1).length;
-      while (!(atProbe() && performance.now() - t0 >= ms) && !trainer.finished() && performance.now() - t0 < 4 * TIME_MS);
-      return steps;
+      let steps = 0, probes = 0;
+      do {
+        steps += trainer.step(1).length;
+        if (atProbe()) probes++;
+      } while (!(atProbe() && performance.now() - t0 >= ms) && !trainer.finished() && performance.now() - t0 < 4 * TIME_MS);
+      return { steps, probes };
     };
-    until(0, performance.now());
+    until(TIME_MS, performance.now());
     const t0 = performance.now();
-    const steps = trainer.finished() ? 0 : until(TIME_MS, t0);
-    return { steps, ms: performance.now() - t0 };
+    const timed = trainer.finished() ? { steps: 0, probes: 0 } : until(TIME_MS, t0);
+    return { ...timed, ms: performance.now() - t0 };
   } finally {
     trainer.delete();
   }

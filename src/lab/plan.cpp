@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "lab/results.h"
+#include "lab/run_cost.h"
 
 namespace wolab {
 
@@ -146,6 +147,7 @@ json plan_json(const std::vector<PlannedRun>& plan) {
                    {"clip", decimal_float(t.clip)},
                    {"keep", {{"stats", run.keep_stats}, {"wo", run.keep_wo}}},
                    {"experiments", run.experiments},
+                   {"cost", cost_json(run_cost(run.config, run.keep_stats, run.keep_wo))},
                    {"config", config_json(run.config)}});
   }
   return out;

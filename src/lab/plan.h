@@ -29,8 +29,8 @@ struct PlannedRun {
 // for any of them or a name is unknown. cfg.experiment is not read: `names` chooses.
 std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector<std::string>& names);
 // [{"variant": "learned", "seed": 0, "lr": 0.001, "clip": 1, "keep": {"stats": true,
-//   "wo": false}, "experiments": ["remove_wo", "activation_stats"], "config": {model, task,
-//   train}}, ...] (docs/api.md).
+//   "wo": false}, "experiments": ["remove_wo", "activation_stats"], "cost": cost_json
+//   (lab/run_cost.h), "config": {model, task, train}}, ...] (docs/api.md).
 nlohmann::json plan_json(const std::vector<PlannedRun>& plan);
 
 // Called once a run's Trainer exists and after every chunk of steps; the last call of a run

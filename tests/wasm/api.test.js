@@ -268,6 +268,12 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
     ['learned', 0, 0.001, 1, true, ['remove_wo', 'wo_heatmap']],
     ['identity', 0, 0.001, 1, false, ['remove_wo']],
   ]);
+  // Each run's cost (docs/api.md): its parts add up; without W_o a run costs less.
+  for (const { cost, config: c } of plan) {
+    assert.deepEqual([cost.steps, cost.probes], [c.train.steps, Math.ceil(c.train.steps / c.train.probe_every)]);
+    assert.ok(Math.abs(cost.total - (cost.steps * cost.step + cost.probes * cost.probe + cost.finish)) <= 1e-9 * cost.total);
+  }
+  assert.ok(plan[1].cost.total < plan[0].cost.total);
   const records = [];
   for (const run of plan) {
     records.push(await withTrainer(wolab, JSON.stringify(run.config), (t) => {
