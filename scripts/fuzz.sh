@@ -7,7 +7,7 @@
 # <build>/fuzz-corpus/<harness>, a crashing input to test-results/fuzz/<harness>/ with its log.
 # Builds build-asan/ (scripts/build-asan.sh; ASAN_BUILD names another dir) unless --no-build.
 # Prints one line per harness, "fuzz_<name>: passed, ..." or "fuzz_<name>: FAILED ...";
-# the exit status is non-zero if any failed. scripts/test.sh runs it for 20 s each.
+# the exit status is non-zero if any failed. scripts/test.sh runs it for 10 s each.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=true

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
 #   setup -> native build + GoogleTest (ctest) -> the same under ASan + UBSan (ctest) and the
-#   libFuzzer harnesses, 20 s each -> the same GoogleTest suite compiled to wasm, under node
+#   libFuzzer harnesses, 10 s each -> the same GoogleTest suite compiled to wasm, under node
 #   (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium -> every
 #   benchmark once in its smoke mode (bench.sh --smoke). The wasm build runs in the background
 #   meanwhile.
@@ -100,14 +100,14 @@ else
 fi
 
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
-# UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 20 s,
+# UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 10 s,
 # all four at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
 # executions, not time), one test per harness. A sanitizer report ends the process it happens in
 # (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
 # file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
 if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
-  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 20 >"$logs/fuzz.log" 2>&1 &
+  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 10 >"$logs/fuzz.log" 2>&1 &
   fuzz_pid=$!
   reports=$PWD/$logs/sanitizers
   rm -rf "$reports" && mkdir -p "$reports"
@@ -122,7 +122,7 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   fi
 
   wait "$fuzz_pid"
-  banner "fuzz: scripts/fuzz.sh --no-build 20 (ran beside the sanitized suite)"
+  banner "fuzz: scripts/fuzz.sh --no-build 10 (ran beside the sanitized suite)"
   cat "$logs/fuzz.log"
   p=$(grep -c '^fuzz_[a-z]*: passed' "$logs/fuzz.log")
   f=$(grep -c '^fuzz_[a-z]*: FAILED' "$logs/fuzz.log")

@@ -108,33 +108,35 @@ json claim_far_worse(const std::vector<Exp>& exps) {
   return verdict(Reason::far_worse);
 }
 
+// A claim of two parts, (a) and (b) (5, 6, 8, 9): with no seed to read, `absent`; too few seeds,
+// not decided; otherwise the reason of the parts that hold (both_hold, a_only, b_only or
+// neither_holds), fragile where a part splits the seeds.
+json two_parts(int id, const Exp* e, int seeds, const json& f, const Part& a, const Part& b, Reason absent,
+               Reason a_only, Reason b_only) {
+  if (seeds == 0) return claim(id, absent, e);
+  if (auto c = too_few_seeds(id, seeds, e, f)) return *c;
+  const bool ha = a.consistent(), hb = b.consistent();
+  const Reason reason = ha && hb ? Reason::both_hold : ha ? a_only : hb ? b_only : Reason::neither_holds;
+  return claim(id, reason, e, f, a.split() || b.split());
+}
+
 // 5. The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks weigh more.
 json claim_structure(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(5), {"learned"});
   if (!e) return claim(5, Reason::experiment_absent);
-  WoStructure s = wo_structure(*e);
-  if (s.seeds == 0) return claim(5, Reason::no_snapshots, e);
-  const json f = s.to_json();
-  if (auto c = too_few_seeds(5, s.seeds, e, f)) return *c;
-  const bool a = s.not_dominant.consistent(), b = s.imbalanced.consistent();
-  const Reason reason = a && b ? Reason::both_hold : a ? Reason::not_dominant_only
-                        : b ? Reason::imbalance_only : Reason::neither_holds;
-  return claim(5, reason, e, f, s.not_dominant.split() || s.imbalanced.split());
+  const WoStructure s = wo_structure(*e);
+  return two_parts(5, e, s.seeds, s.to_json(), s.not_dominant, s.imbalanced, Reason::no_snapshots,
+                   Reason::not_dominant_only, Reason::imbalance_only);
 }
 
 // 6. W_o regulates the attention output's scale, so the residual sum is steadier.
 json claim_scale(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(6), {"learned", "identity"});
   if (!e) return claim(6, Reason::experiment_absent);
-  ScaleFacts s = scale_facts(*e);
-  if (s.seeds == 0) return claim(6, Reason::no_stats, e);
-  const json f = s.to_json();
-  if (auto c = too_few_seeds(6, s.seeds, e, f)) return *c;
+  const ScaleFacts s = scale_facts(*e);
   // The steadier sum is the claim's "so that": with it contradicted, adapts_only is not_supported.
-  const bool a = s.adapts.consistent(), b = s.steadier.consistent();
-  const Reason reason = a && b ? Reason::both_hold : a ? Reason::adapts_only
-                        : b ? Reason::steadier_only : Reason::neither_holds;
-  return claim(6, reason, e, f, s.adapts.split() || s.steadier.split());
+  return two_parts(6, e, s.seeds, s.to_json(), s.adapts, s.steadier, Reason::no_stats, Reason::adapts_only,
+                   Reason::steadier_only);
 }
 
 // 7. Without W_o training is unstable and may need a much smaller learning rate.
@@ -202,15 +204,10 @@ json claim_stability(const std::vector<Exp>& exps) {
 json claim_early(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(8), {"learned", "identity"});
   if (!e) return claim(8, Reason::experiment_absent);
-  EarlyFacts s = early_facts(*e);
-  if (s.seeds == 0) return claim(8, Reason::no_stats, e);
-  const json f = s.to_json();
-  if (auto c = too_few_seeds(8, s.seeds, e, f)) return *c;
-  const bool a = s.small.consistent(), b = s.protects.consistent();
+  const EarlyFacts s = early_facts(*e);
   // A small output that does not protect the residual stream is the cause without its consequence.
-  const Reason reason = a && b ? Reason::both_hold : a ? Reason::small_only
-                        : b ? Reason::protects_only : Reason::neither_holds;
-  return claim(8, reason, e, f, s.small.split() || s.protects.split());
+  return two_parts(8, e, s.seeds, s.to_json(), s.small, s.protects, Reason::no_stats, Reason::small_only,
+                   Reason::protects_only);
 }
 
 // 9. W_o is a valve for the gradient reaching each head, so that all parameters learn evenly.
@@ -218,14 +215,11 @@ json claim_valve(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(9), {"learned", "identity"});
   if (!e) return claim(9, Reason::experiment_absent);
   if (e->heads < 2) return claim(9, Reason::one_head, e);
-  ValveFacts s = valve_facts(*e);
-  if (s.seeds == 0) return claim(9, Reason::no_stats, e);
-  const json f = s.to_json();
-  if (auto c = too_few_seeds(9, s.seeds, e, f)) return *c;
-  // A seed that balances also reshapes (head_grads.cpp): balancing without reshaping cannot occur.
-  const Reason reason = s.balances.consistent() ? Reason::both_hold
-                        : s.reshapes.consistent() ? Reason::valve_only : Reason::neither_holds;
-  return claim(9, reason, e, f, s.reshapes.split() || s.balances.split());
+  const ValveFacts s = valve_facts(*e);
+  // A seed that balances also reshapes (head_grads.cpp): (b) without (a) cannot occur, and (b)
+  // decides the claim.
+  return two_parts(9, e, s.seeds, s.to_json(), s.reshapes, s.balances, Reason::no_stats, Reason::valve_only,
+                   Reason::both_hold);
 }
 
 json thresholds_json() {
