@@ -59,7 +59,7 @@ export function refreshButtons() {
     const b = $('.run', exp.section);
     const running = exp.runs.some(active);
     b.disabled = !ready || running;
-    b.textContent = t(running ? 'runBusy' : 'run');
+    b.textContent = t(!running ? 'run' : app.runner.paused ? 'runPaused' : 'runBusy');
   }
   $('#run-all').disabled = !ready || (app.exps.size > 0 && [...app.exps.values()].every((e) => e.runs.some(active)));
   const pause = $('#pause');

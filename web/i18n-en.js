@@ -192,7 +192,8 @@ export const en = {
   settingsSummaryLine: '{preset}: {config}',
   settingsSummaryInvalid: 'some settings need fixing before a run',
   settingsLine: 'Settings: {config}',
-  configLine: '{task}, d_model {d_model}, {heads} heads, {layers} layers, d_ff {d_ff}, {ln}, length {length}, alphabet {alphabet}, batch {batch}, lr {lr}, {steps} steps, {seedText}',
+  configLine: '{task}, d_model {d_model}, {heads}, {layers}, d_ff {d_ff}, {ln}, length {length}, alphabet {alphabet}, batch {batch}, lr {lr}, {steps} steps, {seedText}',
+  headsOne: '1 head', headsMany: '{n} heads', layersOne: '1 layer', layersMany: '{n} layers',
   seedOne: 'seed {seed}',
   seedRange: 'seeds {from}–{to}',
   sourceLive: 'Trained here with: {config}',
@@ -219,6 +220,7 @@ export const en = {
   imported: 'Imported {file}: {experiment}, {runs} runs.',
   configInvalid: 'Fix the settings marked above to run.',
   runBusy: 'Running…',
+  runPaused: 'Paused',
 
   // The lesson layer: claims, verdicts, predictions and the conclusion.
   claimsTitle: 'What the article claims, and what these runs measured',

@@ -193,7 +193,8 @@ export const zh = {
   settingsSummaryLine: '{preset}：{config}',
   settingsSummaryInvalid: '有设置需要修正后才能运行',
   settingsLine: '设置：{config}',
-  configLine: '{task}，d_model {d_model}，{heads} 个头，{layers} 层，d_ff {d_ff}，{ln}，长度 {length}，字母表 {alphabet}，批大小 {batch}，学习率 {lr}，{steps} 步，{seedText}',
+  configLine: '{task}，d_model {d_model}，{heads}，{layers}，d_ff {d_ff}，{ln}，长度 {length}，字母表 {alphabet}，批大小 {batch}，学习率 {lr}，{steps} 步，{seedText}',
+  headsOne: '1 个头', headsMany: '{n} 个头', layersOne: '1 层', layersMany: '{n} 层',
   seedOne: '种子 {seed}',
   seedRange: '种子 {from}–{to}',
   sourceLive: '在本页训练，设置：{config}',
@@ -220,6 +221,7 @@ export const zh = {
   imported: '已导入 {file}：{experiment}，{runs} 个运行。',
   configInvalid: '请先修正上面标出的设置再运行。',
   runBusy: '运行中…',
+  runPaused: '已暂停',
 
   // The lesson layer: claims, verdicts, predictions and the conclusion.
   claimsTitle: '文章的论断，与这些运行的测量结果',

@@ -235,5 +235,9 @@ function learningRates(config) {
 export function describeConfig(config) {
   const s = settingsFromConfig(config);
   const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
-  return t('configLine', { ...s, lr: learningRates(config), ln: t(`ln_${s.ln}`), seedText });
+  const count = (n, one, many) => t(n === 1 ? one : many, { n });
+  return t('configLine', {
+    ...s, task: t(`task_${s.task}`), heads: count(s.heads, 'headsOne', 'headsMany'), layers: count(s.layers, 'layersOne', 'layersMany'),
+    lr: learningRates(config), ln: t(`ln_${s.ln}`), seedText,
+  });
 }

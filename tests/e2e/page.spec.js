@@ -123,6 +123,8 @@ test('language: ?lang=zh shows Chinese, the selector switches back and records i
   await expect(page.locator('#exp-freeze_wo .explain span').last()).toHaveText(/冻结的随机 W_o/);
   await runAndWait(page, 'remove_wo');
   await expect(page.locator('#exp-remove_wo .sentence')).toHaveText(/^learned 对比 identity：/);
+  // The settings line of the runs, in Chinese, the task's name too (TINY: copy, 2 heads, 2 layers).
+  await expect(page.locator('#exp-remove_wo .config-line')).toContainText('复制 (copy)，d_model 8，2 个头，2 层，');
   await screenshot(page, 'remove_wo_zh', page.locator('#exp-remove_wo'));
 
   await page.locator('#lang').selectOption('en');
@@ -254,12 +256,14 @@ test('pause holds every run, resume continues, stop ends them and marks their ro
   await page.locator('#pause').click();
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'paused');
   await expect(page.locator('#pause')).toHaveText('Resume');
+  await expect(section.locator('button.run')).toHaveText('Paused');  // not "Running…" while held
   await page.waitForTimeout(400);  // messages already in flight land
   const held = await done();
   await page.waitForTimeout(800);
   expect(await done()).toEqual(held);
 
   await page.locator('#pause').click();
+  await expect(section.locator('button.run')).toHaveText('Running…');
   await expect.poll(async () => (await done())[0]).toBeGreaterThan(held[0]);
   await page.locator('#stop').click();
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
