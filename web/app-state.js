@@ -39,6 +39,14 @@ export const app = {
 
 export const errorText = (e) => (e && e.message ? e.message : String(e));
 
+// An element with a class and its text, which goes in as text only.
+export function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
 export function button(className, onClick) {
   const b = document.createElement('button');
   b.type = 'button';

@@ -7,7 +7,7 @@
 // conclusion under the panel, from the analysis of the results shown. The words are lesson.js's.
 
 import { lang, presetKey, t } from './i18n.js';
-import { $, app } from './app-state.js';
+import { $, app, el } from './app-state.js';
 import { analyze, analyzeAside } from './analysis.js';
 import { invalidate } from './frames.js';
 import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
@@ -226,13 +226,6 @@ function cellOf(column, id) {
     return { state: 'none', why };
   }
   return { state: 'verdict', claim, source: column.inputs.get(claim.experiment || read).source, serial: serials.get(column.analysis) };
-}
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text != null) e.textContent = text;
-  return e;
 }
 
 const sourceKey = { live: 'srcLive', recorded: 'srcRecorded', import: 'srcImport' };

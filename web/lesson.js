@@ -4,7 +4,8 @@
 // turns them into sentences and computes nothing of its own.
 
 import { lang, t } from './i18n.js';
-import { fixed, range } from './figures.js';
+import { fixed, range, rate } from './figures.js';
+import { el } from './app-state.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -15,7 +16,6 @@ const points = (x) => fixed(100 * x, 1);
 const percent = (x, scale = Math.abs(x)) => `${fixed(100 * x, scale < 0.1 ? 1 : 0)}%`;
 const ratio = (x) => fixed(x, 2);
 const small = (x) => fixed(x, 3);
-const rate = (x) => String(Number(x.toPrecision(4)));
 
 // th: the analysis's thresholds (docs/claims.md), in the whole analysis and in each experiment's.
 function metricLabel(m, th) {
@@ -289,13 +289,6 @@ export function verdictSentences(e) {
   return [...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
 }
 
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text != null) el.textContent = text;
-  if (className) el.className = className;
-  return el;
-}
-
 // The verdict box under an experiment's heading: one sentence per line.
 export function renderVerdict(exp, settled) {
   let box = $('.verdict-box', exp.section);
@@ -314,6 +307,6 @@ export function renderVerdict(exp, settled) {
   const key = `${lang()}\n${lines.join('\n')}`;
   if (box.dataset.key !== key) {
     box.dataset.key = key;
-    box.replaceChildren(...lines.map((s) => cell('p', s)));
+    box.replaceChildren(...lines.map((s) => el('p', null, s)));
   }
 }

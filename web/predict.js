@@ -10,19 +10,12 @@
 // "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from './i18n.js';
-import { button } from './app-state.js';
+import { button, el } from './app-state.js';
 import { questionFor } from './predict-questions.js';
 import { leadPhrase } from './lesson.js';
 
 const guesses = new Map();  // experiment -> the answer code the reader chose
 const shown = new Set();    // experiments whose recorded results the reader unfolded unanswered
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text != null) e.textContent = text;
-  return e;
-}
 
 function labelled(className, text, onClick) {
   const b = button(className, onClick);
