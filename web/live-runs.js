@@ -10,7 +10,7 @@ import { configValid, runAllConfig } from './settings-form.js';
 import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
 import { reset } from './experiment-section.js';
 import { onExperimentSettled } from './results-shown.js';
-import { active, finishedRuns, isSettled, stepsTrained } from './run-status.js';
+import { active, complete, finishedRuns, isSettled, stepsTrained } from './run-status.js';
 import { appendProgress } from './live-record.js';
 import { makeResults } from './analysis.js';
 import { download } from './export.js';
@@ -57,21 +57,23 @@ export function requestRun(names) {
   for (const name of names === 'all' ? ['all'] : names) app.requested.add(name);
 }
 
-// A live job that trains the run `p` plans (the same config JSON, as the core writes it) and
-// keeps what it needs: one still queued takes on what `p` keeps besides (a shared run keeps
-// the union, as in the core's plan); one already training serves only if it keeps it already.
-// Presses of Run one after another then share runs too.
+// A job of this batch that gives the run `p` plans (the same config JSON, as the core writes
+// it) and keeps what it needs: one still queued takes on what `p` keeps besides (a shared run
+// keeps the union, as in the core's plan); one training, or trained to its end since the pool
+// was last idle, serves if it keeps it already. Presses of Run one after another then share
+// runs too, however quickly the first one's runs finish.
 function liveJob(p) {
   const text = JSON.stringify(p.config);
   const wanted = Object.keys(p.keep).filter((part) => p.keep[part]);
-  for (const job of app.jobs.values()) {
+  for (const job of app.batch.jobs) {
     if (JSON.stringify(job.plan.config) !== text) continue;
     const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
     if (app.runner.isQueued(job.id)) {
       for (const part of wanted) keep[part] = true;
       return job;
     }
-    if (wanted.every((part) => keep[part])) return job;
+    const serves = app.jobs.has(job.id) || (job.runs[0].finished && complete(job.runs[0]));
+    if (serves && wanted.every((part) => keep[part])) return job;
   }
   return null;
 }
@@ -135,13 +137,17 @@ export function runExperiments(names) {
         error: '',                    // the worker's message when it failed
         record: null,                 // the job's record (results.md's run record)
       };
-      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'endedAt', 'record']) run[key] = now[key];
+      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'endedAt', 'finished', 'record']) run[key] = now[key];
       job.runs.push(run);
       exp.runs.push(run);
     }
   }
-  for (const name of free) app.exps.get(name).renderNow();
   app.batch.jobs.push(...jobs);
+  for (const name of free) {
+    const exp = app.exps.get(name);
+    exp.renderNow();
+    settle(exp);  // its runs may all have trained already
+  }
   app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep, rank: runRank(job.plan) })));
   overall.renderNow();
 }
