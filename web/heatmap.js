@@ -15,6 +15,7 @@ import { t } from './i18n.js';
 
 const MAX_PX = 320;
 const MIN_CELL_PX = 4;
+const LABEL_MIN_PX = 36;  // cells this wide have room for their block norm in figures
 const colors = { neg: [33, 102, 172], zero: [255, 255, 255], pos: [178, 24, 43], line: '#222', cursor: '#000' };
 
 function rgb(css) {  // '#rrggbb' -> [r, g, b]
@@ -289,10 +290,25 @@ export class Heatmap {
     const w = cell >= 4 ? 2 : 1;
     if (vstep) for (let c = vstep; c < cols; c += vstep) ctx.fillRect(c * cell - w / 2, 0, w, rows * cell);
     if (hstep) for (let r = hstep; r < rows; r += hstep) ctx.fillRect(0, r * cell - w / 2, cols * cell, w);
+    if (this.shown.sequential && cell >= LABEL_MIN_PX) this.labelCells(ctx, cell);
     if (this.cursor) {
       ctx.strokeStyle = colors.cursor;
       ctx.lineWidth = 2;
       ctx.strokeRect(this.cursor[1] * cell + 1, this.cursor[0] * cell + 1, Math.max(cell - 2, 2), Math.max(cell - 2, 2));
+    }
+  }
+
+  // Each block's norm written in its cell, dark on light colours and light on dark: block norms
+  // of one W_o often differ by a few percent, which colour alone does not show.
+  labelCells(ctx, cell) {
+    const { data, rows, cols, scale } = this.shown;
+    ctx.font = `${Math.min(14, Math.round(cell / 5))}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let i = 0; i < rows * cols; i++) {
+      const [r, g, b] = divergingColor(scale > 0 ? data[i] / scale : 0);
+      ctx.fillStyle = 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#111' : '#fff';
+      ctx.fillText(data[i].toPrecision(3), (i % cols + 0.5) * cell, (Math.floor(i / cols) + 0.5) * cell);
     }
   }
 

@@ -114,8 +114,9 @@ async function expectBlocks(page, canvas, w, d, heads, headNorms) {
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const at = (x, y) => Array.from(px.slice((y * c.width + x) * 4, (y * c.width + x) * 4 + 3)).join(',');
-        const x = j * cell + cell / 2, y = i * cell + cell / 2;
-        out.push([at(x, y), at(x - cell / 4, y + cell / 4)]);
+        // Above the figure written in the middle of each block.
+        const x = j * cell + cell / 2, y = i * cell + Math.round(cell / 5);
+        out.push([at(x - cell / 4, y), at(x + cell / 4, y)]);
       }
     }
     return out;
@@ -226,6 +227,8 @@ test('the dark theme: the block norms run from the dark zero colour up, on the c
   });
   expect(hex(bar[0])).toBe(zero);
   expect(hex(bar[1])).toBe(pos);
+  await inView(canvas);
+  await screenshot(page, 'heatmap_blocks_dark', section.locator('.heatmap').first());
   expect(problems).toEqual([]);
 });
 
