@@ -1,12 +1,14 @@
 // Experiment 3: each layer's W_o as a heatmap with a slider over the saved snapshots (it follows
 // the newest while the slider sits at the end), a W_o − W_o(init) toggle, per-head block norms
-// (the record's head_norms and head_change_norms), and per-head OV-circuit singular values. By default one colour scale serves every snapshot and
-// layer of the run, so that scrubbing compares like with like.
+// (the record's head_norms and head_change_norms), and per-head OV-circuit singular values. By
+// default one colour scale serves every snapshot and layer of the run, so that scrubbing compares
+// like with like: one for the weights, and one for the head-block norms a wide model's map opens
+// with (heatmap.js).
 import { lang, t, variantLabel } from './i18n.js';
 import { subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
-import { Heatmap, maxAbs } from './heatmap.js';
+import { blockNorms, defaultView, Heatmap, maxAbs } from './heatmap.js';
 import { LayerPanels } from './layer-panels.js';
 
 function labelled(container, className, input, textKey) {
@@ -59,20 +61,23 @@ export class HeatmapView {
     this.perSnapshot.addEventListener('change', () => this.render());
   }
 
-  // The largest |value| over every snapshot of the run (of W_o − W_o(init) when diff), kept until
-  // the run gains a snapshot.
-  runScale(run, snaps, diff) {
-    const key = `${run.id}:${snaps.length}:${diff}`;
+  // Over every snapshot of the run (of W_o − W_o(init) when diff): the largest |weight| and, when
+  // the map opens on head blocks, the largest block norm; kept until the run gains a snapshot.
+  runScales(run, snaps, diff, heads) {
+    const key = `${run.id}:${snaps.length}:${diff}:${heads}`;
     if (this.scaleKey !== key) {
-      let scale = 0;
+      let scale = 0, blockScale = 0;
       for (const s of snaps) {
         const init = diff && snaps.find((i) => i.layer === s.layer && i.step === 0);
-        if (!diff || init) scale = Math.max(scale, maxAbs(init ? subtract(s.data, init.data) : s.data));
+        if (diff && !init) continue;
+        const data = init ? subtract(s.data, init.data) : s.data;
+        scale = Math.max(scale, maxAbs(data));
+        if (defaultView(s.cols, heads) === 'blocks') blockScale = Math.max(blockScale, maxAbs(blockNorms(data, s.rows, s.cols, heads)));
       }
       this.scaleKey = key;
-      this.scale = scale;
+      this.scales = { scale, blockScale };
     }
-    return this.scale;
+    return this.scales;
   }
 
   selectedRun() {
@@ -81,7 +86,7 @@ export class HeatmapView {
   }
 
   buildPanel(el, layer) {
-    const map = new Heatmap(el, (row, col, head, value) => t('cellTip', { row, col, head, value }));
+    const map = new Heatmap(el);
     map.canvas.dataset.layer = String(layer);
     const npy = document.createElement('button');
     npy.type = 'button';
@@ -145,15 +150,20 @@ export class HeatmapView {
       ovCount: run.record.ov.length, perSnapshot, snaps: snaps.length,
     };
     const name = diff ? t('heatNameDiff', { layer, step }) : t('heatName', { layer, step });
-    p.map.axes(t('heatRows'), t('heatCols'), (h) => t(heads <= 4 ? 'headN' : 'heatHeadShort', { head: h }));
     // At step 0 the difference is zero by definition: say so instead of drawing a blank map.
     const nothingYet = diff && step === 0;
     if (nothingYet) {
       p.map.showNote(t('heatStep0Diff'));
     } else {
-      const scale = perSnapshot ? maxAbs(data) : this.runScale(run, snaps, diff);
-      const max = scale.toPrecision(3);
-      p.map.draw(data, snap.rows, snap.cols, heads, name, scale, t(perSnapshot ? 'heatScaleSnap' : 'heatScaleRun', { max }));
+      const blocks = defaultView(snap.cols, heads) === 'blocks';
+      const scales = perSnapshot ? { scale: maxAbs(data), blockScale: blocks ? maxAbs(blockNorms(data, snap.rows, snap.cols, heads)) : 0 }
+        : this.runScales(run, snaps, diff, heads);
+      p.map.draw(data, snap.rows, snap.cols, heads, name, {
+        scale: scales.scale,
+        caption: t(perSnapshot ? 'heatScaleSnap' : 'heatScaleRun', { max: scales.scale.toPrecision(3) }),
+        blockScale: scales.blockScale,
+        blockCaption: t(perSnapshot ? 'heatBlockScaleSnap' : 'heatBlockScaleRun', { max: scales.blockScale.toPrecision(3) }),
+      });
     }
     p.npy.textContent = t('npyButton');
     p.npy.setAttribute('aria-label', t('npyLabel', { name }));
