@@ -445,9 +445,13 @@ std::string verdict_text(Verdict v) {
 
 namespace {
 
-// "k of n seeds" for a part of claim 5 or 6 (Part::to_json).
+// "k of n seeds" for a part of claim 5 or 6 (Part::to_json), as the object of "in": never
+// "0 of 3 seeds" or "1 of 1 seed" (the page's kOfN words it the same way).
 std::string part_count(const json& part) {
-  return std::to_string(part["holds"].get<int>()) + " of " + seeds(part["n"].get<int>());
+  const int k = part["holds"].get<int>(), n = part["n"].get<int>();
+  if (n == 1) return k ? "the only seed" : "none of the seeds (there was one)";
+  if (k == 0) return "none of the " + seeds(n);
+  return std::to_string(k) + " of " + seeds(n);
 }
 
 // The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them.

@@ -478,6 +478,11 @@ TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
   EXPECT_NE(text.find(" of its norm at step 0"), std::string::npos) << text;
   EXPECT_EQ(text.find("from step 0"), std::string::npos) << text;
 
+  // A part that holds in no seed reads "in none of the 3 seeds", not "in 0 of 3 seeds".
+  const std::string neither = format_analysis(analyze({heatmap_results([](int i, int j) { return 1.5 * wo_at_init(i, j); })}));
+  EXPECT_NE(neither.find(" and above step 0) in none of the 3 seeds"), std::string::npos) << neither;
+  EXPECT_EQ(neither.find(" 0 of 3 seeds"), std::string::npos) << neither;
+
   // The same trained W_o from a random start: the random step-0 matrix is not diagonal-dominant
   // either, so part (a) is no evidence of learning and does not count as holding.
   const json r = claim(analyze({heatmap_results(uneven)}), 5);
@@ -568,7 +573,7 @@ TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
   const json d = claim(analyze({activation_results(adapting_wo, [](int k) { return 1.0 + 0.1 * k; })}), 6);
   EXPECT_EQ(d["verdict"], "not_supported");
   EXPECT_EQ(d["reason"], "adapts_only");
-  EXPECT_EQ(reason_text(d), "the scale adapted, but the residual sum was not steadier (steadier in 0 of 3 seeds)");
+  EXPECT_EQ(reason_text(d), "the scale adapted, but the residual sum was not steadier (steadier in none of the 3 seeds)");
 }
 
 // lr_stability of `seeds` seeds at these rates: learned trains at every one (with a loss floor
