@@ -226,14 +226,16 @@ export function settingsFromLink(query) {
   }
   for (const u of query.unknown) otherItems.push(t('urlUnknown', { key: quoted(u.key), text: quoted(u.text) }));
   const items = [...settingItems, ...otherItems];
+  // An embed hides the control bar until a run starts: its notice goes in the experiment's box.
+  const box = app.embed ? app.exps.get(app.embed).notices : undefined;
   if (settingItems.length) {
     const preset = nearestPreset(linked, app.presets, app.presetNames);
     app.settings = settingsFromConfig(app.presets[preset]);
     const lead = items.length === 1 ? 'linkFallbackOne' : 'linkFallbackMany';
-    notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items });
+    notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items, box });
   } else {
     app.settings = linked;
-    if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items });
+    if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, box });
   }
   fillForm();
   onSettingsEdited();

@@ -146,3 +146,14 @@ test('in Chinese, a damaged link names the preset the page uses, in Chinese', as
   expect(await formValues(page)).toEqual(await presetValues(page, 'quick'));
   expect(problems).toEqual([]);
 });
+
+test('an embed with a damaged link shows its one notice in the experiment, where the reader sees it', async ({ page }) => {
+  const problems = await openPage(page, '?embed=remove_wo&d_model=63&heads=4');
+  const notice = page.locator('#exp-remove_wo .section-notices .notice.error');
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toBeVisible();  // the control bar, the notices' usual box, is hidden in an embed
+  await expect(notice.locator('.notice-text > p')).toHaveText(FALLBACK_QUICK);
+  await expect(page.locator('#notices .notice')).toHaveCount(0);
+  expect(await formValues(page)).toEqual(await presetValues(page, 'quick'));
+  expect(problems).toEqual([]);
+});
