@@ -33,22 +33,33 @@ namespace {
 //    would hold on both sides of the call) and are moved into the guarded call, which owns
 //    and frees them (see text_of and bytes_of).
 // So a failing call leaks nothing, however large its arguments (tested in errors.test.js).
-EM_JS(void, throw_js_error, (const char* message), { throw new Error(UTF8ToString(message)); });
+// A results file's refusal carries its fault (wolab::fault_code) as the Error's `fault`, so that
+// a page words each case; other errors have none.
+EM_JS(void, throw_js_error, (const char* message, const char* fault), {
+  const error = new Error(UTF8ToString(message));
+  if (HEAPU8[fault]) error.fault = UTF8ToString(fault);
+  throw error;
+});
 
 std::string error_message;
+std::string error_fault;
 
 // Runs f and turns any C++ exception (ConfigError, std::out_of_range, std::bad_alloc, ...) into
 // a thrown JS Error carrying its message; the core is left as the exception left it, usable.
 template <class F>
 auto js_errors(F&& f) -> decltype(f()) {
+  error_fault.clear();
   try {
     return f();
+  } catch (const wolab::ResultsError& e) {
+    error_message = e.what();
+    error_fault = wolab::fault_code(e.fault);
   } catch (const std::exception& e) {
     error_message = e.what();
   } catch (...) {
     error_message = "unknown C++ exception";
   }
-  throw_js_error(error_message.c_str());
+  throw_js_error(error_message.c_str(), error_fault.c_str());
   std::abort();  // not reached: throw_js_error throws
 }
 

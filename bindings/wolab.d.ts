@@ -270,7 +270,8 @@ export interface WolabModule {
   /**
    * Checks an imported results document (version 1 or 2) and returns it normalised as version
    * 2 (config fully defaulted, version 1 runs converted, summary recomputed from the runs).
-   * @throws Error("results: <where>: <what is wrong>").
+   * @throws Error("results: <where>: <what is wrong>") with `fault`: what kind of file it is
+   * ({@link ResultsFault}), for a page to word the refusal.
    */
   parseResults(json: JsonText): JsonText;
   /**
@@ -289,6 +290,13 @@ export interface WolabModule {
   codes(): JsonText;
   Trainer: typeof Trainer;
 }
+
+/**
+ * Why parseResults refused a file, as the `fault` of its Error: not JSON; JSON but not a results
+ * file; a results file of a version this build does not read; a results file with something
+ * wrong inside.
+ */
+export type ResultsFault = 'not_json' | 'not_results' | 'version' | 'damaged';
 
 /** n values summarised; sd (sample) is null when n = 1. */
 export interface Spread {

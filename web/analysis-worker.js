@@ -23,6 +23,8 @@ self.onmessage = (e) => {
     if (!['makeResults', 'parseResults', 'analyze'].includes(msg.method)) throw new Error(`analysis worker: no method ${msg.method}`);
     self.postMessage({ type: 'answer', request: msg.request, text: wolab[msg.method](...msg.args) });
   }).catch((err) => {
-    self.postMessage({ type: 'error', request: msg.request, message: err && err.message ? err.message : String(err) });
+    self.postMessage({
+      type: 'error', request: msg.request, message: err && err.message ? err.message : String(err), fault: err && err.fault,
+    });
   });
 };

@@ -1,5 +1,6 @@
 // Promises of the core's results calls, answered by web/analysis-worker.js off the main thread.
-// Each resolves to the call's JSON text, or rejects with the core's message (an Error). The
+// Each resolves to the call's JSON text, or rejects with the core's message (an Error, with the
+// core's `fault` when parseResults refused a file: docs/api.md). The
 // page's own results go to one worker, in order; the claims panel's analysis of another preset's
 // recordings, which takes seconds at the Article preset's size, to a second one made when first
 // needed, so that it never holds up a verdict of the results shown.
@@ -16,7 +17,7 @@ function analysisWorker(script) {
     requests.delete(msg.request);
     if (!r) return;
     if (msg.type === 'answer') r.resolve(msg.text);
-    else r.reject(new Error(msg.message));
+    else r.reject(Object.assign(new Error(msg.message), msg.fault ? { fault: msg.fault } : {}));
   };
   worker.onerror = (e) => {
     e.preventDefault();

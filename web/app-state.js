@@ -13,7 +13,7 @@ export const app = {
   presetNames: [],                 // in the order the page offers them, the first its default
   runner: null,                    // the worker pool (runner.js)
   // ---- the settings form
-  base: {},                        // where bad values fall back to: the Quick preset
+  base: {},                        // the default preset's settings: what a link leaves out
   settings: {},                    // the last value of each field that parsed
   texts: {},                       // each field's text as typed (what the URL carries)
   fieldErrors: {},                 // key -> { key: i18n key } or { text: validator message }

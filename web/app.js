@@ -102,7 +102,7 @@ async function boot() {
   }
   const link = readSettings(location.search);
   if (app.embed && !experimentInfos().some((e) => e.name === app.embed)) {  // the whole page, with the link's other values
-    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum' });
+    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum', allowed: experimentInfos().map((e) => e.name) });
     app.embed = null;
     for (const list of embedClasses) list.remove('embed');
   }
@@ -117,7 +117,7 @@ async function boot() {
   warmUp();
   app.runner = new Runner(app.script, poolSize(), onWorker);
   startAnalysis(app.script);
-  settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems] });
+  settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();
   document.body.dataset.ready = 'true';

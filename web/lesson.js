@@ -16,6 +16,9 @@ const points = (x) => fixed(100 * x, 1);
 const percent = (x, scale = Math.abs(x)) => `${fixed(100 * x, scale < 0.1 ? 1 : 0)}%`;
 const ratio = (x) => fixed(x, 2);
 const small = (x) => fixed(x, 3);
+// "a, b and c".
+const andList = (items) => (items.length < 2 ? items.join('')
+  : items.slice(0, -1).join(t('listSep')) + t('listAnd') + items[items.length - 1]);
 
 // th: the analysis's thresholds (docs/claims.md), in the whole analysis and in each experiment's.
 function metricLabel(m, th) {
@@ -65,7 +68,11 @@ export function leadPhrase(m, th) {
 
 // ---------- the reason of a claim ----------
 
-const kOfN = (part) => t('kOfN', { k: part.holds, n: part.n });
+// The seeds where a part holds, as the object of "in": never "0 of 3" or "1 of 1 seeds".
+function kOfN({ holds: k, n }) {
+  if (n === 1) return t(k ? 'kOnlySeed' : 'kNotOnlySeed');
+  return t(k ? 'kOfN' : 'kNoneOfN', { k, n });
+}
 
 // The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them (the CLI's
 // parts_phrase); '' for the other claims.
@@ -186,7 +193,10 @@ function convergenceLines(e) {
         : c.done === 2 ? t('convWhereBoth') : t('convWhereAll', { n: c.done });
       still.push(`${c.variant}${w}`);
     }
-    if (c.diverged) out.push(t('convDiverged', { variant: c.variant, k: c.diverged, n: c.runs }));
+    if (c.diverged) {
+      const key = c.runs === 1 ? 'convDivergedOnly' : c.diverged === c.runs ? 'convDivergedAll' : 'convDiverged';
+      out.push(t(key, { variant: c.variant, k: c.diverged, n: c.runs }));
+    }
   }
   return still.length ? [t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }), ...out] : out;
 }
@@ -206,13 +216,14 @@ function woLines(w, th) {
   const { not_dominant: nd, imbalanced: im } = w;
   return [
     t('woLine', {
-      dominant: t(nd.holds === nd.n ? 'woNotDominant' : nd.holds === 0 ? 'woDominant' : 'woDominantK', { k: nd.n - nd.holds, n: nd.n }),
+      dominant: t(nd.holds === nd.n ? 'woNotDominant' : nd.holds === 0 ? 'woDominant' : 'woDominantK',
+        { k: nd.n - nd.holds, n: nd.n, where: where(nd.n - nd.holds, nd.n) }),
       rows: range(w.dominant_rows, percent), rowsInit: range(w.dominant_rows_init, percent), share: percent(th.dominant_rows_share),
       init: nd.init_only ? t('woInitOnly') : '',
     }),
     t('woHeads', {
       final: perSeed(w, 'head_imbalance_final'), init: perSeed(w, 'head_imbalance_init'),
-      what: t(im.holds ? 'woHeadsK' : 'woHeadsNone', { k: im.holds, n: im.n, imb: rate(th.head_imbalance) }),
+      what: t(im.holds ? 'woHeadsK' : 'woHeadsNone', { k: im.holds, n: im.n, where: where(im.holds, im.n), imb: rate(th.head_imbalance) }),
       atInit: im.init_only ? t('woInitOnly') : '', change: range(w.change_from_init, percent),
     }),
   ];
@@ -264,7 +275,11 @@ function lrLines(f, th) {
   const h = f.highest_trainable_lr || {};
   const out = [];
   if (!f.most_tolerant || !f.most_tolerant.length) out.push(t('lrNoneTrained', { thr: th.loss_threshold, share: percent(th.trainable_share) }));
-  else out.push(t('lrTolerant', { lr: rate(h[f.most_tolerant[0]]), variants: f.most_tolerant.join(', ') }));
+  else {
+    out.push(t(f.most_tolerant.length === 1 ? 'lrTolerantOne' : 'lrTolerantMany', {
+      lr: rate(h[f.most_tolerant[0]]), variants: andList(f.most_tolerant), thr: th.loss_threshold, share: percent(th.trainable_share),
+    }));
+  }
   if (f.identity_vs_learned) {
     const lr = (v) => (h[v] == null ? t('lrNone') : rate(h[v]));
     const how = { smaller: 'lrSmaller', same: 'lrSame', larger: 'lrLarger' }[f.identity_vs_learned];
@@ -272,8 +287,10 @@ function lrLines(f, th) {
   }
   // The why: the rates where runs stalled near chance, ln(alphabet), rather than diverge.
   for (const s of f.stalls || []) {
+    const which = s.ended === 1 ? t('lrStallOnly') : s.near_chance === s.ended ? t('lrStallAll', { n: s.ended })
+      : t('lrStallK', { k: s.near_chance, n: s.ended });
     out.push(t('lrStall', {
-      lr: rate(s.lr), k: s.near_chance, n: s.ended, loss: range(s.final_loss, ratio),
+      lr: rate(s.lr), which, loss: range(s.final_loss, ratio),
       alphabet: f.alphabet, chance: ratio(f.chance_loss), share: percent(th.near_chance),
       div: s.diverged ? t('lrStallDiverged', { d: s.diverged }) : t('lrStallNone'),
     }));

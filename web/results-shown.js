@@ -29,14 +29,17 @@ export function showRecorded(preset) {
 }
 
 // A results file (e.g. from `wolab run --out`) replaces one experiment's runs, after the wasm
-// parseResults has accepted it; anything it refuses changes nothing on the page.
+// parseResults has accepted it; anything it refuses changes nothing on the page. A refusal says
+// in words what the file is (the core's fault: not JSON, not a results file, another version,
+// damaged), the core's exact message folded under it.
 export async function importFile(file) {
   const refuse = (message) => notice(t('importRefused', { file: file.name, message }), 'error');
   let text;
   try {
     text = await parseResults(await file.text());
   } catch (e) {
-    refuse(errorText(e));
+    if (e.fault) notice(t(`importFault_${e.fault}`, { file: file.name }), 'error', { details: errorText(e) });
+    else refuse(errorText(e));
     return;
   }
   const results = JSON.parse(text);
@@ -45,7 +48,7 @@ export async function importFile(file) {
     refuse(refused);
     return;
   }
-  notice(t('imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: app.exps.get(results.experiment).notices });
+  notice(t(results.runs.length === 1 ? 'importedOne' : 'imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: app.exps.get(results.experiment).notices });
   app.exps.get(results.experiment).section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
 }
 

@@ -1,10 +1,10 @@
 // The settings form: built from the core's settings table, read into app.settings and
-// app.texts, judged by the wasm validator, and kept in the URL; a link's bad values fall back to
-// the default preset with one notice.
+// app.texts, judged by the wasm validator, and kept in the URL; a link with bad settings falls
+// back to a whole preset, with one notice.
 import { lang, presetKey, t } from './i18n.js';
 import {
-  experimentConfig, formSettings, matchPreset, parseValue, settingForField, settingsFromConfig, valueText,
-  writeQuery,
+  CHROME_KEYS, experimentConfig, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
+  valueText, writeQuery,
 } from './state.js';
 import { $, app } from './app-state.js';
 import { notice } from './notices.js';
@@ -194,31 +194,49 @@ function applyPreset(name) {
   showRecorded(name);
 }
 
-// Settings from the link: values that do not parse, or that the validator refuses, fall back to
-// the default preset, with one notice listing them, so a damaged link still opens a runnable page.
+// A link's text as a notice quotes it: at most 40 characters, so a pasted script or a long
+// value cannot fill the page (it goes into the DOM as text either way).
+const quoted = (text) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
+
+// What the page uses in place of a bad language, theme or embed value.
+function chromeFallback(key) {
+  if (key === 'lang') return t('urlUsingLang', { language: $(`#lang option[value="${lang()}"]`).textContent });
+  if (key === 'theme') return t('urlUsingTheme');
+  return t('urlUsingWholePage');
+}
+
+// Settings from the link. If any of its settings does not parse, or the validator refuses them
+// together (a rule between fields, the memory limit), the page takes every setting of the preset
+// the link is nearest to, never a mix of the link's values and fallbacks, so what runs is a
+// setting someone chose. One notice names each problem and what the page uses instead; a bad
+// language, theme or embed, or a parameter the page does not read, changes no setting.
 export function settingsFromLink(query) {
-  const items = [];
+  const linked = { ...app.base, ...query.settings };
+  const settingItems = [];
+  const otherItems = [];
   for (const p of query.problems) {
-    const fallback = p.key === 'lang' ? lang() : p.key in app.base ? valueText(app.base[p.key]) : '—';
-    items.push(t('urlProblem', { text: p.text, field: fieldLabel(p.key), problem: t(p.error), fallback }));
+    const field = fieldLabel(p.key);
+    const text = quoted(p.text);
+    const problem = p.allowed ? t('urlUse', { allowed: p.allowed.join(', ') }) : t(p.error);
+    if (CHROME_KEYS.includes(p.key)) otherItems.push(t('urlChrome', { field, text, problem, fallback: chromeFallback(p.key) }));
+    else settingItems.push(t('urlProblem', { field, text, problem }));
   }
-  app.settings = { ...app.base, ...query.settings };
-  // A rule between two fields names one of them (d_model 63 with 4 heads: d_model); once that
-  // one is back at the preset's value, the rule may name the other, so this repeats until the
-  // validator accepts. A rule naming only values the link left alone takes back all the link's.
-  const fromLink = new Set(Object.keys(query.settings));
-  for (;;) {
-    const messages = validatorMessages(app.settings);
-    if (!messages.length || !fromLink.size) break;
-    let refused = messages.filter((m) => fromLink.has(m.key));
-    if (!refused.length) refused = [...fromLink].map((key) => ({ key, rest: messages[0].rest }));
-    for (const m of refused) {
-      items.push(t('urlRefused', { value: valueText(app.settings[m.key]), field: fieldLabel(m.key), problem: m.rest, fallback: valueText(app.base[m.key]) }));
-      app.settings[m.key] = app.base[m.key];
-      fromLink.delete(m.key);
-    }
+  for (const m of validatorMessages(linked)) {
+    settingItems.push(m.key ? t('urlRefused', { field: fieldLabel(m.key), problem: m.rest }) : m.text);
   }
-  if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items });
+  for (const u of query.unknown) otherItems.push(t('urlUnknown', { key: quoted(u.key), text: quoted(u.text) }));
+  const items = [...settingItems, ...otherItems];
+  // An embed hides the control bar until a run starts: its notice goes in the experiment's box.
+  const box = app.embed ? app.exps.get(app.embed).notices : undefined;
+  if (settingItems.length) {
+    const preset = nearestPreset(linked, app.presets, app.presetNames);
+    app.settings = settingsFromConfig(app.presets[preset]);
+    const lead = items.length === 1 ? 'linkFallbackOne' : 'linkFallbackMany';
+    notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items, box });
+  } else {
+    app.settings = linked;
+    if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, box });
+  }
   fillForm();
   onSettingsEdited();
 }

@@ -6,6 +6,7 @@
 
 export const LANGS = ['en', 'zh'];
 export const THEMES = ['light', 'dark'];  // without ?theme=, the browser's prefers-color-scheme
+export const CHROME_KEYS = ['lang', 'theme', 'embed'];  // the parameters besides the settings
 
 const core = { settings: [], experiments: [] };
 
@@ -79,19 +80,20 @@ export function settingForField(fieldPath) {
 // An embed names an experiment; readSettings checks it once the experiments are known.
 export function readQueryChrome(search) {
   const params = new URLSearchParams(search);
-  const problems = [];  // { key, text, error }
+  const problems = [];  // { key, text, error, allowed }
   const pick = (key, allowed) => {
     if (!params.has(key)) return null;
     const v = params.get(key);
     if (allowed.includes(v)) return v;
-    problems.push({ key, text: v, error: 'errEnum' });
+    problems.push({ key, text: v, error: 'errEnum', allowed });
     return null;
   };
   return { lang: pick('lang', LANGS), theme: pick('theme', THEMES), embed: params.get('embed'), problems };
 }
 
 // The settings a query string sets. Values that do not parse are reported (with the text
-// found) and left out, so the caller falls back to its base settings.
+// found) and left out; parameters the page does not read (neither a setting of the form nor
+// lang, theme or embed: `experiment`, a typo) are listed in `unknown`, for the caller to report.
 export function readSettings(search) {
   const params = new URLSearchParams(search);
   const settings = {};
@@ -100,10 +102,13 @@ export function readSettings(search) {
     if (!params.has(s.key)) continue;
     const text = params.get(s.key);
     const r = parseValue(s, text);
-    if ('error' in r) problems.push({ key: s.key, text, error: r.error });
+    if ('error' in r) problems.push({ key: s.key, text, error: r.error, ...(s.kind === 'choice' && { allowed: s.choices }) });
     else settings[s.key] = r.value;
   }
-  return { settings, problems };
+  const known = new Set([...core.settings.map((s) => s.key), ...CHROME_KEYS]);
+  const unknown = [...params.keys()].filter((key, i, all) => !known.has(key) && all.indexOf(key) === i)
+    .map((key) => ({ key, text: params.get(key) }));
+  return { settings, problems, unknown };
 }
 
 // The query string for these settings (all of them, so a link means the same run even after
@@ -115,6 +120,16 @@ export function writeQuery(texts, { lang = null, embed = null, theme = null } = 
   if (embed) params.set('embed', embed);
   if (theme) params.set('theme', theme);
   return '?' + params.toString();
+}
+
+// The preset nearest these settings: the one that agrees with the most of them, the first of
+// `names` on a tie (a damaged link falls back to the preset it was made from).
+export function nearestPreset(settings, presets, names) {
+  const agree = (name) => {
+    const p = settingsFromConfig(presets[name]);
+    return core.settings.filter((s) => valueText(p[s.key]) === valueText(settings[s.key])).length;
+  };
+  return names.reduce((best, name) => (agree(name) > agree(best) ? name : best));
 }
 
 // Which preset these settings are, or 'custom'.

@@ -173,11 +173,12 @@ std::string wo_phrase(const json& f) {
   const auto x = [](double v) { return fmt("%.2f", v); };
   return "learned W_o at the last step over " + seeds(f["seeds"].get<int>()) + ": diagonally dominant rows " +
          with_range(f["dominant_rows"], percent) + " against " + with_range(f["dominant_rows_init"], percent) +
-         " at step 0 (diagonal-dominant from " + percent(kDominantRowsShare) + "); diagonal energy " +
+         " at step 0 (W_o counts as diagonal-dominant when " + percent(kDominantRowsShare) +
+         " or more of its rows are); diagonal energy " +
          with_range(f["diagonal_energy"], x) + " times a matrix with no diagonal preference; " +
          "largest/smallest head-block norm per seed (in its most uneven layer) " + per_seed(f, "head_imbalance_final") +
-         " against " + per_seed(f, "head_imbalance_init") + " at step 0; changed " +
-         with_range(f["change_from_init"], percent) + " from step 0";
+         " against " + per_seed(f, "head_imbalance_init") + " at step 0; the norm of its change since step 0 is " +
+         with_range(f["change_from_init"], percent) + " of its norm at step 0";
 }
 
 std::string scale_phrase(const json& f) {
@@ -290,8 +291,10 @@ std::string lr_table_text(const json& f) {
     out += "  No variant reached loss < " + number(kLossThreshold) + " in " + percent(kTrainableShare) +
            " of its seeds at any learning rate.\n";
   } else {
-    out += "  Trainable (loss < " + number(kLossThreshold) + " in at least " + percent(kTrainableShare) +
-           " of the seeds) at the highest learning rate: " + tolerant + " (" + number(h[f["most_tolerant"][0].get<std::string>()].get<double>()) + ").\n";
+    out += "  The highest learning rate at which any variant still trained (loss < " + number(kLossThreshold) +
+           " in at least " + percent(kTrainableShare) + " of its seeds) was " +
+           number(h[f["most_tolerant"][0].get<std::string>()].get<double>()) + ": " +
+           (f["most_tolerant"].size() == 1 ? "only " : "") + tolerant + " trained there.\n";
   }
   const json& ivl = f["identity_vs_learned"];
   if (!ivl.is_null()) {
@@ -442,9 +445,13 @@ std::string verdict_text(Verdict v) {
 
 namespace {
 
-// "k of n seeds" for a part of claim 5 or 6 (Part::to_json).
+// "k of n seeds" for a part of claim 5 or 6 (Part::to_json), as the object of "in": never
+// "0 of 3 seeds" or "1 of 1 seed" (the page's kOfN words it the same way).
 std::string part_count(const json& part) {
-  return std::to_string(part["holds"].get<int>()) + " of " + seeds(part["n"].get<int>());
+  const int k = part["holds"].get<int>(), n = part["n"].get<int>();
+  if (n == 1) return k ? "the only seed" : "none of the seeds (there was one)";
+  if (k == 0) return "none of the " + seeds(n);
+  return std::to_string(k) + " of " + seeds(n);
 }
 
 // The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them.

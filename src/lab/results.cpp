@@ -205,7 +205,7 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
 // ---- Checking: every failure names the place, e.g. "results: runs[2].curve.loss[7]: ..." ----
 
 [[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw ConfigError("results: " + where + ": " + what);
+  throw ResultsError(ResultsFault::damaged, "results: " + where + ": " + what);
 }
 
 const json& field(const json& obj, const std::string& where, const char* key) {
@@ -380,7 +380,7 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
            const std::string& created_by) {
   const ExperimentInfo& exp = experiment_info(experiment, "experiment");
   auto problems = validate(cfg);
-  if (!problems.empty()) throw ConfigError("results: config." + problems.front());
+  if (!problems.empty()) throw ResultsError(ResultsFault::damaged, "results: config." + problems.front());
   for (size_t i = 0; i < runs.size(); ++i) {
     check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
     for (const std::string& part : record_parts_not_kept(exp)) runs[i][part] = json::array();
@@ -492,6 +492,16 @@ json probe_record(const Trainer& trainer) {
   return out;
 }
 
+const char* fault_code(ResultsFault fault) {
+  switch (fault) {
+    case ResultsFault::not_json: return "not_json";
+    case ResultsFault::not_results: return "not_results";
+    case ResultsFault::version: return "version";
+    case ResultsFault::damaged: break;
+  }
+  return "damaged";
+}
+
 json make_results(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs) {
   return build(cfg, experiment, std::move(runs), std::string("wolab ") + kVersion);
 }
@@ -500,17 +510,21 @@ json parse_results(const std::string& text) {
   std::string problem;
   const std::optional<json> parsed = parse_json(text, problem);
   if (!parsed)
-    throw ConfigError("results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");
+    throw ResultsError(ResultsFault::not_json,
+                       "results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");
   return results_from_json(*parsed);
 }
 
-json results_from_json(const json& j) {
+namespace {
+
+json checked_results(const json& j) {
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
-    throw ConfigError("results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
+    throw ResultsError(ResultsFault::not_results, "results: not a W_o Lab results file (no \"format\": \"wolab-results\")");
   const json& version = field(j, "", "version");
   if (version != 1 && version != kResultsVersion)
-    bad("version", version.dump() + " is not supported; this build reads versions 1 and " +
-                       std::to_string(kResultsVersion));
+    throw ResultsError(ResultsFault::version, "results: version: " + version.dump() +
+                                                  " is not supported; this build reads versions 1 and " +
+                                                  std::to_string(kResultsVersion));
   const json& created_by = field(j, "", "created_by");
   if (!created_by.is_string()) bad("created_by", "expected a string");
   const json& experiment = field(j, "", "experiment");
@@ -520,13 +534,27 @@ json results_from_json(const json& j) {
   if (!config.is_object()) bad("config", "expected an object");
   std::vector<std::string> problems;
   ExperimentConfig cfg = read_config(config, problems);
-  if (!problems.empty()) throw ConfigError("results: config." + problems.front());
+  if (!problems.empty()) throw ResultsError(ResultsFault::damaged, "results: config." + problems.front());
 
   std::vector<json> runs = check_array(field(j, "", "runs"), "runs").get<std::vector<json>>();
   check_array(field(j, "", "summary"), "summary");  // recomputed from the runs below
   if (version == 1)
     for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
   return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>());
+}
+
+}  // namespace
+
+// Whatever a check deeper down throws (an unknown experiment, a run its plan would not train)
+// is a damaged results file too.
+json results_from_json(const json& j) {
+  try {
+    return checked_results(j);
+  } catch (const ResultsError&) {
+    throw;
+  } catch (const ConfigError& e) {
+    throw ResultsError(ResultsFault::damaged, e.what());
+  }
 }
 
 std::string json_text(const json& j) {

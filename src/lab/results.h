@@ -41,11 +41,24 @@ nlohmann::json probe_record(const Trainer& trainer);
 nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& experiment,
                             std::vector<nlohmann::json> runs);
 
+// Why an imported text is refused, so that a page can word each case (docs/api.md): it is not
+// JSON, it is JSON but not a results file, it is a results file of a version this build does not
+// read, or it is a results file with something wrong inside.
+enum class ResultsFault { not_json, not_results, version, damaged };
+const char* fault_code(ResultsFault fault);  // "not_json", "not_results", "version", "damaged"
+
+// What parse_results and results_from_json throw: a ConfigError whose what() names the place
+// ("results: runs[2].curve.loss[7]: ..."), and the fault it is.
+struct ResultsError : ConfigError {
+  ResultsError(ResultsFault f, const std::string& what) : ConfigError(what), fault(f) {}
+  ResultsFault fault;
+};
+
 // Checks an imported results text (format, version, config, every run: fields, types, array
 // lengths, finite numbers) and returns it normalised as version 2: config fully defaulted,
 // version 1 runs converted (docs/results.md), summary and the "wo" entries' head norms
 // recomputed from the runs. Throws
-// ConfigError("results: <what is wrong>").
+// ResultsError("results: <what is wrong>").
 nlohmann::json parse_results(const std::string& text);
 // The same checks on a document already parsed (analyze() of a JSON array of them).
 nlohmann::json results_from_json(const nlohmann::json& document);

@@ -27,17 +27,20 @@ test('390 × 844: one sentence on the page, Run above the fold, settings folded 
   expect(problems).toEqual([]);
 });
 
-test('a link whose d_model does not fit its heads names d_model and falls back to values that run', async ({ page }) => {
+test('a link whose d_model does not fit its heads names d_model and falls back to the whole preset', async ({ page }) => {
   const problems = await openPage(page, '?d_model=63&heads=4');
   const { quick } = await presets(page);
   const notice = page.locator('#notices .notice.error');
   await expect(notice).toHaveCount(1);
+  await expect(notice.locator('.notice-text > p')).toHaveText(
+    'This link has a setting the page cannot use, so the page uses all settings of the Quick preset instead:');
   await expect(notice.locator('li')).toHaveText([
-    `Model width (d_model): 63 cannot be used (d_model 63 is not divisible by heads 4; choose a d_model divisible by 4, such as 60 or 64); using ${quick.model.d_model}.`,
+    'Model width (d_model): d_model 63 is not divisible by heads 4; choose a d_model divisible by 4, such as 60 or 64.',
   ]);
   await expect(notice).toBeInViewport();  // in the control bar, where the reader is looking
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
-  await expect(page.locator('#s-heads')).toHaveValue('4');
+  await expect(page.locator('#s-heads')).toHaveValue(String(quick.model.heads));  // the preset's, not the link's 4
+  await expect(page.locator('#preset')).toHaveValue('quick');
   await expect(page.locator('#config-errors')).toBeEmpty();
   await expect(page.locator('#run-all')).toBeEnabled();
   await screenshot(page, 'bad_link_notice');
@@ -50,17 +53,16 @@ test('a link whose d_model does not fit its heads names d_model and falls back t
   expect(problems).toEqual([]);
 });
 
-test('when neither value of the link fits the other, d_model and heads both fall back together', async ({ page }) => {
-  // 12 with 5 heads names heads; 12 with the preset's heads then names d_model.
+test('when neither value of the link fits the other, the validator\'s one message is named and every setting is the preset\'s', async ({ page }) => {
+  // 12 with 5 heads names heads.
   const problems = await openPage(page, '?d_model=12&heads=5&seeds=2');
   const { quick } = await presets(page);
   const items = page.locator('#notices .notice.error li');
-  await expect(items).toHaveCount(2);
-  await expect(items.nth(0)).toHaveText(/^Heads: 5 cannot be used \(d_model 12 is not divisible by heads 5; /);
-  await expect(items.nth(1)).toHaveText(new RegExp(`^Model width \\(d_model\\): 12 cannot be used .*; using ${quick.model.d_model}\\.$`));
+  await expect(items).toHaveCount(1);
+  await expect(items.nth(0)).toHaveText(/^Heads: d_model 12 is not divisible by heads 5; choose heads dividing d_model\.$/);
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
   await expect(page.locator('#s-heads')).toHaveValue(String(quick.model.heads));
-  await expect(page.locator('#s-seeds')).toHaveValue('2');
+  await expect(page.locator('#s-seeds')).toHaveValue(String(quick.seeds));
   await expect(page.locator('#run-all')).toBeEnabled();
   expect(problems).toEqual([]);
 });

@@ -139,17 +139,46 @@ test('malformed or foreign JSON is refused with a message and changes nothing', 
   const text = fs.readFileSync(good, 'utf8');
   const broken = JSON.parse(text);
   broken.runs[0].curve.loss.pop();  // curve.step and curve.loss no longer the same length
+  // A PNG's first bytes (its signature and IHDR chunk): what "choose a file" picks by mistake.
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61', 'hex');
+  // Each file, the sentence that says what it is, and the core's message folded under it.
   const cases = [
-    ['truncated.json', text.slice(0, text.length / 2)],
-    ['foreign.json', JSON.stringify({ format: 'something-else', version: 1, data: [1, 2, 3] })],
-    ['future.json', JSON.stringify({ ...JSON.parse(text), version: 99 })],
-    ['inconsistent.json', JSON.stringify(broken)],
+    ['freeze_loss.png', png, 'freeze_loss.png is not a W_o Lab results file (it is not JSON).', 'results: not valid JSON ('],
+    ['truncated.json', text.slice(0, text.length / 2), 'truncated.json is not a W_o Lab results file (it is not JSON).', 'results: not valid JSON ('],
+    ['config.json', JSON.stringify({ seeds: 3, model: { d_model: 16 } }),
+      'config.json is not a W_o Lab results file (it is JSON, but not results written by wolab or this page).',
+      'results: not a W_o Lab results file'],
+    ['foreign.json', JSON.stringify({ format: 'something-else', version: 1, data: [1, 2, 3] }),
+      'foreign.json is not a W_o Lab results file (it is JSON, but not results written by wolab or this page).',
+      'results: not a W_o Lab results file'],
+    ['future.json', JSON.stringify({ ...JSON.parse(text), version: 99 }),
+      'future.json is a W_o Lab results file of a version this page cannot read.',
+      'results: version: 99 is not supported; this build reads versions 1 and 2'],
+    ['inconsistent.json', JSON.stringify(broken),
+      'inconsistent.json is a W_o Lab results file, but part of it is wrong or missing, so it was not imported.',
+      'results: runs[0].curve'],
   ];
-  for (const [name, body] of cases) {
+  for (const [name, body, sentence, details] of cases) {
     await page.locator('#import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
-    await expect(page.locator('#notices .notice.error').last()).toContainText(`${name} was not imported: `);
+    const refusal = page.locator('#notices .notice.error').last();
+    await expect(refusal.locator('.notice-text > p')).toHaveText(sentence);
+    // The parser's words stay out of the sentence, folded under "Details" for whoever wants them.
+    const fold = refusal.locator('details.notice-details');
+    await expect(fold).not.toHaveAttribute('open', '');
+    await expect(fold.locator('summary')).toHaveText('Details');
+    await expect(fold.locator('p')).toContainText(details);
   }
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);
   await expect(section.locator('.config-line')).toHaveText(line);
+  expect(problems).toEqual([]);
+});
+
+test('in Chinese, a refused file is named in Chinese, the details folded', async ({ page }) => {
+  const problems = await openPage(page, '?lang=zh');
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  await page.locator('#import-file').setInputFiles({ name: 'freeze_loss.png', mimeType: 'image/png', buffer: png });
+  const refusal = page.locator('#notices .notice.error').last();
+  await expect(refusal.locator('.notice-text > p')).toHaveText('freeze_loss.png 不是 W_o Lab 结果文件（它不是 JSON）。');
+  await expect(refusal.locator('details.notice-details summary')).toHaveText('详细信息');
   expect(problems).toEqual([]);
 });

@@ -70,19 +70,21 @@ test('bad values in a link fall back to the preset with a message, never a crash
   const problems = await openPage(page, '?d_model=abc&heads=7&task=translate&seeds=2&lang=xx&embed=nope');
   const { quick } = await presets(page);
   expect(quick.model.d_model % 7).not.toBe(0);
-  // One notice lists every problem, each under the setting's label.
+  // One notice lists every problem, each under the setting's label, and what the page uses.
   const notices = page.locator('#notices .notice.error');
   await expect(notices).toHaveCount(1);
-  await expect(notices.locator('p')).toHaveText('This link had 5 values the page could not use, so it uses working ones instead:');
+  await expect(notices.locator('.notice-text > p')).toHaveText('This link has 5 problems, so the page uses all settings of the Quick preset instead:');
   const items = notices.locator('li');
-  await expect(items.filter({ hasText: `Model width (d_model): “abc” was not understood (enter a whole number); using ${quick.model.d_model}.` })).toHaveCount(1);
-  await expect(items.filter({ hasText: 'Task: “translate” was not understood' })).toHaveCount(1);
-  await expect(items.filter({ hasText: 'Language: “xx” was not understood' })).toHaveCount(1);
-  await expect(items.filter({ hasText: `Heads: 7 cannot be used (d_model ${quick.model.d_model} is not divisible by heads 7;` })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Model width (d_model): “abc” was not understood (enter a whole number).' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Task: “translate” was not understood (use copy, reverse, sort).' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Language: “xx” was not understood (use en, zh); the page is in English.' })).toHaveCount(1);
+  await expect(items.filter({ hasText: `Heads: d_model ${quick.model.d_model} is not divisible by heads 7;` })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Embedded experiment: “nope” was not understood (use remove_wo, ' })).toHaveCount(1);
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
   await expect(page.locator('#s-heads')).toHaveValue(String(quick.model.heads));
   await expect(page.locator('#s-task')).toHaveValue(quick.task.name);
-  await expect(page.locator('#s-seeds')).toHaveValue('2');  // the good value is kept
+  await expect(page.locator('#s-seeds')).toHaveValue(String(quick.seeds));  // the preset's, not a mix
+  await expect(page.locator('#preset')).toHaveValue('quick');
   await expect(page.locator('#run-all')).toBeEnabled();
   await expect(page.locator('#exp-remove_wo')).toBeVisible();  // a bad embed value shows the whole page
   expect(problems).toEqual([]);

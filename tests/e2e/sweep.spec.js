@@ -144,7 +144,10 @@ test('CLI files of experiments 5 and 6 import like live runs', async ({ page }) 
   const stalls = LRS.map((rate) => {
     const runs = lrResults.runs.filter((r) => r.lr === rate && r.status.state !== 'stopped');
     const near = runs.filter((r) => r.status.state === 'done' && Math.abs(r.final.loss - chance) <= 0.1 * chance).length;
-    return near ? `At lr ${rate}, ${near} of ${runs.length} runs that trained to their end stalled near chance` : null;
+    const n = runs.length;
+    const which = n === 1 ? 'the only run that trained to its end'
+      : near === n ? `all ${n} runs that trained to their end` : `${near} of the ${n} runs that trained to their end`;
+    return near ? `At lr ${rate}, ${which} stalled near chance` : null;
   }).filter(Boolean);
   const lines = await lr.locator('.verdict-box p').allTextContents();
   expect(lines.filter((l) => l.includes('stalled near chance')).map((l) => l.replace(/: final loss .*/, ''))).toEqual(stalls);

@@ -471,6 +471,18 @@ TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
   EXPECT_DOUBLE_EQ(c["figures"]["dominant_rows_init"]["mean"].get<double>(), 1.0);
   EXPECT_EQ(c["figures"]["not_dominant"]["held_at_init"], 0);
 
+  // The report says what the threshold and the change from step 0 measure.
+  const std::string text = format_analysis(a);
+  EXPECT_NE(text.find("(W_o counts as diagonal-dominant when 50% or more of its rows are)"), std::string::npos) << text;
+  EXPECT_NE(text.find("; the norm of its change since step 0 is "), std::string::npos) << text;
+  EXPECT_NE(text.find(" of its norm at step 0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("from step 0"), std::string::npos) << text;
+
+  // A part that holds in no seed reads "in none of the 3 seeds", not "in 0 of 3 seeds".
+  const std::string neither = format_analysis(analyze({heatmap_results([](int i, int j) { return 1.5 * wo_at_init(i, j); })}));
+  EXPECT_NE(neither.find(" and above step 0) in none of the 3 seeds"), std::string::npos) << neither;
+  EXPECT_EQ(neither.find(" 0 of 3 seeds"), std::string::npos) << neither;
+
   // The same trained W_o from a random start: the random step-0 matrix is not diagonal-dominant
   // either, so part (a) is no evidence of learning and does not count as holding.
   const json r = claim(analyze({heatmap_results(uneven)}), 5);
@@ -561,7 +573,7 @@ TEST(Analysis, ClaimSixReadsTheScaleAroundWo) {
   const json d = claim(analyze({activation_results(adapting_wo, [](int k) { return 1.0 + 0.1 * k; })}), 6);
   EXPECT_EQ(d["verdict"], "not_supported");
   EXPECT_EQ(d["reason"], "adapts_only");
-  EXPECT_EQ(reason_text(d), "the scale adapted, but the residual sum was not steadier (steadier in 0 of 3 seeds)");
+  EXPECT_EQ(reason_text(d), "the scale adapted, but the residual sum was not steadier (steadier in none of the 3 seeds)");
 }
 
 // lr_stability of `seeds` seeds at these rates: learned trains at every one (with a loss floor
@@ -666,6 +678,11 @@ TEST(Analysis, ClaimSevenAndTheStabilityTable) {
   EXPECT_TRUE(a["experiments"][0]["comparisons"].empty());  // the per-rate table replaces pairs
   EXPECT_NE(format_analysis(a).find("highest trainable learning rate is smaller than with learned W_o: 0.003 against 0.03"),
             std::string::npos);
+  // The most tolerant variant, in plain words: the rate first, then who trained there.
+  EXPECT_NE(format_analysis(a).find("The highest learning rate at which any variant still trained (loss < 0.1 in at "
+                                    "least 50% of its seeds) was 0.03: only learned trained there."),
+            std::string::npos)
+      << format_analysis(a);
 
   EXPECT_EQ(claim(analyze({sweep(0.01)}), 7)["reason"], "much_smaller_lr");  // 0.03 / 0.01 = 3
   const json same = claim(analyze({sweep(0.03)}), 7);

@@ -256,6 +256,35 @@ TEST(Results, Version1FilesAreReadAsVersion2) {
   }
 }
 
+// Each refusal says what kind of file it is, for a page to word: not JSON, JSON but not results,
+// another version, or a results file with something wrong inside.
+TEST(Results, ParseNamesTheFaultOfARefusedFile) {
+  const json good = make_results(small_config(), "remove_wo", {fake_run("learned", 0, 0.5, 3)});
+  const auto fault = [](const std::string& text) -> std::string {
+    try {
+      parse_results(text);
+    } catch (const ResultsError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("results: ", 0), 0u) << e.what();
+      return fault_code(e.fault);
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(fault(good.dump()), "accepted");
+  EXPECT_EQ(fault(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)), "not_json");
+  EXPECT_EQ(fault(good.dump().substr(0, 40)), "not_json");
+  EXPECT_EQ(fault(R"({"seeds": 3, "model": {"d_model": 16}})"), "not_results");
+  EXPECT_EQ(fault("[1, 2]"), "not_results");
+  json other = good;
+  other["version"] = 99;
+  EXPECT_EQ(fault(other.dump()), "version");
+  json damaged = good;
+  damaged["runs"][0]["curve"]["loss"].push_back(1.0);
+  EXPECT_EQ(fault(damaged.dump()), "damaged");
+  damaged = good;
+  damaged["experiment"] = "all";  // refused by the experiment table, not by the file check
+  EXPECT_EQ(fault(damaged.dump()), "damaged");
+}
+
 TEST(Results, ParseRefusesMalformedAndForeignFiles) {
   const json good = make_results(small_config(), "remove_wo",
                                  {fake_run("learned", 0, 0.5, 3), fake_run("identity", 0, 0, nullptr, diverged(4))});

@@ -98,6 +98,19 @@ test('bad results and runs throw "results: ..." Errors', async () => {
   assert.deepEqual(wolab.validateConfig('{}'), [], 'the module works after them');
 });
 
+test('a refused results file carries its fault, for the page to word; other errors none', async () => {
+  const wolab = await loadWolab();
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('latin1');
+  assert.equal(thrown(() => wolab.parseResults(png)).fault, 'not_json');
+  assert.equal(thrown(() => wolab.parseResults('{"seeds": 3}')).fault, 'not_results');
+  assert.equal(thrown(() => wolab.parseResults('{"format": "wolab-results", "version": 7}')).fault, 'version');
+  const damaged = thrown(() => wolab.parseResults('{"format": "wolab-results", "version": 2}'));
+  assert.equal(damaged.fault, 'damaged');
+  assert.equal(damaged.message, 'results: created_by: missing');
+  assert.equal(thrown(() => wolab.validateConfig(42)).fault, undefined);
+  assert.equal(thrown(() => new wolab.Trainer('{"seeds": 0}')).fault, undefined, 'a config error has no results fault');
+});
+
 // A JS exception skips the destructors of the wasm frames it unwinds; the bindings make sure
 // none of them owns anything when an Error is thrown, however large the arguments.
 test('failing calls leak nothing, in wasm memory or in JS', async () => {
