@@ -15,14 +15,18 @@ const fmtPercent = (m) => (m.mean == null ? '—' : `${spread(m, (x) => (100 * x
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
-// One group per variant with runs: pick(run) gives a series { x, y }, or a list of them.
+// One group per variant with runs: pick(run) gives a series { x, y }, or a list of them. A
+// variant of one series has no spread to show: its line is drawn without a band.
 export function variantGroups(exp, pick) {
   const runs = exp.runs.filter((r) => r.record);  // a queued run has no record yet
   const variants = exp.variants.filter((v) => runs.some((r) => r.variant === v));
-  return variants.map((v) => ({
-    group: v, label: variantLabel(v), color: variantColor(v),
-    bands: thinBands(seedBands(runs.filter((r) => r.variant === v).flatMap(pick)), MAX_POINTS),
-  }));
+  return variants.map((v) => {
+    const series = runs.filter((r) => r.variant === v).flatMap(pick);
+    return {
+      group: v, variant: v, label: variantLabel(v), color: variantColor(v), band: series.length > 1,
+      bands: thinBands(seedBands(series), MAX_POINTS),
+    };
+  });
 }
 
 export class CurvesView {
