@@ -5,6 +5,7 @@
 import { downloadUrl } from './export.js';
 import { invalidate } from './frames.js';
 import { t } from './i18n.js';
+import { experimentInfos } from './state.js';
 
 const Chart = globalThis.Chart;
 
@@ -42,6 +43,18 @@ export function variantColor(variant) {
   return theme.variants.get(variant);
 }
 
+// Besides its colour, each variant has its own dash and marker, so that a line drawn over
+// another (or a colour hard to tell apart) still shows which is which. A variant's style is
+// its place in the core's experiments(), the variants in the order they first appear there: the
+// same in every chart.
+const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3], [14, 5], [5, 2, 1, 2]];
+const MARKERS = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star'];
+export function variantStyle(variant) {
+  const order = [...new Set(experimentInfos().flatMap((e) => e.variants))];
+  const i = order.indexOf(variant);
+  return i < 0 ? { dash: [], marker: 'circle' } : { dash: DASHES[i % DASHES.length], marker: MARKERS[i % MARKERS.length] };
+}
+
 // Exported PNGs get the panel's background instead of a transparent one.
 Chart.register({
   id: 'panelBackground',
@@ -73,6 +86,52 @@ function alpha(hex, a) {
   return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
 
+// A legend entry's swatch: a short stretch of the line, with its dash and, when the line marks
+// points, its marker. Canvases made once per look.
+const swatches = new Map();
+function swatch(color, dash, marker) {
+  const key = `${color}|${dash.join(' ')}|${marker}`;
+  if (swatches.has(key)) return swatches.get(key);
+  const c = document.createElement('canvas');
+  c.width = 30;
+  c.height = 10;
+  const ctx = c.getContext('2d');
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(0, 5);
+  ctx.lineTo(30, 5);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (marker) Chart.helpers.drawPoint(ctx, { pointStyle: marker, radius: 3.5, borderWidth: 1.5 }, 15, 5);
+  swatches.set(key, c);
+  return c;
+}
+
+// Two lines coincide when, at every x of the one with fewer points, the other has a point within
+// 1% of the y axis's span (in log10 units on a log axis): about 2 px on a 200 px plot, so one
+// line is drawn entirely under the other. Their legend entries then say so.
+export const OVERLAP_TOLERANCE = 0.01;
+function overlaps(chart) {
+  const y = chart.scales.y;
+  const f = y.type === 'logarithmic' ? (v) => Math.log10(v) : (v) => v;
+  const tol = OVERLAP_TOLERANCE * Math.abs(f(y.max) - f(y.min));
+  const lines = chart.data.datasets.filter((d) => d.role === 'mean')
+    .map((d) => ({ d, at: new Map(d.data.filter((p) => Number.isFinite(p.y) && (y.type !== 'logarithmic' || p.y > 0)).map((p) => [p.x, f(p.y)])) }))
+    .filter((l) => l.at.size > 0);
+  const under = (a, b) => [...a.at].every(([x, v]) => b.at.has(x) && Math.abs(b.at.get(x) - v) <= tol);
+  const out = new Map(lines.map((l) => [l.d, []]));
+  for (const a of lines) {
+    for (const b of lines) {
+      if (a === b) continue;
+      const [few, many] = a.at.size <= b.at.size ? [a, b] : [b, a];
+      if (under(few, many)) out.get(a.d).push(b.d.legend ?? b.d.label);
+    }
+  }
+  return out;
+}
+
 // Clicking a legend entry hides or shows the whole group (mean line and its band).
 function toggleGroup(e, item, legend) {
   const chart = legend.chart;
@@ -92,7 +151,7 @@ export function lineOptions({ logX = false, logY = false, yMin, yMax } = {}) {
       normalized: true,
       spanGaps: true,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
-      elements: { point: { radius: 0, hitRadius: 4 }, line: { borderWidth: 1.5 } },
+      elements: { point: { radius: 0, hitRadius: 4, borderWidth: 1.5 }, line: { borderWidth: 1.5 } },
       scales: {
         x: logX  // learning rates
           ? { type: 'logarithmic', title: { display: true, text: '' } }
@@ -102,13 +161,21 @@ export function lineOptions({ logX = false, logY = false, yMin, yMax } = {}) {
       plugins: {
         legend: {
           labels: {
-            boxWidth: 14,
-            boxHeight: 2,
+            usePointStyle: true,
+            pointStyleWidth: 30,  // the swatch's width
             // One entry per group: its mean line, under the group's legend text when it has one
-            // (null: the group is listed by another dataset of the same colour).
+            // (null: the group is listed by another dataset of the same look), naming the lines
+            // it coincides with.
             filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' && data.datasets[item.datasetIndex].legend !== null,
-            generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart)
-              .map((item) => ({ ...item, text: chart.data.datasets[item.datasetIndex].legend ?? item.text })),
+            generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+              const d = chart.data.datasets[item.datasetIndex];
+              const text = d.legend ?? item.text;
+              return {
+                ...item,
+                text: d.overlaps && d.overlaps.length ? t('overlapsWith', { label: text, others: d.overlaps.join(t('noteJoin')) }) : text,
+                pointStyle: swatch(d.borderColor, d.borderDash, d.marker),
+              };
+            }),
           },
           onClick: toggleGroup,
         },
@@ -137,22 +204,38 @@ function copyOptions(o) {
 
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
-// groups: [{ group, label, legend, color, dash, band, points, bands: { x, mean, min, max } }].
+// Where a line of n points draws its marker: every point of a short line, else about 8 along
+// it, shifted by the marker's place so that markers of coinciding lines do not cover each other.
+const MARKED = 20;
+function markedAt(n, marker) {
+  if (n <= MARKED) return () => true;
+  const every = Math.ceil(n / 8);
+  const shift = Math.round((MARKERS.indexOf(marker) / MARKERS.length) * every);
+  return (i) => i % every === shift;
+}
+
+// groups: [{ group, label, legend, color, variant, dash, band, points, bands: { x, mean, min, max } }].
 // Each group becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that
-// tests and the legend can tell them apart; band: false draws the mean line alone, points: true
-// marks its points (a line of a few measurements).
+// tests and the legend can tell them apart; band: false draws the mean line alone. A variant's
+// line has its dash and marker (variantStyle; dash overrides the dash); points: true marks every
+// point of a line that has no variant (a line of a few measurements).
 function bandDatasets(groups) {
   const datasets = [];
   for (const g of groups) {
-    const common = { group: g.group, variant: g.variant, borderDash: g.dash || [], pointRadius: 0 };
+    const style = g.variant ? variantStyle(g.variant) : { dash: [], marker: g.points ? 'circle' : null };
+    const dash = g.dash || style.dash;
+    const common = { group: g.group, variant: g.variant, borderDash: dash, pointRadius: 0 };
     if (g.band !== false) {
       datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
         borderWidth: 0, borderColor: 'transparent', fill: false });
       datasets.push({ ...common, role: 'max', label: `${g.label} max`, data: points(g.bands.x, g.bands.max),
         borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
     }
+    const marked = style.marker ? markedAt(g.bands.x.length, style.marker) : () => false;
     datasets.push({ ...common, role: 'mean', label: g.label, legend: g.legend, data: points(g.bands.x, g.bands.mean),
-      borderColor: g.color, backgroundColor: g.color, fill: false, pointRadius: g.points ? 3 : 0 });
+      borderColor: g.color, backgroundColor: g.color, fill: false, marker: style.marker,
+      pointStyle: style.marker || 'circle', pointBackgroundColor: style.marker ? alpha(g.color, 0.25) : g.color,
+      pointRadius: (ctx) => (marked(ctx.dataIndex) ? 3.5 : 0) });
   }
   return datasets;
 }
@@ -246,5 +329,14 @@ export class ChartBox {
     chart.options.scales.x.title.text = this.axes[0];
     chart.options.scales.y.title.text = this.axes[1];
     chart.update('none');
+    // Which lines coincide is read on the axes just laid out; their legend entries are then
+    // made again (a second layout only when that changes).
+    const found = overlaps(chart);
+    let changed = false;
+    for (const [d, names] of found) {
+      if ((d.overlaps || []).join('\n') !== names.join('\n')) changed = true;
+      d.overlaps = names;
+    }
+    if (changed) chart.update('none');
   }
 }

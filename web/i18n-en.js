@@ -124,6 +124,7 @@ export const en = {
   colSeeds: 'Seeds', colTokenAcc: 'Token accuracy', colExact: 'Exact match', colGreedy: 'Greedy exact',
   colSteps01: 'Steps to loss < 0.1 (seeds reaching it)',
   chartWoSv: 'Singular values of W_o at step 0 (mean over seeds and layers, band = min–max); frozen variants keep it',
+  overlapsWith: '{label} (overlaps {others})',
   lrTrained: 'Share of seeds that reached loss < {thr}, by learning rate',
   axisLr: 'learning rate',
   axisTrainedPct: 'seeds that trained (%)',

@@ -125,6 +125,7 @@ export const zh = {
   colSeeds: '种子数', colTokenAcc: 'token 准确率', colExact: '完全匹配', colGreedy: '贪心生成完全匹配',
   colSteps01: '损失 < 0.1 所需步数（达到的种子数）',
   chartWoSv: '第 0 步 W_o 的奇异值（种子与层的均值，阴影 = 最小–最大）；冻结的变体一直保持它',
+  overlapsWith: '{label}（与 {others} 重合）',
   lrTrained: '损失降到 {thr} 以下的种子比例，按学习率',
   axisLr: '学习率',
   axisTrainedPct: '训练成功的种子（%）',
