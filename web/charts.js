@@ -86,32 +86,43 @@ function alpha(hex, a) {
   return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
 
-// A legend entry's swatch: a short stretch of the line, with its dash and, when the line marks
-// points, its marker. Canvases made once per look.
+// A legend entry's swatch: a short stretch of the line, with its dash and its marker. Chart.js
+// draws an image at its width × height in CSS pixels, so the image's pixels are drawn at three
+// times that, sharp on high-density screens and in the PNGs. One image per look; the charts
+// are drawn again once it has decoded.
+const SWATCH = { width: 30, height: 10, scale: 3 };
 const swatches = new Map();
 function swatch(color, dash, marker) {
   const key = `${color}|${dash.join(' ')}|${marker}`;
   if (swatches.has(key)) return swatches.get(key);
+  const { width, height, scale } = SWATCH;
   const c = document.createElement('canvas');
-  c.width = 30;
-  c.height = 10;
+  c.width = width * scale;
+  c.height = height * scale;
   const ctx = c.getContext('2d');
+  ctx.scale(scale, scale);
   ctx.strokeStyle = color;
+  ctx.fillStyle = alpha(color, 0.25);
   ctx.lineWidth = 1.5;
   ctx.setLineDash(dash);
   ctx.beginPath();
-  ctx.moveTo(0, 5);
-  ctx.lineTo(30, 5);
+  ctx.moveTo(0, height / 2);
+  ctx.lineTo(width, height / 2);
   ctx.stroke();
   ctx.setLineDash([]);
-  if (marker) Chart.helpers.drawPoint(ctx, { pointStyle: marker, radius: 3.5, borderWidth: 1.5 }, 15, 5);
-  swatches.set(key, c);
-  return c;
+  if (marker) Chart.helpers.drawPoint(ctx, { pointStyle: marker, radius: 3.5, borderWidth: 1.5 }, width / 2, height / 2);
+  const img = new Image(width, height);
+  img.onload = () => {
+    for (const box of boxes) if (box.chart) box.chart.draw();
+  };
+  img.src = c.toDataURL();
+  swatches.set(key, img);
+  return img;
 }
 
 // Two lines coincide when, at every x of the one with fewer points, the other has a point within
 // 1% of the y axis's span (in log10 units on a log axis): about 2 px on a 200 px plot, so one
-// line is drawn entirely under the other. Their legend entries then say so.
+// line is drawn entirely under the other. Returns, per mean dataset, those it coincides with.
 export const OVERLAP_TOLERANCE = 0.01;
 function overlaps(chart) {
   const y = chart.scales.y;
@@ -126,7 +137,7 @@ function overlaps(chart) {
     for (const b of lines) {
       if (a === b) continue;
       const [few, many] = a.at.size <= b.at.size ? [a, b] : [b, a];
-      if (under(few, many)) out.get(a.d).push(b.d.legend ?? b.d.label);
+      if (under(few, many)) out.get(a.d).push(b.d);
     }
   }
   return out;
@@ -214,17 +225,15 @@ function markedAt(n, marker) {
   return (i) => i % every === shift;
 }
 
-// groups: [{ group, label, legend, color, variant, dash, band, points, bands: { x, mean, min, max } }].
+// groups: [{ group, label, legend, color, variant, band, bands: { x, mean, min, max } }].
 // Each group becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that
 // tests and the legend can tell them apart; band: false draws the mean line alone. A variant's
-// line has its dash and marker (variantStyle; dash overrides the dash); points: true marks every
-// point of a line that has no variant (a line of a few measurements).
+// line has its dash and marker (variantStyle); a line of no variant is plain.
 function bandDatasets(groups) {
   const datasets = [];
   for (const g of groups) {
-    const style = g.variant ? variantStyle(g.variant) : { dash: [], marker: g.points ? 'circle' : null };
-    const dash = g.dash || style.dash;
-    const common = { group: g.group, variant: g.variant, borderDash: dash, pointRadius: 0 };
+    const style = g.variant ? variantStyle(g.variant) : { dash: [], marker: null };
+    const common = { group: g.group, variant: g.variant, borderDash: style.dash, pointRadius: 0 };
     if (g.band !== false) {
       datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
         borderWidth: 0, borderColor: 'transparent', fill: false });
@@ -235,7 +244,7 @@ function bandDatasets(groups) {
     datasets.push({ ...common, role: 'mean', label: g.label, legend: g.legend, data: points(g.bands.x, g.bands.mean),
       borderColor: g.color, backgroundColor: g.color, fill: false, marker: style.marker,
       pointStyle: style.marker || 'circle', pointBackgroundColor: style.marker ? alpha(g.color, 0.25) : g.color,
-      pointRadius: (ctx) => (marked(ctx.dataIndex) ? 3.5 : 0) });
+      pointRadius: (ctx) => (marked(ctx.dataIndex) ? (ctx.dataset.beneath ? 5.5 : 3.5) : 0) });
   }
   return datasets;
 }
@@ -330,12 +339,18 @@ export class ChartBox {
     chart.options.scales.y.title.text = this.axes[1];
     chart.update('none');
     // Which lines coincide is read on the axes just laid out; their legend entries are then
-    // made again (a second layout only when that changes).
+    // made again (a second layout only when that changes). Chart.js draws the first dataset on
+    // top: a line beneath an earlier one is drawn wider, with larger markers, so that it shows
+    // around the line that covers it.
     const found = overlaps(chart);
     let changed = false;
-    for (const [d, names] of found) {
-      if ((d.overlaps || []).join('\n') !== names.join('\n')) changed = true;
+    for (const [d, over] of found) {
+      const names = over.map((o) => o.legend ?? o.label);
+      const beneath = over.some((o) => chart.data.datasets.indexOf(o) < chart.data.datasets.indexOf(d));
+      if ((d.overlaps || []).join('\n') !== names.join('\n') || Boolean(d.beneath) !== beneath) changed = true;
       d.overlaps = names;
+      d.beneath = beneath;
+      d.borderWidth = beneath ? 4 : undefined;
     }
     if (changed) chart.update('none');
   }
