@@ -171,7 +171,7 @@ export const en = {
   axisStd: 'std',
   axisMean: 'mean',
   axisGradNorm: '‖∂loss/∂concat[head]‖',
-  siteOf: '{site} ({variant})',
+  siteOf: '{site} · {variant}',
   noteJoin: '; ',
   site_concat: 'concat',
   site_wo_out: 'W_o(concat)',

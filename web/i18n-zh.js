@@ -172,7 +172,7 @@ export const zh = {
   axisStd: '标准差',
   axisMean: '均值',
   axisGradNorm: '‖∂loss/∂concat[head]‖',
-  siteOf: '{site}（{variant}）',
+  siteOf: '{site} · {variant}',
   noteJoin: '；',
   site_concat: '拼接 concat',
   site_wo_out: 'W_o(concat)',
