@@ -49,7 +49,7 @@ export function variantColor(variant) {
 // same in every chart.
 const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3], [14, 5], [5, 2, 1, 2]];
 const MARKERS = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star'];
-export function variantStyle(variant) {
+function variantStyle(variant) {
   const order = [...new Set(experimentInfos().flatMap((e) => e.variants))];
   const i = order.indexOf(variant);
   return i < 0 ? { dash: [], marker: 'circle' } : { dash: DASHES[i % DASHES.length], marker: MARKERS[i % MARKERS.length] };
@@ -123,7 +123,7 @@ function swatch(color, dash, marker) {
 // Two lines coincide when, at every x of the one with fewer points, the other has a point within
 // 1% of the y axis's span (in log10 units on a log axis): about 2 px on a 200 px plot, so one
 // line is drawn entirely under the other. Returns, per mean dataset, those it coincides with.
-export const OVERLAP_TOLERANCE = 0.01;
+const OVERLAP_TOLERANCE = 0.01;
 function overlaps(chart) {
   const y = chart.scales.y;
   const f = y.type === 'logarithmic' ? (v) => Math.log10(v) : (v) => v;
