@@ -23,27 +23,15 @@ export function seedBands(series) {
   return out;
 }
 
-// Keeps about maxPoints evenly spaced indices (always the last), so a long curve stays cheap to
-// draw; over each kept stretch, the band keeps its extremes and the mean its average.
+// Keeps about maxPoints of the x values, evenly spaced (always the first and the last), with
+// the mean, min and max at each: a long curve stays cheap to draw, and the band is still the
+// spread over seeds at the steps drawn, never widened by the steps left out.
 export function thinBands(b, maxPoints) {
   const n = b.x.length;
   if (n <= maxPoints) return b;
-  const stride = Math.ceil(n / maxPoints);
-  const out = { x: [], mean: [], min: [], max: [] };
-  for (let start = 0; start < n; start += stride) {
-    const end = Math.min(n, start + stride);
-    let sum = 0, lo = Infinity, hi = -Infinity;
-    for (let i = start; i < end; i++) {
-      sum += b.mean[i];
-      lo = Math.min(lo, b.min[i]);
-      hi = Math.max(hi, b.max[i]);
-    }
-    out.x.push(b.x[end - 1]);
-    out.mean.push(sum / (end - start));
-    out.min.push(lo);
-    out.max.push(hi);
-  }
-  return out;
+  const keep = [...new Set(Array.from({ length: maxPoints }, (_, i) => Math.round((i * (n - 1)) / (maxPoints - 1))))];
+  const pick = (a) => keep.map((i) => a[i]);
+  return { x: pick(b.x), mean: pick(b.mean), min: pick(b.min), max: pick(b.max) };
 }
 
 export function subtract(a, b) {

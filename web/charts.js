@@ -5,6 +5,7 @@
 import { downloadUrl } from './export.js';
 import { invalidate } from './frames.js';
 import { t } from './i18n.js';
+import { experimentInfos } from './state.js';
 
 const Chart = globalThis.Chart;
 
@@ -42,6 +43,18 @@ export function variantColor(variant) {
   return theme.variants.get(variant);
 }
 
+// Besides its colour, each variant has its own dash and marker, so that a line drawn over
+// another (or a colour hard to tell apart) still shows which is which. A variant's style is
+// its place in the core's experiments(), the variants in the order they first appear there: the
+// same in every chart.
+const DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3], [14, 5], [5, 2, 1, 2]];
+const MARKERS = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star'];
+function variantStyle(variant) {
+  const order = [...new Set(experimentInfos().flatMap((e) => e.variants))];
+  const i = order.indexOf(variant);
+  return i < 0 ? { dash: [], marker: 'circle' } : { dash: DASHES[i % DASHES.length], marker: MARKERS[i % MARKERS.length] };
+}
+
 // Exported PNGs get the panel's background instead of a transparent one.
 Chart.register({
   id: 'panelBackground',
@@ -73,6 +86,63 @@ function alpha(hex, a) {
   return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
 
+// A legend entry's swatch: a short stretch of the line, with its dash and its marker. Chart.js
+// draws an image at its width × height in CSS pixels, so the image's pixels are drawn at three
+// times that, sharp on high-density screens and in the PNGs. One image per look; the charts
+// are drawn again once it has decoded.
+const SWATCH = { width: 30, height: 10, scale: 3 };
+const swatches = new Map();
+function swatch(color, dash, marker) {
+  const key = `${color}|${dash.join(' ')}|${marker}`;
+  if (swatches.has(key)) return swatches.get(key);
+  const { width, height, scale } = SWATCH;
+  const c = document.createElement('canvas');
+  c.width = width * scale;
+  c.height = height * scale;
+  const ctx = c.getContext('2d');
+  ctx.scale(scale, scale);
+  ctx.strokeStyle = color;
+  ctx.fillStyle = alpha(color, 0.25);
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(0, height / 2);
+  ctx.lineTo(width, height / 2);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (marker) Chart.helpers.drawPoint(ctx, { pointStyle: marker, radius: 3.5, borderWidth: 1.5 }, width / 2, height / 2);
+  const img = new Image(width, height);
+  img.onload = () => {
+    for (const box of boxes) if (box.chart) box.chart.draw();
+  };
+  img.src = c.toDataURL();
+  swatches.set(key, img);
+  return img;
+}
+
+// Two lines coincide when, at every x of the one with fewer points, the other has a point within
+// 1% of the y axis's span (in log10 units on a log axis): about 2 px on a 200 px plot, so one
+// line is drawn entirely under the other. Returns, per mean dataset, those it coincides with.
+const OVERLAP_TOLERANCE = 0.01;
+function overlaps(chart) {
+  const y = chart.scales.y;
+  const f = y.type === 'logarithmic' ? (v) => Math.log10(v) : (v) => v;
+  const tol = OVERLAP_TOLERANCE * Math.abs(f(y.max) - f(y.min));
+  const lines = chart.data.datasets.filter((d) => d.role === 'mean')
+    .map((d) => ({ d, at: new Map(d.data.filter((p) => Number.isFinite(p.y) && (y.type !== 'logarithmic' || p.y > 0)).map((p) => [p.x, f(p.y)])) }))
+    .filter((l) => l.at.size > 0);
+  const under = (a, b) => [...a.at].every(([x, v]) => b.at.has(x) && Math.abs(b.at.get(x) - v) <= tol);
+  const out = new Map(lines.map((l) => [l.d, []]));
+  for (const a of lines) {
+    for (const b of lines) {
+      if (a === b) continue;
+      const [few, many] = a.at.size <= b.at.size ? [a, b] : [b, a];
+      if (under(few, many)) out.get(a.d).push(b.d);
+    }
+  }
+  return out;
+}
+
 // Clicking a legend entry hides or shows the whole group (mean line and its band).
 function toggleGroup(e, item, legend) {
   const chart = legend.chart;
@@ -92,7 +162,7 @@ export function lineOptions({ logX = false, logY = false, yMin, yMax } = {}) {
       normalized: true,
       spanGaps: true,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
-      elements: { point: { radius: 0, hitRadius: 4 }, line: { borderWidth: 1.5 } },
+      elements: { point: { radius: 0, hitRadius: 4, borderWidth: 1.5 }, line: { borderWidth: 1.5 } },
       scales: {
         x: logX  // learning rates
           ? { type: 'logarithmic', title: { display: true, text: '' } }
@@ -102,13 +172,21 @@ export function lineOptions({ logX = false, logY = false, yMin, yMax } = {}) {
       plugins: {
         legend: {
           labels: {
-            boxWidth: 14,
-            boxHeight: 2,
+            usePointStyle: true,
+            pointStyleWidth: 30,  // the swatch's width
             // One entry per group: its mean line, under the group's legend text when it has one
-            // (null: the group is listed by another dataset of the same colour).
+            // (null: the group is listed by another dataset of the same look), naming the lines
+            // it coincides with.
             filter: (item, data) => data.datasets[item.datasetIndex].role === 'mean' && data.datasets[item.datasetIndex].legend !== null,
-            generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart)
-              .map((item) => ({ ...item, text: chart.data.datasets[item.datasetIndex].legend ?? item.text })),
+            generateLabels: (chart) => Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+              const d = chart.data.datasets[item.datasetIndex];
+              const text = d.legend ?? item.text;
+              return {
+                ...item,
+                text: d.overlaps && d.overlaps.length ? t('overlapsWith', { label: text, others: d.overlaps.join(t('noteJoin')) }) : text,
+                pointStyle: swatch(d.borderColor, d.borderDash, d.marker),
+              };
+            }),
           },
           onClick: toggleGroup,
         },
@@ -137,22 +215,36 @@ function copyOptions(o) {
 
 const points = (xs, ys) => xs.map((x, i) => ({ x, y: ys[i] }));
 
-// groups: [{ group, label, legend, color, dash, band, points, bands: { x, mean, min, max } }].
+// Where a line of n points draws its marker: every point of a short line, else about 8 along
+// it, shifted by the marker's place so that markers of coinciding lines do not cover each other.
+const MARKED = 20;
+function markedAt(n, marker) {
+  if (n <= MARKED) return () => true;
+  const every = Math.ceil(n / 8);
+  const shift = Math.round((MARKERS.indexOf(marker) / MARKERS.length) * every);
+  return (i) => i % every === shift;
+}
+
+// groups: [{ group, label, legend, color, variant, band, bands: { x, mean, min, max } }].
 // Each group becomes datasets with role 'min', 'max' (filled down to 'min') and 'mean', so that
-// tests and the legend can tell them apart; band: false draws the mean line alone, points: true
-// marks its points (a line of a few measurements).
+// tests and the legend can tell them apart; band: false draws the mean line alone. A variant's
+// line has its dash and marker (variantStyle); a line of no variant is plain.
 function bandDatasets(groups) {
   const datasets = [];
   for (const g of groups) {
-    const common = { group: g.group, variant: g.variant, borderDash: g.dash || [], pointRadius: 0 };
+    const style = g.variant ? variantStyle(g.variant) : { dash: [], marker: null };
+    const common = { group: g.group, variant: g.variant, borderDash: style.dash, pointRadius: 0 };
     if (g.band !== false) {
       datasets.push({ ...common, role: 'min', label: `${g.label} min`, data: points(g.bands.x, g.bands.min),
         borderWidth: 0, borderColor: 'transparent', fill: false });
       datasets.push({ ...common, role: 'max', label: `${g.label} max`, data: points(g.bands.x, g.bands.max),
         borderWidth: 0, borderColor: 'transparent', backgroundColor: alpha(g.color, 0.18), fill: '-1' });
     }
+    const marked = style.marker ? markedAt(g.bands.x.length, style.marker) : () => false;
     datasets.push({ ...common, role: 'mean', label: g.label, legend: g.legend, data: points(g.bands.x, g.bands.mean),
-      borderColor: g.color, backgroundColor: g.color, fill: false, pointRadius: g.points ? 3 : 0 });
+      borderColor: g.color, backgroundColor: g.color, fill: false, marker: style.marker,
+      pointStyle: style.marker || 'circle', pointBackgroundColor: style.marker ? alpha(g.color, 0.25) : g.color,
+      pointRadius: (ctx) => (marked(ctx.dataIndex) ? (ctx.dataset.beneath ? 5.5 : 3.5) : 0) });
   }
   return datasets;
 }
@@ -246,5 +338,20 @@ export class ChartBox {
     chart.options.scales.x.title.text = this.axes[0];
     chart.options.scales.y.title.text = this.axes[1];
     chart.update('none');
+    // Which lines coincide is read on the axes just laid out; their legend entries are then
+    // made again (a second layout only when that changes). Chart.js draws the first dataset on
+    // top: a line beneath an earlier one is drawn wider, with larger markers, so that it shows
+    // around the line that covers it.
+    const found = overlaps(chart);
+    let changed = false;
+    for (const [d, over] of found) {
+      const names = over.map((o) => o.legend ?? o.label);
+      const beneath = over.some((o) => chart.data.datasets.indexOf(o) < chart.data.datasets.indexOf(d));
+      if ((d.overlaps || []).join('\n') !== names.join('\n') || Boolean(d.beneath) !== beneath) changed = true;
+      d.overlaps = names;
+      d.beneath = beneath;
+      d.borderWidth = beneath ? 4 : undefined;
+    }
+    if (changed) chart.update('none');
   }
 }

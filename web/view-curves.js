@@ -15,14 +15,18 @@ const fmtPercent = (m) => (m.mean == null ? '—' : `${spread(m, (x) => (100 * x
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 
-// One group per variant with runs: pick(run) gives a series { x, y }, or a list of them.
+// One group per variant with runs: pick(run) gives a series { x, y }, or a list of them. A
+// variant of one series has no spread to show: its line is drawn without a band.
 export function variantGroups(exp, pick) {
   const runs = exp.runs.filter((r) => r.record);  // a queued run has no record yet
   const variants = exp.variants.filter((v) => runs.some((r) => r.variant === v));
-  return variants.map((v) => ({
-    group: v, label: variantLabel(v), color: variantColor(v),
-    bands: thinBands(seedBands(runs.filter((r) => r.variant === v).flatMap(pick)), MAX_POINTS),
-  }));
+  return variants.map((v) => {
+    const series = runs.filter((r) => r.variant === v).flatMap(pick);
+    return {
+      group: v, variant: v, label: variantLabel(v), color: variantColor(v), band: series.length > 1,
+      bands: thinBands(seedBands(series), MAX_POINTS),
+    };
+  });
 }
 
 export class CurvesView {
@@ -67,17 +71,18 @@ export class CurvesView {
   }
 
   // Each variant's W_o singular values at step 0, largest first, index by index: mean and
-  // min–max over its seeds and layers. Version 1 files did not record them (wo_sv null).
+  // min–max over its seeds and layers. Shown for an experiment with a frozen variant (the
+  // core's experiments(): frozen), which trains with that matrix; learned and identity are
+  // drawn beside it. Version 1 files did not record them (wo_sv null).
   renderSv() {
     const exp = this.exp;
-    const runs = exp.runs.filter((r) => r.record && r.record.wo_sv);
+    const runs = exp.info.frozen.length ? exp.runs.filter((r) => r.record && r.record.wo_sv) : [];
     this.sv.figure.hidden = runs.length === 0;
     const key = [lang(), ...exp.variants.map(variantColor), ...runs.map((r) => r.id)].join();
     if (key === this.svKey) return;
     this.svKey = key;
     this.sv.label(t('chartWoSv'), t('axisSvIndex'), t('axisSv'));
-    this.sv.bands(variantGroups({ ...exp, runs }, (r) => r.record.wo_sv.map((values) => ({ x: values.map((_, i) => i + 1), y: values })))
-      .map((g) => ({ ...g, points: true })));
+    this.sv.bands(variantGroups({ ...exp, runs }, (r) => r.record.wo_sv.map((values) => ({ x: values.map((_, i) => i + 1), y: values }))));
   }
 
   renderTable() {

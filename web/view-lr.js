@@ -78,7 +78,7 @@ export class LrView {
       this.trained.bands(exp.variants.filter((v) => table.some((row) => row.variant === v)).map((v) => {
         const rows = table.filter((row) => row.variant === v);
         const share = rows.map((row) => (100 * row.reached) / row.runs);
-        return { group: v, label: variantLabel(v), color: variantColor(v), band: false, points: true,
+        return { group: v, variant: v, label: variantLabel(v), color: variantColor(v), band: false,
           bands: { x: rows.map((row) => row.lr), mean: share, min: share, max: share } };
       }));
     }

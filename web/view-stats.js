@@ -1,16 +1,16 @@
 // Experiment 4: per layer, the std and mean of the concatenated head outputs, of W_o(concat) and of
 // the residual sum over training, the gradient norm reaching each head's slice of the concat, and
 // the early-vs-late table of the article's printout (the core's analysis, finding.early_late,
-// once the runs have ended). Lines are means over seeds; colour is the site (or head), dashes
-// mark the variant.
+// once the runs have ended). Lines are means over seeds. In the activation charts colour is the
+// site and the dash and marker the variant's; the gradient charts show one head at a time (the
+// head picker), one line per variant in its colour, with the min–max band over seeds.
 import { t, variantLabel } from './i18n.js';
 import { seedBands, SITES } from './aggregate.js';
-import { ChartBox, lineOptions, PALETTE } from './charts.js';
+import { ChartBox, lineOptions, PALETTE, variantColor } from './charts.js';
 import { LayerPanels } from './layer-panels.js';
 import { addRow, headerCells } from './tables.js';
 
 const SITE_COLORS = { concat: 0, wo_out: 3, residual: 2 };  // indices into the theme's PALETTE
-const DASHES = [[], [6, 4], [2, 3], [8, 3, 2, 3]];
 
 export class StatsView {
   constructor(container, exp) {
@@ -19,24 +19,29 @@ export class StatsView {
     this.empty.className = 'hint';
     const grid = document.createElement('div');
     grid.className = 'layer-grid stats-grid';
+    this.headPick = document.createElement('select');
+    this.headPick.id = `head-${exp.name}`;
+    this.headPick.className = 'head-select';
+    this.headPick.addEventListener('change', () => this.render());
+    this.headLabel = document.createElement('label');
+    this.headLabel.htmlFor = this.headPick.id;
+    this.headRow = document.createElement('p');
+    this.headRow.className = 'inline';
+    this.headRow.append(this.headLabel, ' ', this.headPick);
     this.panels = new LayerPanels(grid, (el, layer) => this.buildPanel(el, layer));
     const wrap = document.createElement('div');
     wrap.className = 'table-wrap';
     this.table = document.createElement('table');
     this.table.className = 'early-late-table';
     wrap.appendChild(this.table);
-    container.append(this.empty, grid, wrap);
+    container.append(this.empty, this.headRow, grid, wrap);
   }
 
   buildPanel(el, layer) {
-    const key = document.createElement('p');
-    key.className = 'hint';
-    el.appendChild(key);
     return {
-      key,
       std: new ChartBox(el, lineOptions(), () => `wolab-activation-std-layer${layer}.png`, `std-${layer}`),
       mean: new ChartBox(el, lineOptions(), () => `wolab-activation-mean-layer${layer}.png`, `mean-${layer}`),
-      grad: new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${layer}.png`, `grad-${layer}`),
+      grad: new ChartBox(el, lineOptions({ logY: true }), () => `wolab-head-grad-norm-layer${layer}-head${this.headPick.value}.png`, `grad-${layer}`),
     };
   }
 
@@ -49,12 +54,18 @@ export class StatsView {
     this.empty.textContent = t(exp.runs.length ? 'statsWaiting' : 'noRunsYet');
     this.empty.hidden = layers > 0;
     this.panels.show(layers);
+    const heads = exp.config ? exp.config.model.heads : 0;
+    this.headRow.hidden = layers === 0;
+    this.headLabel.textContent = t('statsHeadPick');
+    if (this.headPick.options.length !== heads) {
+      const keep = Math.min(Number(this.headPick.value) || 0, Math.max(heads - 1, 0));
+      this.headPick.replaceChildren(...Array.from({ length: heads }, (_, h) => new Option(String(h), String(h))));
+      this.headPick.value = String(keep);
+    }
+    const head = Number(this.headPick.value);
 
     for (let layer = 0; layer < layers; layer++) {
       const p = this.panels.get(layer);
-      // Colour tells the site (or head), the dash tells the variant: the legends list colours
-      // once, and this line says which dash is which.
-      p.key.textContent = variants.map((v, vi) => t(vi === 0 ? 'lineSolid' : 'lineDashed', { variant: variantLabel(v) })).join(t('noteJoin'));
       // series(variant, value) -> bands over seeds of value(stat entry) along the probe steps.
       const series = (variant, value) => seedBands(runs.filter((r) => r.variant === variant).map((r) => {
         const mine = r.record.stats.filter((s) => s.layer === layer);
@@ -62,21 +73,19 @@ export class StatsView {
       }));
       for (const [box, field, key] of [[p.std, 'std', 'statsStd'], [p.mean, 'mean', 'statsMean']]) {
         box.label(t(key, { layer }), t('axisStep'), t(field === 'std' ? 'axisStd' : 'axisMean'));
-        box.bands(variants.flatMap((v, vi) => SITES.map((site) => ({
-          group: site, variant: v, legend: vi === 0 ? t(`site_${site}`) : null,
+        box.bands(variants.flatMap((v) => SITES.map((site) => ({
+          group: `${site}:${v}`, variant: v,
           label: t('siteOf', { site: t(`site_${site}`), variant: variantLabel(v) }),
-          color: PALETTE[SITE_COLORS[site]], dash: DASHES[vi % DASHES.length], band: false,
+          color: PALETTE[SITE_COLORS[site]], band: false,
           bands: series(v, (s) => s[site][field]),
         }))));
       }
-      const heads = exp.config.model.heads;
-      p.grad.label(t('statsGrad', { layer }), t('axisStep'), t('axisGradNorm'));
-      p.grad.bands(variants.flatMap((v, vi) => Array.from({ length: heads }, (_, h) => ({
-        group: `h${h}`, variant: v, legend: vi === 0 ? t('headN', { head: h }) : null,
-        label: t('headOf', { head: h, variant: variantLabel(v) }),
-        color: PALETTE[h % PALETTE.length], dash: DASHES[vi % DASHES.length], band: false,
-        bands: series(v, (s) => s.head_grad_norm[h]),
-      }))));
+      p.grad.label(t('statsGrad', { layer, head }), t('axisStep'), t('axisGradNorm'));
+      p.grad.bands(variants.map((v) => ({
+        group: v, variant: v, label: variantLabel(v), color: variantColor(v),
+        band: runs.filter((r) => r.variant === v).length > 1,
+        bands: series(v, (s) => s.head_grad_norm[head]),
+      })));
     }
     this.renderTable();
   }

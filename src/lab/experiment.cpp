@@ -40,13 +40,17 @@ std::vector<const ExperimentInfo*> selected_experiments(const std::string& name)
 json experiments_json() {
   json out = json::array();
   for (const auto& e : experiments()) {
-    json variants = json::array();
-    for (WoMode v : e.variants) variants.push_back(to_string(v));
+    json variants = json::array(), frozen = json::array();
+    for (WoMode v : e.variants) {
+      variants.push_back(to_string(v));
+      if (wo_frozen(v)) frozen.push_back(to_string(v));
+    }
     out.push_back({{"name", e.name},
                    {"variants", variants},
                    {"stats", e.stats},
                    {"wo_snapshots", e.wo_snapshots},
                    {"lr_sweep", e.lr_sweep},
+                   {"frozen", frozen},
                    {"not_kept", record_parts_not_kept(e)}});
   }
   return out;

@@ -58,7 +58,8 @@ std::vector<std::string> record_parts_not_kept(const ExperimentInfo& e);
 // "all", none for an unknown name.
 std::vector<float> learning_rates(const ExperimentConfig& cfg);
 // [{"name": "remove_wo", "variants": ["learned", "identity"], "stats": false,
-//   "wo_snapshots": false, "lr_sweep": false, "not_kept": ["stats", "wo", "ov"]}, ...]
+//   "wo_snapshots": false, "lr_sweep": false, "frozen": [], "not_kept": ["stats", "wo", "ov"]}, ...]
+// frozen: its variants whose W_o never trains (wo_frozen), in the order of variants.
 nlohmann::json experiments_json();
 
 }  // namespace wolab

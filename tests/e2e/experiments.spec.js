@@ -100,9 +100,8 @@ test('remove W_o: held-out accuracy is drawn while the runs train, then the reco
       && live.datasets.some((d) => d.group === v && d.role === 'mean' && d.x.length > 0));
   }, { intervals: [50], timeout: 30_000 }).toEqual(['learned', 'identity']);
 
-  expect(live.datasets.map((d) => `${d.group}:${d.role}`)).toEqual([
-    'learned:min', 'learned:max', 'learned:mean', 'identity:min', 'identity:max', 'identity:mean',
-  ]);
+  // One seed: no spread over seeds, so no band.
+  expect(live.datasets.map((d) => `${d.group}:${d.role}`)).toEqual(['learned:mean', 'identity:mean']);
   for (const d of live.datasets) {
     expect(d.x.length).toBeLessThan(config.steps / config.probe_every);
     d.x.forEach((x, i) => expect(x).toBe(config.probe_every * (i + 1)));
@@ -239,8 +238,8 @@ test('activation stats: mean/std per site and layer, per-head gradient norms, ea
   await expect(section.locator('.layer-panel h3')).toHaveText(['Layer 0', 'Layer 1']);
   for (const layer of [0, 1]) {
     const std = await chartData(page, `#exp-activation_stats canvas[data-chart="std-${layer}"]`);
-    expect(std.map((d) => `${d.variant}:${d.group}`)).toEqual([
-      'learned:concat', 'learned:wo_out', 'learned:residual', 'identity:concat', 'identity:wo_out', 'identity:residual',
+    expect(std.map((d) => d.group)).toEqual([
+      'concat:learned', 'wo_out:learned', 'residual:learned', 'concat:identity', 'wo_out:identity', 'residual:identity',
     ]);
     for (const d of std) {
       expect(d.x).toEqual(PROBES);
@@ -248,10 +247,16 @@ test('activation stats: mean/std per site and layer, per-head gradient norms, ea
     }
     // Without W_o, W_o(concat) is the concat itself.
     expect(std[4].y).toEqual(std[3].y);
+    // One head at a time (head 0 first): per variant its band over the 2 seeds and mean line.
     const grad = await chartData(page, `#exp-activation_stats canvas[data-chart="grad-${layer}"]`);
-    expect(grad.map((d) => `${d.variant}:${d.group}`)).toEqual(['learned:h0', 'learned:h1', 'identity:h0', 'identity:h1']);
+    expect(grad.map((d) => `${d.variant}:${d.role}`)).toEqual([
+      'learned:min', 'learned:max', 'learned:mean', 'identity:min', 'identity:max', 'identity:mean',
+    ]);
     for (const d of grad) expect(d.x).toEqual(PROBES);
   }
+  await expect(section.locator('select.head-select option')).toHaveText(['0', '1']);
+  await section.locator('select.head-select').selectOption('1');
+  await expect(section.locator('figcaption').filter({ hasText: 'Layer 1: gradient norm at head 1’s slice' })).toHaveCount(1);
   const cells = await tableCells(section.locator('table.early-late-table'));
   expect(cells).toHaveLength(1 + 2 * 2 * 3);
   for (const row of cells.slice(1)) for (const c of row.slice(3)) expect(c).toMatch(NUMBER);

@@ -54,7 +54,9 @@ TEST(Experiment, VariantsAndNeedsMatchTheDocs) {
   EXPECT_EQ(j[4]["variants"][4], "frozen_orthogonal");
   EXPECT_EQ(j[5], json::parse(R"({"name": "lr_stability", "variants": ["learned", "identity", "frozen_random",
       "learned_identity_init"], "stats": false, "wo_snapshots": false, "lr_sweep": true,
-      "not_kept": ["stats", "wo", "ov"]})"));
+      "frozen": ["frozen_random"], "not_kept": ["stats", "wo", "ov"]})"));
+  EXPECT_EQ(j[0]["frozen"], json::array());  // remove_wo: learned and identity
+  EXPECT_EQ(j[4]["frozen"], json::parse(R"(["frozen_random", "frozen_random_scaled", "frozen_orthogonal"])"));
   EXPECT_EQ(j[2]["not_kept"], json::parse(R"(["stats"])"));  // wo_heatmap keeps W_o
   EXPECT_EQ(j[3]["not_kept"], json::parse(R"(["wo", "ov"])"));  // activation_stats keeps stats
   // Every experiment name the config accepts is one of the table's, or "all".

@@ -50,14 +50,15 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   }
   assert.equal(presets.article.model.d_model, 256);
 
-  const plain = { stats: false, wo_snapshots: false, lr_sweep: false, not_kept: ['stats', 'wo', 'ov'] };
+  const plain = { stats: false, wo_snapshots: false, lr_sweep: false, frozen: [], not_kept: ['stats', 'wo', 'ov'] };
   assert.deepEqual(JSON.parse(wolab.experiments()), [
     { name: 'remove_wo', variants: ['learned', 'identity'], ...plain },
-    { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain },
+    { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, frozen: ['frozen_random'] },
     { name: 'wo_heatmap', variants: ['learned'], ...plain, wo_snapshots: true, not_kept: ['stats'] },
     { name: 'activation_stats', variants: ['learned', 'identity'], ...plain, stats: true, not_kept: ['wo', 'ov'] },
-    { name: 'gain_vs_learning', variants: ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'], ...plain },
-    { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true },
+    { name: 'gain_vs_learning', variants: ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'], ...plain,
+      frozen: ['frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'] },
+    { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true, frozen: ['frozen_random'] },
   ]);
   assert.deepEqual(wolab.presetNames(), ['quick', 'article'], 'the default first');
   const quick = JSON.stringify({ ...presets.quick, experiment: 'remove_wo' });
