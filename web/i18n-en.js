@@ -190,6 +190,11 @@ export const en = {
   site_residual: 'x + W_o(concat)',
   earlyLateCaption: 'Early (step {early}) vs late (step {late}), mean over seeds',
   colLayer: 'Layer', colSite: 'Site', colEarlyMean: 'Early mean', colEarlyStd: 'Early std', colLateMean: 'Late mean', colLateStd: 'Late std',
+  colStdRatio: 'Late / early std',
+  sameAs_concat: '= concat (no W_o)',
+  earlyLate_grows: 'The largest change from early to late: the std of {site} ({variant}, layer {layer}) grows {ratio}×.',
+  earlyLate_shrinks: 'The largest change from early to late: the std of {site} ({variant}, layer {layer}) shrinks to {ratio}× its early value.',
+  earlyLate_keeps: 'No site\'s std moves by {pct}% or more from early to late; the most is {site} ({variant}, layer {layer}), {ratio}×.',
 
   errInt: 'enter a whole number',
   errNumber: 'enter a number, e.g. 0.001 or 1e-3',

@@ -191,6 +191,11 @@ export const zh = {
   site_residual: 'x + W_o(concat)',
   earlyLateCaption: '早期（第 {early} 步）与后期（第 {late} 步）对比，种子均值',
   colLayer: '层', colSite: '位置', colEarlyMean: '早期均值', colEarlyStd: '早期标准差', colLateMean: '后期均值', colLateStd: '后期标准差',
+  colStdRatio: '后期/早期标准差',
+  sameAs_concat: '= 拼接 concat（无 W_o）',
+  earlyLate_grows: '从早期到后期变化最大的是 {site}（{variant}，第 {layer} 层）：标准差增大到 {ratio} 倍。',
+  earlyLate_shrinks: '从早期到后期变化最大的是 {site}（{variant}，第 {layer} 层）：标准差缩小到早期的 {ratio} 倍。',
+  earlyLate_keeps: '从早期到后期，没有哪个位置的标准差变化达到 {pct}%；变化最大的是 {site}（{variant}，第 {layer} 层），{ratio} 倍。',
 
   errInt: '请输入整数',
   errNumber: '请输入数字，例如 0.001 或 1e-3',

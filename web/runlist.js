@@ -4,7 +4,7 @@
 // folded under its title (until the reader opens it) when it is long (a learning-rate sweep) or
 // holds recorded or imported runs, whose outcome the summary table below already gives.
 import { t, variantLabel } from './i18n.js';
-import { headerCells } from './tables.js';
+import { fitTable, headerCells, labelRow } from './tables.js';
 
 const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 
@@ -49,6 +49,7 @@ export class RunList {
     wrap.appendChild(this.table);
     this.fold.append(this.summary, wrap);
     container.appendChild(this.fold);
+    this.wrap = wrap;
     this.rows = [];
   }
 
@@ -65,7 +66,9 @@ export class RunList {
     const ids = `${source}:${runs.map((r) => r.id).join(',')}`;
     if (ids !== this.ids) this.build(runs, sweep, live);
     this.ids = ids;
+    for (const { tr } of this.rows) labelRow(tr);  // the header's words: of this language, these columns
     runs.forEach((run, i) => this.update(this.rows[i], run));
+    fitTable(this.wrap);
   }
 
   build(runs, sweep, live) {
@@ -78,6 +81,7 @@ export class RunList {
       const bar = tr.insertCell();
       const rate = live ? tr.insertCell() : null;
       const status = tr.insertCell();
+      status.className = 'status';
       const progress = document.createElement('progress');
       progress.max = run.steps;
       const steps = document.createElement('span');

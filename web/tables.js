@@ -1,5 +1,7 @@
 // The cells of the views' tables: column headers from text keys, and body rows whose first cell
-// heads the row (th scope="row"), so that a screen reader names each cell by its variant.
+// heads the row (th scope="row"), so that a screen reader names each cell by its variant. Each
+// body cell carries its column's name (data-label): where the table's column is too narrow for
+// its columns side by side, the rows stack (fitTable, style.css), each cell under that name.
 import { t } from './i18n.js';
 
 // One th scope="col" per text key, with the texts' parameters.
@@ -10,7 +12,57 @@ export const headerCells = (keys, params = {}) => keys.map((key) => {
   return th;
 });
 
-// A new row of `body` with these texts, the first one its header. Returns the row.
+// Gives each cell of body row `tr` the name of its column, from the table's header row; a cell
+// spanning several columns takes the first one's.
+export function labelRow(tr) {
+  const head = tr.closest('table').tHead;
+  const names = head && head.rows.length ? [...head.rows[0].cells].map((c) => c.textContent) : [];
+  let column = 0;
+  for (const cell of tr.cells) {
+    if (names[column] !== undefined) cell.dataset.label = names[column];
+    column += cell.colSpan;
+  }
+}
+
+// Stacks the table of each .table-wrap fitted whose columns side by side are wider than the
+// wrap: measured again whenever the wrap or the table changes size, and whenever fitTable is
+// called (a change of text can make the columns narrower again without changing the stacked
+// table's size). The measure is taken in the next animation frame, not in the observer's
+// callback, where a change of size would be a resize loop.
+const pending = new Set();
+const schedule = (wrap) => {
+  if (!pending.size) requestAnimationFrame(fitPending);
+  pending.add(wrap);
+};
+const sizes = new ResizeObserver((entries) => {
+  for (const e of entries) schedule(e.target.closest('.table-wrap'));
+});
+const watched = new WeakSet();
+
+function fitPending() {
+  for (const wrap of pending) {
+    const table = wrap.querySelector('table');
+    if (!table || !wrap.isConnected) continue;
+    wrap.classList.remove('stacked');
+    // An offscreen section skips layout (content-visibility): its sizes are 0 until in view.
+    if (wrap.clientWidth > 0 && table.offsetWidth > wrap.clientWidth) wrap.classList.add('stacked');
+  }
+  pending.clear();
+}
+
+// Fits the table in `wrap` (above) in the next frame, and keeps it fitted from now on.
+export function fitTable(wrap) {
+  if (!wrap) return;
+  schedule(wrap);
+  if (watched.has(wrap)) return;
+  watched.add(wrap);
+  sizes.observe(wrap);
+  const table = wrap.querySelector('table');
+  if (table) sizes.observe(table);
+}
+
+// A new row of `body` with these texts, the first one its header, labelled by the table's
+// header row (headerCells, added before the rows); its table is kept fitted. Returns the row.
 export function addRow(body, [head, ...texts]) {
   const tr = body.insertRow();
   const th = document.createElement('th');
@@ -18,5 +70,7 @@ export function addRow(body, [head, ...texts]) {
   th.textContent = head;
   tr.appendChild(th);
   for (const text of texts) tr.insertCell().textContent = text;
+  labelRow(tr);
+  fitTable(tr.closest('.table-wrap'));
   return tr;
 }

@@ -1,9 +1,10 @@
 // Experiment 4: per layer, the std and mean of the concatenated head outputs, of W_o(concat) and of
 // the residual sum over training, the gradient norm reaching each head's slice of the concat, and
-// the early-vs-late table of the article's printout (the core's analysis, finding.early_late,
-// once the runs have ended). Lines are means over seeds. In the activation charts colour is the
-// site and the dash and marker the variant's; the gradient charts show one head at a time (the
-// head picker), one line per variant in its colour, with the min–max band over seeds.
+// the early-vs-late table of the article's printout with its late/early ratio and the sentence
+// reading it (the core's analysis, finding.early_late and early_late_reading, once the runs have
+// ended). Lines are means over seeds. In the activation charts colour is the site and the dash
+// and marker the variant's; the gradient charts show one head at a time (the head picker), one
+// line per variant in its colour, with the min–max band over seeds.
 import { t, variantLabel } from './i18n.js';
 import { seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE, variantColor } from './charts.js';
@@ -34,7 +35,9 @@ export class StatsView {
     this.table = document.createElement('table');
     this.table.className = 'early-late-table';
     wrap.appendChild(this.table);
-    container.append(this.empty, this.headRow, grid, wrap);
+    this.reading = document.createElement('p');
+    this.reading.className = 'early-late-reading hint';
+    container.append(this.empty, this.headRow, grid, wrap, this.reading);
   }
 
   buildPanel(el, layer) {
@@ -91,16 +94,37 @@ export class StatsView {
   }
 
   renderTable() {
-    const rows = this.exp.analysis ? this.exp.analysis.finding.early_late : [];
+    const analysis = this.exp.analysis;
+    const rows = analysis ? analysis.finding.early_late : [];
     this.table.hidden = rows.length === 0;
     this.table.replaceChildren();
+    const reading = analysis && analysis.finding.early_late_reading;
+    this.reading.hidden = !reading;
+    if (reading) {
+      this.reading.textContent = t(`earlyLate_${reading.change}`, {
+        site: t(`site_${reading.site}`), variant: variantLabel(reading.variant), layer: reading.layer,
+        ratio: reading.std_ratio.toFixed(2), pct: Math.round(100 * analysis.thresholds.scale_change),
+      });
+    }
     if (!rows.length) return;
     this.table.createCaption().textContent = t('earlyLateCaption', { early: rows[0].early_step, late: rows[0].late_step });
-    this.table.createTHead().insertRow().append(...headerCells(['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd']));
+    const heads = ['colVariant', 'colLayer', 'colSite', 'colEarlyMean', 'colEarlyStd', 'colLateMean', 'colLateStd', 'colStdRatio'];
+    this.table.createTHead().insertRow().append(...headerCells(heads));
     const body = this.table.createTBody();
     const num = (x) => (x == null ? '—' : x.toFixed(4));  // null: no run has that probe
     for (const r of rows) {
-      addRow(body, [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`), num(r.early_mean), num(r.early_std), num(r.late_mean), num(r.late_std)]);
+      const head = [variantLabel(r.variant), String(r.layer), t(`site_${r.site}`)];
+      if (r.same_as) {
+        // identity's W_o(concat) is its concat (the core marks the row): said once, across the numbers.
+        const tr = addRow(body, [...head, t(`sameAs_${r.same_as}`)]);
+        const note = tr.cells[tr.cells.length - 1];
+        note.colSpan = heads.length - head.length;
+        delete note.dataset.label;  // the whole row's, under no one column
+        tr.dataset.sameAs = r.same_as;
+        continue;
+      }
+      addRow(body, [...head, num(r.early_mean), num(r.early_std), num(r.late_mean), num(r.late_std),
+        r.std_ratio == null ? '—' : `${r.std_ratio.toFixed(2)}×`]);
     }
   }
 }

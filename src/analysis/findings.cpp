@@ -100,6 +100,7 @@ json finding(const Exp& e) {
   if (e.name == "activation_stats") {
     out["scale"] = scale_facts(e).to_json();
     out["early_late"] = early_late(e);
+    out["early_late_reading"] = early_late_reading(out["early_late"]);
   }
   return out;
 }

@@ -253,16 +253,38 @@ std::string early_late_text(const json& rows) {
   std::string out = "  Early (step " + std::to_string(rows[0]["early_step"].get<int>()) + ") against late (step " +
                     std::to_string(rows[0]["late_step"].get<int>()) + "), mean over seeds:\n";
   char line[256];
-  std::snprintf(line, sizeof line, "    %-24s %-6s %-9s %-11s %-11s %-11s %s\n", "variant", "layer", "site", "early mean",
-                "early std", "late mean", "late std");
+  std::snprintf(line, sizeof line, "    %-24s %-6s %-9s %-11s %-11s %-11s %-11s %s\n", "variant", "layer", "site",
+                "early mean", "early std", "late mean", "late std", "late/early std");
   out += line;
   for (const json& r : rows) {
-    std::snprintf(line, sizeof line, "    %-24s %-6d %-9s %-11s %-11s %-11s %s\n", r["variant"].get<std::string>().c_str(),
-                  r["layer"].get<int>(), r["site"].get<std::string>().c_str(), x(r["early_mean"]).c_str(),
-                  x(r["early_std"]).c_str(), x(r["late_mean"]).c_str(), x(r["late_std"]).c_str());
+    if (r.contains("same_as")) {  // identity's W_o(concat): the concat again
+      std::snprintf(line, sizeof line, "    %-24s %-6d %-9s = %s (no W_o)\n", r["variant"].get<std::string>().c_str(),
+                    r["layer"].get<int>(), r["site"].get<std::string>().c_str(), r["same_as"].get<std::string>().c_str());
+      out += line;
+      continue;
+    }
+    const std::string ratio = r["std_ratio"].is_null() ? "-" : fmt("%.2f", r["std_ratio"].get<double>());
+    std::snprintf(line, sizeof line, "    %-24s %-6d %-9s %-11s %-11s %-11s %-11s %s\n",
+                  r["variant"].get<std::string>().c_str(), r["layer"].get<int>(), r["site"].get<std::string>().c_str(),
+                  x(r["early_mean"]).c_str(), x(r["early_std"]).c_str(), x(r["late_mean"]).c_str(),
+                  x(r["late_std"]).c_str(), ratio.c_str());
     out += line;
   }
   return out;
+}
+
+// The sentence under that table (finding.early_late_reading).
+std::string early_late_reading_text(const json& r) {
+  if (r.is_null()) return "";
+  const std::string where = r["variant"].get<std::string>() + "'s " + r["site"].get<std::string>() + " in layer " +
+                            std::to_string(r["layer"].get<int>());
+  const std::string ratio = fmt("%.2f", r["std_ratio"].get<double>());
+  const std::string change = r["change"].get<std::string>();
+  if (change == "keeps")
+    return "  No site's std moves by " + percent(kScaleChange) + " or more from early to late; the most, " + where +
+           ", by a factor of " + ratio + ".\n";
+  return "  The largest change from early to late: the std of " + where + (change == "grows" ? " grows" : " shrinks") +
+         " by a factor of " + ratio + ".\n";
 }
 
 std::string lr_table_text(const json& f) {
@@ -332,7 +354,7 @@ std::string finding_text(const json& e) {
   }
   if (f.contains("wo") && f["wo"]["seeds"].get<int>() > 0) out += "  " + wo_phrase(f["wo"]) + ".\n";
   if (f.contains("scale") && f["scale"]["seeds"].get<int>() > 0) out += "  " + scale_phrase(f["scale"]) + ".\n";
-  if (f.contains("early_late")) out += early_late_text(f["early_late"]);
+  if (f.contains("early_late")) out += early_late_text(f["early_late"]) + early_late_reading_text(f["early_late_reading"]);
   return out;
 }
 

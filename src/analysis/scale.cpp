@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "run/run_config.h"
+
 namespace wolab::verdicts {
 
 namespace {
@@ -145,12 +147,36 @@ json early_late(const Exp& e) {
               if (p["step"] == step && p["layer"] == layer) xs.push_back(p[site][field].get<double>());
           return xs.empty() ? json(nullptr) : json(mean(xs));
         };
-        rows.push_back({{"variant", v}, {"layer", layer}, {"site", site}, {"early_step", early}, {"late_step", late},
-                        {"early_mean", at(early, "mean")}, {"early_std", at(early, "std")},
-                        {"late_mean", at(late, "mean")}, {"late_std", at(late, "std")}});
+        const json early_std = at(early, "std"), late_std = at(late, "std");
+        // late / early of the std: how far training moved the site's scale. A mean, crossing
+        // zero, has no such ratio.
+        const json ratio = early_std.is_number() && late_std.is_number() && early_std.get<double>() > 0
+                               ? json(late_std.get<double>() / early_std.get<double>())
+                               : json(nullptr);
+        json row = {{"variant", v}, {"layer", layer}, {"site", site}, {"early_step", early}, {"late_step", late},
+                    {"early_mean", at(early, "mean")}, {"early_std", early_std},
+                    {"late_mean", at(late, "mean")}, {"late_std", late_std}, {"std_ratio", ratio}};
+        // Without W_o its output is the concat itself: the row repeats the concat's.
+        if (std::string(site) == "wo_out" && wo_mode_from_string(v) == WoMode::identity) row["same_as"] = "concat";
+        rows.push_back(row);
       }
   }
   return rows;
+}
+
+json early_late_reading(const json& rows) {
+  const json* most = nullptr;
+  double most_change = 0;
+  for (const json& r : rows) {
+    if (r.contains("same_as") || !r["std_ratio"].is_number()) continue;
+    const double change = std::fabs(std::log(r["std_ratio"].get<double>()));
+    if (!most || change > most_change) most = &r, most_change = change;
+  }
+  if (!most) return nullptr;
+  const double ratio = (*most)["std_ratio"].get<double>();
+  return {{"variant", (*most)["variant"]}, {"layer", (*most)["layer"]}, {"site", (*most)["site"]},
+          {"std_ratio", ratio},
+          {"change", ratio > 1 + kScaleChange ? "grows" : ratio < 1 - kScaleChange ? "shrinks" : "keeps"}};
 }
 
 }  // namespace wolab::verdicts

@@ -225,8 +225,14 @@ ScaleFacts scale_facts(const Exp& e);
 // Experiment 4's table, the article's printout: per variant (the experiment's order), layer and
 // site (concat, wo_out, residual), the mean over the variant's runs of each site's mean and std
 // at the variant's first and last probe step: [{variant, layer, site, early_step, late_step,
-// early_mean, early_std, late_mean, late_std}], a value null where no run has that probe.
+// early_mean, early_std, late_mean, late_std, std_ratio}], a value null where no run has that
+// probe; std_ratio = late_std / early_std. identity's wo_out row has same_as: "concat" (its W_o
+// is the identity, so the row is the concat's again).
 json early_late(const Exp& e);
+// The sentence under that table: the row (same_as rows aside) whose std moved most, by |log
+// std_ratio|, {variant, layer, site, std_ratio, change}: change grows or shrinks past
+// kScaleChange, else keeps. null without a ratio.
+json early_late_reading(const json& rows);
 
 // Claim 8: the scale of W_o's output at the first probe, per seed with learned and identity done.
 struct EarlyFacts {

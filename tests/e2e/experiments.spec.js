@@ -259,7 +259,20 @@ test('activation stats: mean/std per site and layer, per-head gradient norms, ea
   await expect(section.locator('figcaption').filter({ hasText: 'Layer 1: gradient norm at head 1’s slice' })).toHaveCount(1);
   const cells = await tableCells(section.locator('table.early-late-table'));
   expect(cells).toHaveLength(1 + 2 * 2 * 3);
-  for (const row of cells.slice(1)) for (const c of row.slice(3)) expect(c).toMatch(NUMBER);
+  expect(cells[0].at(-1)).toBe('Late / early std');
+  for (const row of cells.slice(1)) {
+    // identity's W_o(concat) is its concat: said once, not its numbers again.
+    if (row[0] === 'identity' && row[2] === 'W_o(concat)') {
+      expect(row.slice(3)).toEqual(['= concat (no W_o)']);
+      continue;
+    }
+    for (const c of row.slice(3, 7)) expect(c).toMatch(NUMBER);
+    // The core's late / early of the std, as the two std columns show it (4 decimals each).
+    expect(row[7]).toMatch(/^\d+\.\d\d×$/);
+    expect(Number(row[7].slice(0, -1))).toBeCloseTo(Number(row[6]) / Number(row[4]), 1);
+  }
+  await expect(section.locator('.early-late-reading')).toHaveText(
+    /^(The largest change from early to late: the std of .+ \((learned|identity), layer [01]\) (grows \d+\.\d\d×|shrinks to \d+\.\d\d× its early value)\.|No site's std moves by 20% or more from early to late; the most is .+, \d+\.\d\d×\.)$/);
   await screenshot(page, 'activation_stats', section);
   expect(problems).toEqual([]);
 });

@@ -622,6 +622,51 @@ TEST(Analysis, EarlyLateTableAveragesTheFirstAndLastProbes) {
   EXPECT_EQ(residual["site"], "residual");
   EXPECT_NEAR(residual["early_std"].get<double>(), 1.1, 1e-9);
   EXPECT_NEAR(residual["late_std"].get<double>(), 2.0, 1e-9);  // seed 0 only
+  // late / early of the std, per row.
+  EXPECT_NEAR(wo["std_ratio"].get<double>(), 0.95 / 0.59, 1e-9);
+  EXPECT_NEAR(residual["std_ratio"].get<double>(), 2.0 / 1.1, 1e-9);
+  EXPECT_NEAR(rows[0]["std_ratio"].get<double>(), 1.0, 1e-9);  // learned's concat: std 1 throughout
+  // identity's W_o(concat) is its concat: marked, and only that row.
+  EXPECT_EQ(rows[4]["site"], "wo_out");
+  EXPECT_EQ(rows[4]["same_as"], "concat");
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (k != 4) EXPECT_FALSE(rows[k].contains("same_as")) << k;
+}
+
+// The sentence under the early-versus-late table names the row whose std moved most, in either
+// direction, leaving out identity's W_o(concat) (the concat again); within kScaleChange it keeps.
+TEST(Analysis, EarlyLateReadingNamesTheLargestChange) {
+  const auto reading = [](const std::function<double(int)>& learned_wo, const std::function<double(int)>& identity_wo) {
+    std::vector<Spec> runs;
+    for (int seed = 0; seed < 2; ++seed) {
+      Spec l{"learned", seed}, i{"identity", seed};
+      l.stats = stats(learned_wo, [](int) { return 1.0; });
+      i.stats = stats(identity_wo, [](int) { return 1.0; });
+      runs.push_back(l);
+      runs.push_back(i);
+    }
+    return analyze({results("activation_stats", runs)})["experiments"][0]["finding"];
+  };
+  // learned's W_o(concat) std falls from 2 to 0.2 (x0.1); identity's wo_out row, moving x50, does not count.
+  const json shrinks = reading([](int k) { return 2.2 - 0.2 * k; }, [](int k) { return 0.1 * k * k / 2; })["early_late_reading"];
+  EXPECT_EQ(shrinks["variant"], "learned");
+  EXPECT_EQ(shrinks["layer"], 0);
+  EXPECT_EQ(shrinks["site"], "wo_out");
+  EXPECT_NEAR(shrinks["std_ratio"].get<double>(), 0.2 / 2.0, 1e-9);
+  EXPECT_EQ(shrinks["change"], "shrinks");
+  const json grows = reading([](int k) { return 0.5 * k; }, [](int) { return 1.0; })["early_late_reading"];
+  EXPECT_NEAR(grows["std_ratio"].get<double>(), 10.0, 1e-9);
+  EXPECT_EQ(grows["change"], "grows");
+  // Every std within 20% of where it started: the most-moving row, and keeps.
+  const json keeps = reading([](int k) { return 1.0 + 0.01 * k; }, [](int) { return 1.0; })["early_late_reading"];
+  EXPECT_EQ(keeps["site"], "wo_out");
+  EXPECT_NEAR(keeps["std_ratio"].get<double>(), 1.1 / 1.01, 1e-9);
+  EXPECT_EQ(keeps["change"], "keeps");
+  // No ratio where the early std is 0: that row is null and left out of the reading.
+  const json zero = reading([](int k) { return k == 1 ? 0.0 : 5.0; }, [](int) { return 1.0; });
+  EXPECT_TRUE(zero["early_late"][1]["std_ratio"].is_null());
+  EXPECT_EQ(zero["early_late_reading"]["change"], "keeps");
+  EXPECT_NE(zero["early_late_reading"]["site"], "wo_out");
 }
 
 // A stopped run counts for nothing: a rate left with fewer than kMinSeeds ended runs of identity
