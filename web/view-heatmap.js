@@ -8,6 +8,7 @@ import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
 import { Heatmap, maxAbs } from './heatmap.js';
 import { LayerPanels } from './layer-panels.js';
+import { woMatrices } from './recorded.js';
 
 function labelled(container, className, input, textKey) {
   const label = document.createElement('label');
@@ -111,6 +112,14 @@ export class HeatmapView {
     runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: variantLabel(r.variant), seed: r.seed }); });
 
     const run = this.selectedRun();
+    // A recorded run's matrices are fetched when it is drawn (recorded.js, woMatrices).
+    const wo = run ? woMatrices(this.exp, run, () => this.render()) : { ready: true };
+    if (!wo.ready) {
+      this.empty.textContent = wo.error || t('heatWoLoading');
+      this.empty.hidden = false;
+      this.panels.show(0);
+      return;
+    }
     const snaps = run && run.record ? run.record.wo : [];
     const steps = [...new Set(snaps.map((s) => s.step))].sort((a, b) => a - b);
     this.empty.textContent = steps.length ? '' : t(runs.length ? 'heatWaiting' : 'noRunsYet');
