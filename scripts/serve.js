@@ -97,15 +97,22 @@ function handle(root, req, res) {
 function serveFile(req, res, file, st) {
   if (!st || !st.isFile()) return send(res, 404, 'not found');
   const ext = path.extname(file).toLowerCase();
+  // A rebuilt dist/ must show up on reload, not a cached wasm from the last build: the browser
+  // asks each time (no-cache), and an unchanged file answers 304 (its ETag: size and mtime), so
+  // that the workers' copies of the module cost a few bytes each.
+  const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  const cache = { 'Cache-Control': 'no-cache', ETag: etag, ...(COMPRESSED.has(ext) ? { Vary: 'Accept-Encoding' } : {}) };
+  if (String(req.headers['if-none-match'] || '').split(',').some((tag) => tag.trim() === etag)) {
+    res.writeHead(304, cache);
+    return res.end();
+  }
   const headers = {
     'Content-Type': MIME[ext] || 'application/octet-stream',
     'Content-Length': st.size,
-    // A rebuilt dist/ must show up on reload, not a cached wasm from the last build.
-    'Cache-Control': 'no-cache',
+    ...cache,
     'X-Content-Type-Options': 'nosniff',
   };
   if (COMPRESSED.has(ext)) {
-    headers.Vary = 'Accept-Encoding';
     if (acceptsGzip(req)) {
       return gzipped(file, st, (err, body) => {
         if (err) return send(res, 500, 'cannot read file');

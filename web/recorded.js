@@ -70,14 +70,35 @@ export async function loadRecorded(preset, experiments, show) {
 // per experiment are held: asking for a run drops those of the experiment's other runs.
 const wanted = new WeakMap();   // exp -> the record whose matrices it shows
 const pending = new WeakMap();  // record -> { error }: '' while fetching, why after it failed
+const near = new WeakMap();     // box -> { now: near the viewport, then: run when it comes near }
+
+// Whether el is within a screen's height of the viewport; if not, `then` runs when it comes near.
+function nearViewport(el, then) {
+  let state = near.get(el);
+  if (!state) {
+    state = { now: false, then: null };
+    near.set(el, state);
+    new IntersectionObserver((entries) => {
+      state.now = entries[entries.length - 1].isIntersecting;
+      const run = state.now && state.then;
+      state.then = null;
+      if (run) run();
+    }, { rootMargin: '100% 0px' }).observe(el);
+  }
+  if (!state.now) state.then = then;
+  return state.now;
+}
 
 // Whether run's W_o snapshots carry their matrices: { ready: true }, else { error } ('' while
-// they are fetched; redraw() is called once they are in place or have failed).
-export function woMatrices(exp, run, redraw) {
+// they are fetched, which starts once `box`, where they are drawn, comes near the viewport, so
+// that the page's first screen does not wait for them; redraw() is called once they are in
+// place or have failed).
+export function woMatrices(exp, run, box, redraw) {
   const record = run.record;
   if (!record || !record.wo_file || record.wo.every((s) => s.data)) return { ready: true };
   if (exp.source !== 'recorded') return { error: t('heatWoApart', { file: record.wo_file }) };
   if (pending.has(record)) return pending.get(record);
+  if (!nearViewport(box, redraw)) return { error: '' };
   const previous = wanted.get(exp);
   if (previous && previous !== record) {
     for (const s of previous.wo) delete s.data;

@@ -23,6 +23,7 @@ function labelled(container, className, input, textKey) {
 export class HeatmapView {
   constructor(container, exp) {
     this.exp = exp;
+    this.box = container;
     this.following = true;  // the slider tracks the newest snapshot
 
     const controls = document.createElement('div');
@@ -113,7 +114,7 @@ export class HeatmapView {
 
     const run = this.selectedRun();
     // A recorded run's matrices are fetched when it is drawn (recorded.js, woMatrices).
-    const wo = run ? woMatrices(this.exp, run, () => this.render()) : { ready: true };
+    const wo = run ? woMatrices(this.exp, run, this.box, () => this.render()) : { ready: true };
     if (!wo.ready) {
       this.empty.textContent = wo.error || t('heatWoLoading');
       this.empty.hidden = false;
