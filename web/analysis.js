@@ -47,7 +47,10 @@ export function startAnalysis(script) {
 }
 
 // The same arguments as the Embind functions of the same names (docs/api.md), all text.
-export const makeResults = (experiment, configJson, runsJson) => call('makeResults', experiment, configJson, runsJson);
+// makeResults takes the records themselves (W_o matrices as Float32Arrays), which the worker
+// writes as JSON, and resolves to { text, summary }: at d_model 256 the text is tens of MB, too
+// much to write or parse on the main thread.
+export const makeResults = (experiment, configJson, runs) => call('makeResults', experiment, configJson, runs);
 export const parseResults = (text) => call('parseResults', text);
 export const analyze = (resultsArrayJson) => call('analyze', resultsArrayJson);
 // The matrices of the W_o snapshot file at url (web/analysis-worker.js, woFile), read in a worker
