@@ -16,6 +16,7 @@
 #include "lab/experiment.h"
 #include "lab/plan.h"
 #include "lab/results.h"
+#include "lab/wo_files.h"
 #include "run/memory_estimate.h"
 #include "run/trainer.h"
 
@@ -95,10 +96,10 @@ std::string text_of(val& argument, const char* what) {
   return arg.as<std::string>();
 }
 
-std::vector<uint8_t> bytes_of(val& argument) {
+std::vector<uint8_t> bytes_of(val& argument, const char* what = "checkpoint") {
   const val arg = std::move(argument);
   if (!arg.instanceof(val::global("Uint8Array")))
-    throw wolab::ConfigError("checkpoint: expected the file's bytes as a Uint8Array");
+    throw wolab::ConfigError(std::string(what) + ": expected the file's bytes as a Uint8Array");
   return emscripten::convertJSArrayToNumberVector<uint8_t>(arg);
 }
 
@@ -188,6 +189,37 @@ std::string codes() {
 
 Trainer* make_trainer(val config) {
   return js_errors([&] { return new Trainer(wolab::parse_run_config(text_of(config, "config"))); });
+}
+
+// A wo file's matrices (lab/wo_files.h): {variant, seed, matrices: [{step, layer, rows, cols,
+// offset}], data: Float32Array of them all, each at its offset}: one array, so that a worker
+// hands it on without copying.
+val read_wo_file(val bytes) {
+  return js_errors([&] {
+    const std::vector<uint8_t> b = bytes_of(bytes, "wo file");
+    const wolab::WoSnapshots s = wolab::read_wo_file(b.data(), b.size());
+    size_t total = 0;
+    for (const wolab::WoMatrix& m : s.matrices) total += m.data.size();
+    std::vector<float> data;
+    data.reserve(total);
+    val matrices = val::array();
+    for (const wolab::WoMatrix& m : s.matrices) {
+      val entry = val::object();
+      entry.set("step", m.step);
+      entry.set("layer", m.layer);
+      entry.set("rows", m.rows);
+      entry.set("cols", m.cols);
+      entry.set("offset", static_cast<double>(data.size()));
+      matrices.call<void>("push", entry);
+      data.insert(data.end(), m.data.begin(), m.data.end());
+    }
+    val out = val::object();
+    out.set("variant", s.variant);
+    out.set("seed", static_cast<double>(s.seed));
+    out.set("matrices", matrices);
+    out.set("data", float32_array(data));
+    return out;
+  });
 }
 
 Trainer from_checkpoint(val bytes) {
@@ -314,6 +346,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("version", &version);
   function("makeResults", &make_results);
   function("parseResults", &parse_results);
+  function("readWoFile", &read_wo_file);
   function("analyze", &analyze);
   function("codes", &codes);
 

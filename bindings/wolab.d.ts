@@ -275,6 +275,17 @@ export interface WolabModule {
    */
   parseResults(json: JsonText): JsonText;
   /**
+   * The W_o matrices of a wo file, the binary file a results run names in `wo_file`
+   * (docs/results.md, "W_o snapshots apart"): float16 values widened to float32, all in one
+   * array, matrix i at `matrices[i].offset`, (rows, cols) row-major (out, in); by step, then layer.
+   * @throws Error("wo file: <what is wrong>") for a truncated, corrupt or foreign file.
+   */
+  readWoFile(bytes: Uint8Array): {
+    variant: string; seed: number;
+    matrices: { step: number; layer: number; rows: number; cols: number; offset: number }[];
+    data: Float32Array;
+  };
+  /**
    * What a set of results measured (the analysis `wolab report` prints): per results document
    * its convergence per variant, its paired comparisons seed by seed and its finding, then a
    * verdict on each of the article's nine claims. JSON text of an {@link Analysis}: codes and

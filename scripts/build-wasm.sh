@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # WebAssembly build into build-wasm/ (Embind modules wolab.js/.wasm with SIMD and
-# wolab-nosimd.js/.wasm without, and the GoogleTest suite for node), then assembles dist/:
+# wolab-nosimd.js/.wasm without, and the GoogleTest suite for node, unless WOLAB_WASM_TARGETS
+# names fewer targets), then assembles dist/, keeping dist/recorded:
 # web/ + the modules + vendor/chart.umd.js + rules.html (docs/claims.md, the rules the claims panel
 # links to, rendered by scripts/render-doc.js). Extra arguments go to the CMake configure step.
 # Exit status: 0 done; 1 the wasm build failed; 2 built, but dist/ could not be assembled.
@@ -14,7 +15,9 @@ export NODE_PATH=/usr/share/nodejs
 # .wasm with fetch() under node 20 unless fetch is off.
 emulator="$(command -v node);--no-experimental-fetch"
 emcmake cmake -B build-wasm -S . -DCMAKE_CROSSCOMPILING_EMULATOR="$emulator" "$@" || exit 1
-cmake --build build-wasm -j2 || exit 1
+# WOLAB_WASM_TARGETS="wolab wolab-nosimd": only the page's modules (npm start), not the suite.
+read -r -a targets <<<"${WOLAB_WASM_TARGETS:-all}"
+cmake --build build-wasm -j2 --target "${targets[@]}" || exit 1
 
 cannot_assemble() {
   echo "build-wasm: dist/ not assembled: $1" >&2
@@ -34,5 +37,7 @@ cp -R web/. dist.tmp/ &&
      build-wasm/wolab-nosimd.js build-wasm/wolab-nosimd.wasm dist.tmp/ &&
   cp "$chart" dist.tmp/vendor/chart.umd.js || cannot_assemble "copying into dist.tmp/ failed"
 node scripts/render-doc.js docs/claims.md dist.tmp/rules.html || cannot_assemble "rendering docs/claims.md failed"
+# The recordings (scripts/record.sh, which may be writing them meanwhile) stay.
+if [[ -d dist/recorded ]]; then mv dist/recorded dist.tmp/recorded || cannot_assemble "keeping dist/recorded failed"; fi
 rm -rf dist && mv dist.tmp dist || cannot_assemble "moving dist.tmp/ to dist/ failed"
 echo "build-wasm: dist/ assembled ($(du -sh dist | cut -f1))"

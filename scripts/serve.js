@@ -6,12 +6,15 @@
 //   const { start } = require('./scripts/serve.js');
 //   const { url, close } = await start({ root, port, host });
 // The page fetches wolab.wasm itself, so .wasm must be served as application/wasm for
-// WebAssembly.instantiateStreaming to accept it.
+// WebAssembly.instantiateStreaming to accept it. Text, wasm and W_o snapshot files go gzipped to
+// a client that accepts it (the recordings are mostly JSON numbers, the module mostly code):
+// compressed once per file version and kept.
 'use strict';
 
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
+const zlib = require('zlib');
 
 const DIST = path.resolve(__dirname, '..', 'dist');
 const FIRST_PORT = 8080;
@@ -29,7 +32,34 @@ const MIME = {
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
+  '.safetensors': 'application/octet-stream',
 };
+
+const COMPRESSED = new Set(['.html', '.js', '.mjs', '.json', '.map', '.css', '.wasm', '.svg', '.txt', '.safetensors']);
+
+// file -> { mtimeMs, size, body }: each file's gzipped bytes, for as long as it is unchanged.
+const gzipCache = new Map();
+
+function gzipped(file, st, done) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return done(null, hit.body);
+  fs.readFile(file, (err, bytes) => {
+    if (err) return done(err);
+    zlib.gzip(bytes, (err2, body) => {
+      if (err2) return done(err2);
+      gzipCache.set(file, { mtimeMs: st.mtimeMs, size: st.size, body });
+      done(null, body);
+    });
+  });
+}
+
+// Whether the request's Accept-Encoding takes gzip (and does not refuse it with q=0).
+function acceptsGzip(req) {
+  return String(req.headers['accept-encoding'] || '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    return (coding === 'gzip' || coding === '*') && !params.some((p) => /^q=0(\.0*)?$/.test(p));
+  });
+}
 
 // The file under `root` that `urlPath` names, or null when the path is malformed or would
 // leave root (../, encoded %2e%2e, absolute paths, NUL bytes).
@@ -66,13 +96,32 @@ function handle(root, req, res) {
 
 function serveFile(req, res, file, st) {
   if (!st || !st.isFile()) return send(res, 404, 'not found');
-  res.writeHead(200, {
-    'Content-Type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
+  const ext = path.extname(file).toLowerCase();
+  // A rebuilt dist/ must show up on reload, not a cached wasm from the last build: the browser
+  // asks each time (no-cache), and an unchanged file answers 304 (its ETag: size and mtime), so
+  // that the workers' copies of the module cost a few bytes each.
+  const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  const cache = { 'Cache-Control': 'no-cache', ETag: etag, ...(COMPRESSED.has(ext) ? { Vary: 'Accept-Encoding' } : {}) };
+  if (String(req.headers['if-none-match'] || '').split(',').some((tag) => tag.trim() === etag)) {
+    res.writeHead(304, cache);
+    return res.end();
+  }
+  const headers = {
+    'Content-Type': MIME[ext] || 'application/octet-stream',
     'Content-Length': st.size,
-    // A rebuilt dist/ must show up on reload, not a cached wasm from the last build.
-    'Cache-Control': 'no-cache',
+    ...cache,
     'X-Content-Type-Options': 'nosniff',
-  });
+  };
+  if (COMPRESSED.has(ext)) {
+    if (acceptsGzip(req)) {
+      return gzipped(file, st, (err, body) => {
+        if (err) return send(res, 500, 'cannot read file');
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      });
+    }
+  }
+  res.writeHead(200, headers);
   if (req.method === 'HEAD') return res.end();
   fs.createReadStream(file)
     .on('error', () => res.destroy())
@@ -126,7 +175,7 @@ async function start({ root = DIST, port, host = '127.0.0.1' } = {}) {
   throw new Error(`no free port in ${FIRST_PORT}..${FIRST_PORT + PORTS_TRIED - 1}; set PORT`);
 }
 
-module.exports = { start, resolveInside, MIME };
+module.exports = { start, resolveInside, acceptsGzip, MIME };
 
 if (require.main === module) {
   const port = process.env.PORT ? Number(process.env.PORT) : undefined;

@@ -1,9 +1,26 @@
 // The core's results calls (makeResults, parseResults, analyze: docs/api.md) in a classic Web
 // Worker of their own, so that the page's main thread never waits for them: on a large experiment
-// each takes hundreds of ms. Text in, text out (docs/worker.md, "Analysis worker").
+// each takes hundreds of ms. Text in, text out (docs/worker.md, "Analysis worker"), but for
+// makeResults, which takes the records and also answers their summary; and woFile,
+// which fetches a run's W_o snapshot file (docs/results.md, "W_o snapshots apart") and reads it
+// with the core's readWoFile, answering with its matrices in one Float32Array, transferred.
 'use strict';
 
 let ready = null;  // Promise of the Embind module, set by 'init'
+
+const TEXT_CALLS = ['parseResults', 'analyze'];
+
+// The matrices of the wo file at `url` (same origin, relative to the page).
+async function woFile(wolab, url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  try {
+    return wolab.readWoFile(bytes);
+  } catch (err) {
+    throw new Error(`${url}: ${err.message}`);
+  }
+}
 
 self.onmessage = (e) => {
   const msg = e.data;
@@ -19,8 +36,20 @@ self.onmessage = (e) => {
     return;
   }
   if (msg.type !== 'call') throw new Error(`analysis worker: unknown message type ${msg.type}`);
-  ready.then((wolab) => {
-    if (!['makeResults', 'parseResults', 'analyze'].includes(msg.method)) throw new Error(`analysis worker: no method ${msg.method}`);
+  ready.then(async (wolab) => {
+    if (msg.method === 'makeResults') {
+      const [experiment, configJson, runs] = msg.args;
+      const runsJson = JSON.stringify(runs, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+      const text = wolab.makeResults(experiment, configJson, runsJson);
+      self.postMessage({ type: 'answer', request: msg.request, value: { text, summary: JSON.parse(text).summary } });
+      return;
+    }
+    if (msg.method === 'woFile') {
+      const value = await woFile(wolab, msg.args[0]);
+      self.postMessage({ type: 'answer', request: msg.request, value }, [value.data.buffer]);
+      return;
+    }
+    if (!TEXT_CALLS.includes(msg.method)) throw new Error(`analysis worker: no method ${msg.method}`);
     self.postMessage({ type: 'answer', request: msg.request, text: wolab[msg.method](...msg.args) });
   }).catch((err) => {
     self.postMessage({

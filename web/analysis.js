@@ -1,6 +1,6 @@
 // Promises of the core's results calls, answered by web/analysis-worker.js off the main thread.
-// Each resolves to the call's JSON text, or rejects with the core's message (an Error, with the
-// core's `fault` when parseResults refused a file: docs/api.md). The
+// Each resolves to the call's JSON text (woFile: its matrices), or rejects with the core's
+// message (an Error, with the core's `fault` when parseResults refused a file: docs/api.md). The
 // page's own results go to one worker, in order; the claims panel's analysis of another preset's
 // recordings, which takes seconds at the Article preset's size, to a second one made when first
 // needed, so that it never holds up a verdict of the results shown.
@@ -16,7 +16,7 @@ function analysisWorker(script) {
     const r = requests.get(msg.request);
     requests.delete(msg.request);
     if (!r) return;
-    if (msg.type === 'answer') r.resolve(msg.text);
+    if (msg.type === 'answer') r.resolve(msg.text ?? msg.value);
     else r.reject(Object.assign(new Error(msg.message), msg.fault ? { fault: msg.fault } : {}));
   };
   worker.onerror = (e) => {
@@ -47,9 +47,19 @@ export function startAnalysis(script) {
 }
 
 // The same arguments as the Embind functions of the same names (docs/api.md), all text.
-export const makeResults = (experiment, configJson, runsJson) => call('makeResults', experiment, configJson, runsJson);
+// makeResults takes the records themselves (W_o matrices as Float32Arrays), which the worker
+// writes as JSON, and resolves to { text, summary }: at d_model 256 the text is tens of MB, too
+// much to write or parse on the main thread.
+export const makeResults = (experiment, configJson, runs) => call('makeResults', experiment, configJson, runs);
 export const parseResults = (text) => call('parseResults', text);
 export const analyze = (resultsArrayJson) => call('analyze', resultsArrayJson);
+// The matrices of the W_o snapshot file at url (web/analysis-worker.js, woFile), read in a worker
+// of their own, made when first needed, so that no analysis holds up a heatmap (nor the reverse).
+let snapshots = null;
+export function woFile(url) {
+  snapshots ||= analysisWorker(loaded);
+  return snapshots('woFile', url);
+}
 // analyze, in the second worker: for results the page does not show.
 export function analyzeAside(resultsArrayJson) {
   background ||= analysisWorker(loaded);

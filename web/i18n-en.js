@@ -139,6 +139,10 @@ export const en = {
   heatSnapshotAt: 'Snapshot: step {step}',
   heatDiff: 'Show W_o − W_o(init)',
   heatWaiting: 'The first W_o snapshot appears when the run starts.',
+  heatWoLoading: 'Fetching this run’s W_o snapshots…',
+  heatWoApart: 'This file keeps its W_o matrices apart, in {file}, which is not here: the norms and singular values are shown, the heatmap is not.',
+  heatWoMissing: '{file} has no snapshot of layer {layer} at step {step}.',
+  heatWoOther: '{file} holds the snapshots of another run.',
   heatRows: 'rows: W_o’s output features (the residual stream)',
   heatCols: 'columns: the concatenated head outputs, by head',
   heatHeadShort: 'h{head}',
@@ -413,6 +417,7 @@ export const en = {
   // recorded results
   sourceRecorded: 'Recorded natively with the same core (the wolab command, when the page was built); a live run in your browser may differ where a verdict is fragile. {config}',
   recordedNone: 'No recorded results are available here: press Run to train live in your browser.',
+  recordedPending: 'The recorded results are still being made (npm start records them natively as it serves the page): reload in a few minutes to see them, or press Run to train live.',
   runsRecorded: 'Recorded runs',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: 'Guess first, or show the recorded result: ',

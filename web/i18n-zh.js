@@ -140,6 +140,10 @@ export const zh = {
   heatSnapshotAt: '快照：第 {step} 步',
   heatDiff: '显示 W_o − W_o(init)',
   heatWaiting: '运行开始后会出现第一个 W_o 快照。',
+  heatWoLoading: '正在获取这次运行的 W_o 快照…',
+  heatWoApart: '此文件把 W_o 矩阵另存在 {file} 中，而该文件不在这里：下面显示范数和奇异值，不显示热力图。',
+  heatWoMissing: '{file} 中没有第 {layer} 层第 {step} 步的快照。',
+  heatWoOther: '{file} 存的是另一次运行的快照。',
   heatRows: '行：W_o 的输出特征（残差流）',
   heatCols: '列：拼接后的各头输出，按头分块',
   heatHeadShort: '头{head}',
@@ -410,6 +414,7 @@ export const zh = {
   conclusionStill: '。有些运行在最后一步仍在学习，更长的训练可能改变这些判定',
   sourceRecorded: '由同一核心在本机录制（构建页面时用 wolab 命令）；在你的浏览器中实时运行，结论脆弱之处可能不同。{config}',
   recordedNone: '这里没有预先录制的结果：点击“运行”在浏览器中实时训练。',
+  recordedPending: '预先录制的结果仍在生成中（npm start 一边提供页面一边用原生程序录制）：几分钟后刷新即可看到，或点击“运行”实时训练。',
   runsRecorded: '录制的运行',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: '先猜一猜，或直接查看录制的结果：',

@@ -31,10 +31,10 @@ async function summarize(exp) {
   if (!done.length) return true;
   const epoch = exp.epoch;
   try {
-    const text = await makeResults(exp.name, JSON.stringify(exp.config), JSON.stringify(done.map((r) => kept(exp, r.record))));
+    const { text, summary } = await makeResults(exp.name, JSON.stringify(exp.config), done.map((r) => kept(exp, r.record)));
     if (exp.epoch !== epoch) return false;
     exp.resultsText = text;
-    exp.summary = JSON.parse(text).summary;
+    exp.summary = summary;
   } catch (e) {
     if (exp.epoch !== epoch) return false;
     notice(errorText(e), 'error', { box: exp.notices });

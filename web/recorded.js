@@ -6,7 +6,8 @@
 // the page says so and works.
 
 import { t } from './i18n.js';
-import { parseResults } from './analysis.js';
+import { errorText } from './app-state.js';
+import { parseResults, woFile } from './analysis.js';
 
 const folder = (preset) => `recorded/${preset}/`;
 
@@ -18,7 +19,7 @@ export const recordedPreset = (file) => file.split('/')[1];
 
 // The files of `experiments` (the names the page shows) recorded with `preset`, as recorded:
 // [{ experiment, file, text }], those that could not be fetched left out; null when there is no
-// index (nothing is recorded here).
+// index (nothing is recorded here); empty with `recording` set while they are being recorded.
 export async function recordedFiles(preset, experiments) {
   let index;
   try {
@@ -28,6 +29,7 @@ export async function recordedFiles(preset, experiments) {
   } catch {
     return null;
   }
+  if (index.recording === true) return Object.assign([], { recording: true });
   const recorded = (index.presets && index.presets[preset]) || {};
   const files = await Promise.all(experiments.filter((e) => Object.hasOwn(recorded, e)).map(async (experiment) => {
     const file = folder(preset) + String(recorded[experiment]);
@@ -45,10 +47,11 @@ export async function recordedFiles(preset, experiments) {
 // show(results, text, { source, file }): results-shown.js's showResults; returns why it did not show them, or ''.
 export async function loadRecorded(preset, experiments, show) {
   const files = await recordedFiles(preset, experiments);
-  if (!files) {
+  if (!files || files.recording) {
+    // npm start serves the page while it records (scripts/start.sh): say so rather than "none".
     const none = document.getElementById('claims-none');
-    none.dataset.i18n = 'recordedNone';
-    none.textContent = t('recordedNone');
+    none.dataset.i18n = files ? 'recordedPending' : 'recordedNone';
+    none.textContent = t(none.dataset.i18n);
     return;
   }
   for (const { file, text } of files) {
@@ -59,4 +62,68 @@ export async function loadRecorded(preset, experiments, show) {
       console.error(`${file}: ${e.message || e}`);
     }
   }
+}
+
+// A recorded run's W_o matrices lie apart from its results file, in the float16 file its record
+// names (wo_file, beside the results file; docs/results.md, "W_o snapshots apart"), fetched only
+// when the run is drawn: at the Article preset each run's are 1.5 M values. One run's matrices
+// per experiment are held: asking for a run drops those of the experiment's other runs.
+const wanted = new WeakMap();   // exp -> the record whose matrices it shows
+const pending = new WeakMap();  // record -> { error }: '' while fetching, why after it failed
+const near = new WeakMap();     // box -> { now: near the viewport, then: run when it comes near }
+
+// Whether el is within a screen's height of the viewport; if not, `then` runs when it comes near.
+function nearViewport(el, then) {
+  let state = near.get(el);
+  if (!state) {
+    state = { now: false, then: null };
+    near.set(el, state);
+    new IntersectionObserver((entries) => {
+      state.now = entries[entries.length - 1].isIntersecting;
+      const run = state.now && state.then;
+      state.then = null;
+      if (run) run();
+    }, { rootMargin: '100% 0px' }).observe(el);
+  }
+  if (!state.now) state.then = then;
+  return state.now;
+}
+
+// Whether run's W_o snapshots carry their matrices: { ready: true }, else { error } ('' while
+// they are fetched, which starts once `box`, where they are drawn, comes near the viewport, so
+// that the page's first screen does not wait for them; redraw() is called once they are in
+// place or have failed).
+export function woMatrices(exp, run, box, redraw) {
+  const record = run.record;
+  if (!record || !record.wo_file || record.wo.every((s) => s.data)) return { ready: true };
+  if (exp.source !== 'recorded') return { error: t('heatWoApart', { file: record.wo_file }) };
+  if (pending.has(record)) return pending.get(record);
+  if (!nearViewport(box, redraw)) return { error: '' };
+  const previous = wanted.get(exp);
+  if (previous && previous !== record) {
+    for (const s of previous.wo) delete s.data;
+    pending.delete(previous);
+  }
+  wanted.set(exp, record);
+  const state = { error: '' };
+  pending.set(record, state);
+  const file = record.wo_file;
+  woFile(exp.file.slice(0, exp.file.lastIndexOf('/') + 1) + file).then(({ variant, seed, matrices, data }) => {
+    if (wanted.get(exp) !== record) return;  // another run is shown meanwhile
+    if (variant !== record.variant || seed !== record.seed) throw new Error(t('heatWoOther', { file }));
+    const at = new Map(matrices.map((m) => [`${m.step}:${m.layer}:${m.rows}:${m.cols}`, m]));
+    const found = record.wo.map((s) => {
+      const m = at.get(`${s.step}:${s.layer}:${s.rows}:${s.cols}`);
+      if (!m) throw new Error(t('heatWoMissing', { file, layer: s.layer, step: s.step }));
+      return data.subarray(m.offset, m.offset + m.rows * m.cols);
+    });
+    record.wo.forEach((s, i) => { s.data = found[i]; });
+    pending.delete(record);
+    redraw();
+  }).catch((e) => {
+    if (wanted.get(exp) !== record) return;
+    state.error = errorText(e);
+    redraw();
+  });
+  return state;
 }

@@ -10,6 +10,7 @@ import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from './export.js';
 import { blockNorms, defaultView, Heatmap, maxAbs } from './heatmap.js';
 import { LayerPanels } from './layer-panels.js';
+import { woMatrices } from './recorded.js';
 
 function labelled(container, className, input, textKey) {
   const label = document.createElement('label');
@@ -24,6 +25,7 @@ function labelled(container, className, input, textKey) {
 export class HeatmapView {
   constructor(container, exp) {
     this.exp = exp;
+    this.box = container;
     this.following = true;  // the slider tracks the newest snapshot
 
     const controls = document.createElement('div');
@@ -116,6 +118,14 @@ export class HeatmapView {
     runs.forEach((r, i) => { this.runSelect.options[i].textContent = t('heatRunOption', { variant: variantLabel(r.variant), seed: r.seed }); });
 
     const run = this.selectedRun();
+    // A recorded run's matrices are fetched when it is drawn (recorded.js, woMatrices).
+    const wo = run ? woMatrices(this.exp, run, this.box, () => this.render()) : { ready: true };
+    if (!wo.ready) {
+      this.empty.textContent = wo.error || t('heatWoLoading');
+      this.empty.hidden = false;
+      this.panels.show(0);
+      return;
+    }
     const snaps = run && run.record ? run.record.wo : [];
     const steps = [...new Set(snaps.map((s) => s.step))].sort((a, b) => a - b);
     this.empty.textContent = steps.length ? '' : t(runs.length ? 'heatWaiting' : 'noRunsYet');

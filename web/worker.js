@@ -76,6 +76,17 @@ function fail(id, err) {
   self.postMessage({ type: 'error', id, message: errorText(err) });
 }
 
+// Each W_o snapshot's matrix as a Float32Array, appended to `transfer` so that it moves rather
+// than is copied: at d_model 256 a run's are 786 K numbers, which as a JS array the page's main
+// thread took hundreds of ms to receive. Returns the entries.
+function packWo(entries, transfer) {
+  for (const entry of entries) {
+    entry.data = Float32Array.from(entry.data);
+    transfer.push(entry.data.buffer);
+  }
+  return entries;
+}
+
 // A planned run (docs/api.md): it keeps what its experiments keep, and the page starts its
 // record from the trainer's own step-0 record.
 function start(wolab, job) {
@@ -83,7 +94,10 @@ function start(wolab, job) {
   trainer.keepStats(job.keep.stats);
   trainer.recordWoSnapshots(job.keep.wo);
   run = { job, trainer, chunk: 5 };
-  self.postMessage({ type: 'started', id: job.id, record: JSON.parse(trainer.record()) });
+  const record = JSON.parse(trainer.record());
+  const transfer = [];
+  packWo(record.wo, transfer);
+  self.postMessage({ type: 'started', id: job.id, record }, transfer);
   if (!paused) schedule();
 }
 
@@ -106,8 +120,11 @@ function stepChunk() {
     const finished = trainer.finished();
     const msg = { type: 'progress', id: job.id, firstStep: before + 1, losses, stepsDone, ms };
     // The probe step's measurements, in the record's shapes (empty once a series has stopped).
-    if (stepsDone === boundary || finished) msg.fragment = JSON.parse(trainer.probeRecord());
     const transfer = [losses.buffer];
+    if (stepsDone === boundary || finished) {
+      msg.fragment = JSON.parse(trainer.probeRecord());
+      packWo(msg.fragment.wo, transfer);
+    }
     self.postMessage(msg, transfer);
     if (finished) finish(job, trainer);
     else schedule();
@@ -123,7 +140,9 @@ function finish(job, trainer) {
   keep(job.id, trainer.checkpoint().slice());
   trainer.delete();
   run = null;
-  self.postMessage({ type: 'finished', id: job.id, record });
+  const transfer = [];
+  packWo(record.wo, transfer);
+  self.postMessage({ type: 'finished', id: job.id, record }, transfer);
 }
 
 // This device's speed at a run's config, for the page's estimate before Run, in whole probe

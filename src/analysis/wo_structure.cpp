@@ -9,36 +9,6 @@ namespace wolab::verdicts {
 
 namespace {
 
-struct Matrix {
-  int d = 0;
-  const json* data = nullptr;  // (d*d) row-major (out, in)
-  double at(int i, int j) const { return (*data)[i * d + j].get<double>(); }
-};
-
-// Share of rows with |w_ii| >= sum over j != i of |w_ij|: the textbook diagonal dominance.
-double dominant_rows(const Matrix& w) {
-  int rows = 0;
-  for (int i = 0; i < w.d; ++i) {
-    double off = 0;
-    for (int j = 0; j < w.d; ++j)
-      if (j != i) off += std::fabs(w.at(i, j));
-    rows += std::fabs(w.at(i, i)) >= off;
-  }
-  return double(rows) / w.d;
-}
-
-// The diagonal's share of the squared Frobenius norm, times d: 1 for a matrix with no
-// preference for its diagonal (whose share is 1/d), d for a diagonal one.
-double diagonal_energy(const Matrix& w) {
-  double diag = 0, all = 0;
-  for (int i = 0; i < w.d; ++i)
-    for (int j = 0; j < w.d; ++j) {
-      all += w.at(i, j) * w.at(i, j);
-      if (i == j) diag += w.at(i, i) * w.at(i, i);
-    }
-  return all > 0 ? diag / all * w.d : 0;
-}
-
 // Largest over smallest of a snapshot's head_norms: the Frobenius norms of the heads' column
 // blocks W_o[:, head], which the record carries (lab/results.h).
 double head_imbalance(const json& head_norms) {
@@ -49,17 +19,6 @@ double head_imbalance(const json& head_norms) {
     hi = std::max(hi, x);
   }
   return lo > 0 ? hi / lo : HUGE_VAL;
-}
-
-// ||W - W0|| / ||W0|| (Frobenius).
-double change_from_init(const Matrix& w, const Matrix& w0) {
-  double diff = 0, base = 0;
-  for (int i = 0; i < w.d; ++i)
-    for (int j = 0; j < w.d; ++j) {
-      diff += (w.at(i, j) - w0.at(i, j)) * (w.at(i, j) - w0.at(i, j));
-      base += w0.at(i, j) * w0.at(i, j);
-    }
-  return base > 0 ? std::sqrt(diff / base) : 0;
 }
 
 }  // namespace
@@ -85,11 +44,13 @@ WoStructure wo_structure(const Exp& e) {
     int im_layer = 0;
     for (const auto& [layer, pair] : layers) {
       if (!pair.first || !pair.second) continue;
-      Matrix w0{e.d_model, &(*pair.first)["data"]}, w{e.d_model, &(*pair.second)["data"]};
-      dom.push_back(dominant_rows(w));
-      dom0.push_back(dominant_rows(w0));
-      en.push_back(diagonal_energy(w));
-      ch.push_back(change_from_init(w, w0));
+      // Each snapshot's figures come with the record (run/probes.h, wo_figures), whether or not
+      // its matrix does (lab/wo_files.h).
+      const json &w0 = *pair.first, &w = *pair.second;
+      dom.push_back(w["dominant_rows"].get<double>());
+      dom0.push_back(w0["dominant_rows"].get<double>());
+      en.push_back(w["diagonal_energy"].get<double>());
+      ch.push_back(w["change_from_init"].get<double>());
       const double final_imbalance = head_imbalance((*pair.second)["head_norms"]);
       if (final_imbalance > im1) {
         im1 = final_imbalance;

@@ -27,6 +27,7 @@
 #include "lab/experiment.h"
 #include "lab/plan.h"
 #include "lab/results.h"
+#include "lab/wo_files.h"
 #include "run/trainer.h"
 
 namespace {
@@ -40,7 +41,8 @@ const char* const kUsage =
     "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
     "       wolab report results.json...             paired comparisons and the article's claims\n"
-    "       wolab --help | run --help | eval --help | report --help | --version\n";
+    "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
+    "       wolab --help | run --help | eval --help | report --help | split-wo --help | --version\n";
 
 // Flags of `wolab run` that are not config settings.
 struct RunFlag {
@@ -85,6 +87,13 @@ void print_report_help() {
                "prints, per experiment, whether each variant converged and the paired comparisons of\n"
                "its variants seed by seed, then a verdict on each of the article's claims\n"
                "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n";
+}
+
+void print_split_help() {
+  std::cout << kUsage << "\nwolab split-wo IN.json --out OUT.json: writes the results file IN as OUT with each\n"
+               "run's W_o snapshots moved to OUT-stem.<variant>.seed<N>.safetensors beside it, in\n"
+               "float16 (lab/wo_files.h, docs/results.md); OUT keeps each snapshot's figures, so\n"
+               "`wolab report OUT.json` prints what `wolab report IN.json` prints. OUT may be IN.\n";
 }
 
 // ---- argument parsing (flag_pairs: args.h) ----
@@ -384,6 +393,49 @@ int report_command(const std::vector<std::string>& args) {
   return 0;
 }
 
+int split_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_split_help();
+      return 0;
+    }
+  if (args.empty()) throw ConfigError("split-wo: no results file; e.g. wolab split-wo results.wo_heatmap.json --out r.json");
+  const std::string in = args.front();
+  std::string out;
+  for (const auto& [flag, value] : flag_pairs({args.begin() + 1, args.end()})) {
+    if (flag != "--out") throw ConfigError(flag + ": unknown flag; see wolab split-wo --help");
+    out = value;
+  }
+  if (out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out r.json");
+  json results;
+  try {
+    const std::vector<uint8_t> bytes = read_file_bytes(in);
+    results = parse_results(std::string(bytes.begin(), bytes.end()));
+  } catch (const ConfigError& e) {
+    throw ConfigError(in + ": " + e.what());
+  }
+  const size_t slash = out.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "" : out.substr(0, slash + 1);
+  std::string stem = out.substr(folder.size());
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) stem.resize(stem.size() - 5);
+  check_writable("--out", out);
+  const WoSplit split = split_wo_snapshots(std::move(results), stem);
+  std::vector<std::string> written;
+  try {
+    for (const WoFile& f : split.files) {
+      write_file_atomic(folder + f.name, f.bytes);
+      written.push_back(folder + f.name);
+    }
+    write_file_atomic(out, json_text(split.results) + "\n");
+    written.push_back(out);
+  } catch (...) {
+    for (const std::string& path : written) std::remove(path.c_str());  // all or nothing
+    throw;
+  }
+  for (const std::string& path : written) std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
 // One line, whatever the message holds.
 std::string one_line(std::string s) {
   for (char& ch : s)
@@ -413,7 +465,8 @@ int main(int argc, char** argv) {
     if (command == "run") return run_command(rest);
     if (command == "eval") return eval_command(rest);
     if (command == "report") return report_command(rest);
-    throw ConfigError(command + ": unknown command; use run, eval, report, --help or --version");
+    if (command == "split-wo") return split_command(rest);
+    throw ConfigError(command + ": unknown command; use run, eval, report, split-wo, --help or --version");
   } catch (const ConfigError& e) {
     std::cerr << "wolab: " << one_line(e.what()) << "\n";
     return 2;

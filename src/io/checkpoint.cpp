@@ -74,8 +74,8 @@ Entry read_entry(const std::string& name, const json& v) {
   if (!v.is_object()) fail(t + " is not an object");
   if (!v.contains("dtype") || !v["dtype"].is_string()) fail(t + " has no dtype string");
   e.dtype = v["dtype"].get<std::string>();
-  if (e.dtype != "F32" && e.dtype != "I32")
-    fail(t + " has dtype " + in_quotes(e.dtype) + "; only F32 and I32 are supported");
+  if (e.dtype != "F32" && e.dtype != "I32" && e.dtype != "F16")
+    fail(t + " has dtype " + in_quotes(e.dtype) + "; only F32, I32 and F16 are supported");
   if (!v.contains("shape") || !v["shape"].is_array()) fail(t + " has no shape array");
   for (const json& dim : v["shape"]) {
     if (!dim.is_number_integer() || dim.get<int64_t>() < 0)
@@ -89,7 +89,7 @@ Entry read_entry(const std::string& name, const json& v) {
   e.begin = (*off)[0].get<uint64_t>();
   e.end = (*off)[1].get<uint64_t>();
   if (e.end < e.begin) fail(t + " has data_offsets ending before they begin");
-  if (element_count(name, e.shape) * 4 != e.end - e.begin)
+  if (element_count(name, e.shape) * (e.dtype == "F16" ? 2 : 4) != e.end - e.begin)
     fail(t + " has " + std::to_string(e.end - e.begin) + " bytes of data, which does not match its shape");
   return e;
 }
@@ -111,6 +111,7 @@ std::vector<uint8_t> write_safetensors(const SafeTensors& st) {
   size_t size = 0;
   for (const auto& [name, t] : st.f32) add_entry(header, size, name, t, "F32");
   for (const auto& [name, t] : st.i32) add_entry(header, size, name, t, "I32");
+  for (const auto& [name, t] : st.f16) add_entry(header, size, name, t, "F16");
   if (!st.metadata.empty()) header["__metadata__"] = st.metadata;
   std::string text = header.dump(-1, ' ', false, json::error_handler_t::replace);
   text.append((8 - text.size() % 8) % 8, ' ');
@@ -118,7 +119,7 @@ std::vector<uint8_t> write_safetensors(const SafeTensors& st) {
   std::vector<uint8_t> out(8 + text.size() + size);
   std::memcpy(out.data(), &n, 8);
   std::memcpy(out.data() + 8, text.data(), text.size());
-  copy_data(copy_data(out.data() + 8 + text.size(), st.f32), st.i32);
+  copy_data(copy_data(copy_data(out.data() + 8 + text.size(), st.f32), st.i32), st.f16);
   return out;
 }
 
@@ -171,8 +172,10 @@ SafeTensors read_safetensors(const uint8_t* bytes, size_t size) {
   for (const Entry& e : entries) {
     if (e.dtype == "F32")
       st.f32[e.name] = copy_tensor<float>(e, data);
-    else
+    else if (e.dtype == "I32")
       st.i32[e.name] = copy_tensor<int32_t>(e, data);
+    else
+      st.f16[e.name] = copy_tensor<uint16_t>(e, data);
   }
   return st;
 }

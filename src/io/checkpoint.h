@@ -9,7 +9,7 @@
 //   n = struct.unpack("<Q", b[:8])[0]; header = json.loads(b[8:8 + n])
 //   meta = header.pop("__metadata__", {})
 //   tensors = {k: np.frombuffer(b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]],
-//                               dtype={"F32": "<f4", "I32": "<i4"}[v["dtype"]]).reshape(v["shape"])
+//                               dtype={"F32": "<f4", "I32": "<i4", "F16": "<f2"}[v["dtype"]]).reshape(v["shape"])
 //              for k, v in header.items()}
 //
 // (or `safetensors.numpy.load_file("run.safetensors")` where that package is installed).
@@ -35,6 +35,7 @@ struct SafeTensors {
   std::map<std::string, std::string> metadata;  // "__metadata__": string to string only
   std::map<std::string, Tensor<float>> f32;     // dtype F32
   std::map<std::string, Tensor<int32_t>> i32;   // dtype I32
+  std::map<std::string, Tensor<uint16_t>> f16;  // dtype F16, IEEE half-precision bit patterns
 };
 
 // Tensors in name order, header padded with spaces to a multiple of 8 bytes so the data is
@@ -44,7 +45,7 @@ std::vector<uint8_t> write_safetensors(const SafeTensors& st);
 
 // Throws ConfigError("checkpoint: <what is wrong>") on anything malformed: short file, header
 // length beyond the file, header not a JSON object, unknown dtype, shape or offsets out of range,
-// overlapping or leaving gaps in the data, size not matching the shape. F32 and I32 only.
+// overlapping or leaving gaps in the data, size not matching the shape. F32, I32 and F16 only.
 // Reads little-endian data by memcpy: the hosts we build for (x86-64, wasm32) are little-endian,
 // which checkpoint.cpp asserts at compile time.
 SafeTensors read_safetensors(const uint8_t* bytes, size_t size);

@@ -10,6 +10,7 @@
 #include "io/json_input.h"
 #include "lab/experiment.h"
 #include "lab/spread.h"
+#include "lab/wo_files.h"
 #include "run/probes.h"
 
 namespace wolab {
@@ -96,11 +97,16 @@ void append_stats(json& stats, const ProbeRecord& p) {
   }
 }
 
-// A "wo" entry's head_norms and head_change_norms (docs/results.md): of its W_o w (C,C), and of
-// w − w0, w0 (C,C) the layer's W_o at step 0 (null when the record has none).
-void set_head_norms(json& entry, const float* w, const float* w0, int C, int H) {
+// A "wo" entry's figures (docs/results.md): head_norms of its W_o w (C,C), head_change_norms of
+// w − w0, w0 (C,C) the layer's W_o at step 0 (null when the record has none), and what claim 5
+// reads of it (run/probes.h, wo_figures), in double.
+void set_wo_figures(json& entry, const float* w, const float* w0, int C, int H) {
   entry["head_norms"] = numbers(head_block_norms(w, C, C, H));
   entry["head_change_norms"] = w0 ? numbers(head_block_norms(w, C, C, H, w0)) : json(nullptr);
+  const WoFigures f = wo_figures(w, w0, C);
+  entry["dominant_rows"] = f.dominant_rows;
+  entry["diagonal_energy"] = f.diagonal_energy;
+  entry["change_from_init"] = w0 ? json(f.change_from_init) : json(nullptr);
 }
 
 // One of the trainer's snapshots as a "wo" entry. A trainer that keeps snapshots has step 0's of
@@ -113,13 +119,16 @@ json wo_entry(const Trainer& t, const WoSnapshot& s) {
       init = &i;
       break;
     }
-  set_head_norms(entry, s.data.data(), init ? init->data.data() : nullptr, s.cols, t.config().model.heads);
+  set_wo_figures(entry, s.data.data(), init ? init->data.data() : nullptr, s.cols, t.config().model.heads);
   return entry;
 }
 
-// The head norms of every entry of a checked record's "wo", recomputed from its data like the
-// summary: a file's own are not trusted, and files written before they existed lack them.
-void recompute_head_norms(json& wo, int heads) {
+// The figures of every entry of a checked record's "wo", recomputed from its data like the
+// summary: a file's own are not trusted, and files written before they existed lack them. A
+// record whose matrices lie in a file of their own (wo_file) keeps the figures it was written with.
+void recompute_wo_figures(json& run, int heads) {
+  if (run.contains("wo_file")) return;
+  json& wo = run["wo"];
   auto floats = [](const json& data) {  // (rows·cols) as the trainer held them
     std::vector<float> out;
     out.reserve(data.size());
@@ -132,7 +141,7 @@ void recompute_head_norms(json& wo, int heads) {
   for (json& entry : wo) {
     const std::vector<float> w = floats(entry["data"]);
     const auto i = init.find(entry["layer"].get<int>());
-    set_head_norms(entry, w.data(), i == init.end() ? nullptr : i->second.data(), entry["cols"].get<int>(), heads);
+    set_wo_figures(entry, w.data(), i == init.end() ? nullptr : i->second.data(), entry["cols"].get<int>(), heads);
   }
 }
 
@@ -258,6 +267,11 @@ void check_steps(const std::vector<double>& steps, const std::string& where, dou
   }
 }
 
+void check_wo_file_name(const json& v, const std::string& where) {
+  if (!v.is_string() || !is_wo_file_name(v.get<std::string>()))
+    bad(where, "expected the name of a .safetensors file beside the results file (letters, digits, . _ -)");
+}
+
 void check_site(const json& run, const std::string& where) {
   check_number(field(run, where, "mean"), where + ".mean");
   check_number(field(run, where, "std"), where + ".std", 0);
@@ -336,6 +350,10 @@ void check_run(const json& run, const std::string& w, const ExperimentConfig& ex
     check_numbers(field(stats[i], p, "head_grad_norm"), p + ".head_grad_norm", heads, 0);
   }
 
+  // With wo_file (lab/wo_files.h) the matrices lie in that file, and the entries carry their
+  // figures instead; without it every entry carries its matrix, and its figures are recomputed.
+  const bool wo_apart = run.contains("wo_file");
+  if (wo_apart) check_wo_file_name(run["wo_file"], w + ".wo_file");
   const json& wo = check_array(field(run, w, "wo"), w + ".wo");
   for (size_t i = 0; i < wo.size(); ++i) {
     std::string p = w + ".wo[" + std::to_string(i) + "]";
@@ -343,7 +361,18 @@ void check_run(const json& run, const std::string& w, const ExperimentConfig& ex
     check_integer(field(wo[i], p, "layer"), p + ".layer", 0, layers - 1);
     check_integer(field(wo[i], p, "rows"), p + ".rows", d, d);
     check_integer(field(wo[i], p, "cols"), p + ".cols", d, d);
-    check_numbers(field(wo[i], p, "data"), p + ".data", d * d);
+    if (!wo_apart) {
+      check_numbers(field(wo[i], p, "data"), p + ".data", d * d);
+      continue;
+    }
+    if (wo[i].contains("data")) bad(p + ".data", "present, but the run's matrices are in its wo_file");
+    check_numbers(field(wo[i], p, "head_norms"), p + ".head_norms", heads, 0);
+    const json& change = field(wo[i], p, "head_change_norms");
+    if (!change.is_null()) check_numbers(change, p + ".head_change_norms", heads, 0);
+    check_number(field(wo[i], p, "dominant_rows"), p + ".dominant_rows", 0, 1);
+    check_number(field(wo[i], p, "diagonal_energy"), p + ".diagonal_energy", 0, d);
+    const json& moved = field(wo[i], p, "change_from_init");
+    if (!moved.is_null()) check_number(moved, p + ".change_from_init", 0);
   }
 
   const json& ov = check_array(field(run, w, "ov"), w + ".ov");
@@ -384,7 +413,7 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   for (size_t i = 0; i < runs.size(); ++i) {
     check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
     for (const std::string& part : record_parts_not_kept(exp)) runs[i][part] = json::array();
-    recompute_head_norms(runs[i]["wo"], cfg.base.model.heads);
+    recompute_wo_figures(runs[i], cfg.base.model.heads);
   }
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment

@@ -28,6 +28,31 @@ std::vector<float> head_block_norms(const float* x, int rows, int C, int H, cons
   return out;
 }
 
+WoFigures wo_figures(const float* w, const float* w0, int C) {
+  WoFigures f;
+  int dominant = 0;
+  double diag = 0, all = 0, diff = 0, base = 0;
+  for (int i = 0; i < C; ++i) {
+    double off = 0;
+    for (int j = 0; j < C; ++j) {
+      const double x = w[i * C + j];
+      all += x * x;
+      if (j == i) diag += x * x;
+      else off += std::fabs(x);
+      if (w0) {
+        const double x0 = w0[i * C + j];
+        diff += (x - x0) * (x - x0);
+        base += x0 * x0;
+      }
+    }
+    dominant += std::fabs(double(w[i * C + i])) >= off;
+  }
+  f.dominant_rows = double(dominant) / C;
+  f.diagonal_energy = all > 0 ? diag / all * C : 0;
+  f.change_from_init = !w0 ? std::nan("") : base > 0 ? std::sqrt(diff / base) : 0;
+  return f;
+}
+
 namespace {
 
 // sqrt of each eigenvalue (rounding can leave a zero one a little negative), largest first

@@ -97,7 +97,7 @@ TEST(SafeTensors, CorruptFilesAreRefusedWithTheReason) {
       {file_of("{\"t\": ", 8), "header is not a JSON object"},
       {file_of("[1, 2]", 0), "header is not a JSON object"},
       {file_of("{" + t + "}", 8), ""},
-      {file_of(R"({"t": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})", 4), "dtype \"BF16\"; only F32 and I32"},
+      {file_of(R"({"t": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}})", 4), "dtype \"BF16\"; only F32, I32 and F16"},
       {file_of(R"({"t": {"shape": [2], "data_offsets": [0, 8]}})", 8), "no dtype"},
       {file_of(R"({"t": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", 8), "shape entry"},
       {file_of(R"({"t": {"dtype": "F32", "shape": "2", "data_offsets": [0, 8]}})", 8), "no shape array"},

@@ -254,5 +254,27 @@ TEST_F(Cli, ReportOfARealRunPrintsComparisonsAndClaims) {
   EXPECT_NE(run.out.find(o.out), std::string::npos) << run.out;
 }
 
+// Split, the results file reports exactly what the whole one does: the analysis reads each
+// snapshot's figures, which the split keeps; the matrices go to one wo file per run.
+TEST_F(Cli, SplitWoReportsWhatTheWholeFileReports) {
+  const std::string whole = dir_ + "heat.json", split = dir_ + "split.json";
+  Outcome run = wolab("run --experiment wo_heatmap --d-model 8 --heads 2 --d-ff 16 --steps 30 --seeds 3 --out '" + whole + "'");
+  ASSERT_EQ(run.code, 0) << run.err;
+  Outcome s = wolab("split-wo '" + whole + "' --out '" + split + "'");
+  ASSERT_EQ(s.code, 0) << s.err;
+  for (int seed = 0; seed < 3; ++seed)
+    EXPECT_TRUE(exists(dir_ + "split.learned.seed" + std::to_string(seed) + ".safetensors")) << seed;
+  EXPECT_EQ(slurp(split).find("\"data\""), std::string::npos);
+  EXPECT_LT(slurp(split).size(), slurp(whole).size());
+  Outcome a = wolab("report '" + whole + "'"), b = wolab("report '" + split + "'");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(a.out.find("diagonal energy"), std::string::npos) << a.out;
+  EXPECT_EQ(a.out, b.out);
+  Outcome bad = wolab("split-wo '" + dir_ + "missing.json' --out '" + split + "'");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("missing.json: cannot read"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace wolab

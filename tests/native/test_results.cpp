@@ -179,11 +179,10 @@ TEST(Results, EachExperimentKeepsWhatItShows) {
   EXPECT_EQ(stats["ov"], json::array());
   const json heatmap = make_results(small_config(), "wo_heatmap", {run})["runs"][0];
   EXPECT_EQ(heatmap["stats"], json::array());
-  json kept = heatmap["wo"];  // less the head norms it adds (RecordedWoCarriesItsHeadNorms)
-  for (json& entry : kept) {
-    entry.erase("head_norms");
-    entry.erase("head_change_norms");
-  }
+  json kept = heatmap["wo"];  // less the figures it adds (RecordedWoCarriesItsHeadNorms)
+  for (json& entry : kept)
+    for (const char* figure : {"head_norms", "head_change_norms", "dominant_rows", "diagonal_energy", "change_from_init"})
+      entry.erase(figure);
   EXPECT_EQ(kept, run["wo"]);
   EXPECT_EQ(heatmap["ov"], run["ov"]);
   const json remove = make_results(small_config(), "remove_wo", {run})["runs"][0];
@@ -441,11 +440,19 @@ TEST(Results, RecordedWoCarriesItsHeadNorms) {
   EXPECT_EQ(end["head_change_norms"].get<std::vector<double>>(),
             floats(head_block_norms(last.data(), 8, 8, 2, init.data())));
   EXPECT_GT(end["head_change_norms"][0].get<double>(), 0);
+  // And what claim 5 reads of it (wo_figures), against step 0 of the layer.
+  const WoFigures f = wo_figures(last.data(), init.data(), 8);
+  EXPECT_EQ(end["dominant_rows"].get<double>(), f.dominant_rows);
+  EXPECT_EQ(end["diagonal_energy"].get<double>(), f.diagonal_energy);
+  EXPECT_EQ(end["change_from_init"].get<double>(), f.change_from_init);
+  EXPECT_GT(f.change_from_init, 0);
+  EXPECT_EQ(first["change_from_init"].get<double>(), 0);
 
   const json results = make_results(small_config(), "wo_heatmap", {r});
   json file = results;
   file["runs"][0]["wo"][0].erase("head_norms");    // as files written before them
   file["runs"][0]["wo"][4]["head_norms"] = {1, 2};  // or edited by hand
+  file["runs"][0]["wo"][4]["dominant_rows"] = 1;
   EXPECT_EQ(parse_results(file.dump()), results);
 }
 
