@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace wolab {
 
@@ -18,6 +19,10 @@ G2pData split_lexicon(std::shared_ptr<const Lexicon> lexicon) {
   G2pData data;
   for (int i = 0; i < static_cast<int>(lexicon->words.size()); i++)
     (is_heldout_word(lexicon->words[i].word) ? data.heldout : data.train).push_back(i);
+  std::vector<std::pair<uint64_t, int>> by_hash;
+  for (int i : data.heldout) by_hash.push_back({fnv1a64(lexicon->words[i].word), i});
+  std::sort(by_hash.begin(), by_hash.end());
+  for (size_t k = 0; k < by_hash.size(); k++) data.heldout[k] = by_hash[k].second;
   data.lexicon = std::move(lexicon);
   return data;
 }
@@ -76,6 +81,30 @@ Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int fir
   batch.input.resize(static_cast<size_t>(count) * batch.seq_len);
   batch.target.resize(batch.input.size());
   return batch;
+}
+
+int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  std::vector<int> row(b.size() + 1);  // distances of a[0..i) to b[0..j)
+  for (size_t j = 0; j <= b.size(); j++) row[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); i++) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= b.size(); j++) {
+      const int up = row[j];
+      row[j] = std::min({up + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+PronunciationScore score_pronunciation(const std::vector<uint8_t>& guess, const LexiconWord& w) {
+  PronunciationScore best{-1, 0};
+  for (const std::vector<uint8_t>& p : w.prons) {
+    const int d = edit_distance(guess, p);
+    if (best.edits < 0 || d < best.edits) best = {d, static_cast<int>(p.size())};
+  }
+  return best;
 }
 
 }  // namespace wolab

@@ -38,7 +38,10 @@ inline bool is_heldout_word(const std::string& word) { return fnv1a64(word) % 10
 // The lexicon and its fixed split: indices into lexicon->words.
 struct G2pData {
   std::shared_ptr<const Lexicon> lexicon;
-  std::vector<int> train, heldout;  // in the lexicon's order
+  std::vector<int> train;    // in the lexicon's order
+  // By hash, then index: its first N are the fixed probe subset (task.heldout), spread over the
+  // alphabet rather than the words that start with "a".
+  std::vector<int> heldout;
 };
 G2pData split_lexicon(std::shared_ptr<const Lexicon> lexicon);
 
@@ -52,5 +55,30 @@ void fill_g2p_batch(Batch& batch, const G2pData& data, Rng& rng);
 // The words words[first..first+count) of lexicon (indices), in order, as fill_g2p_batch lays
 // them out.
 Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int first, int count);
+
+// ---- Scoring a greedy pronunciation
+
+// A decoded token that is not a phoneme (a letter or mark before EOS): it matches nothing.
+inline constexpr uint8_t kNotPhoneme = 0xff;
+
+// Levenshtein distance: insertions, deletions and substitutions, each 1.
+int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b);
+
+struct PronunciationScore {
+  int edits = 0;       // to the closest listed pronunciation
+  int reference = 0;   // that pronunciation's phonemes
+};
+// `guess` against the closest of `w`'s pronunciations: the fewest edits, the first listed on a tie.
+PronunciationScore score_pronunciation(const std::vector<uint8_t>& guess, const LexiconWord& w);
+
+// Held-out metrics of a g2p run at one step, over `words` held-out words.
+struct G2pScores {
+  int step = 0;
+  int words = 0;
+  float per = 0;        // phoneme error rate: edits / reference phonemes, summed over the words
+  float wer = 0;        // word error rate: share of words whose guess is no listed pronunciation
+  float token_acc = 0;  // teacher forced: share of answer tokens (phonemes and EOS) right
+  float loss = 0;       // teacher forced: mean over answer tokens
+};
 
 }  // namespace wolab
