@@ -150,6 +150,19 @@ TEST(Cmudict, CompactFileRoundTripsAndRefusesTruncation) {
   EXPECT_FALSE(error_of(mid_line).empty());
 }
 
+#ifdef WOLAB_LEXICON_TXT
+// The file the build wrote (CMakeLists.txt, target lexicon) is that lexicon.
+TEST(Cmudict, TheBuiltCompactFileIsTheLexicon) {
+  const Lexicon built = read_cmudict_file(WOLAB_LEXICON_TXT);
+  const Lexicon& lex = published();
+  ASSERT_EQ(built.words.size(), lex.words.size());
+  for (size_t i = 0; i < lex.words.size(); i++) {
+    ASSERT_EQ(built.words[i].word, lex.words[i].word);
+    ASSERT_EQ(built.words[i].prons, lex.words[i].prons);
+  }
+}
+#endif
+
 TEST(G2pSplit, Fnv1aIsTheStandardHash) {
   EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);  // the published test vectors
   EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
