@@ -14,6 +14,17 @@ const std::array<const char*, kPhonemeCount> kPhonemes = {
     "F",  "G",  "HH", "IH", "IY", "JH", "K",  "L",  "M",  "N",  "NG", "OW", "OY",
     "P",  "R",  "S",  "SH", "T",  "TH", "UH", "UW", "V",  "W",  "Y",  "Z",  "ZH"};
 
+const std::array<const char*, kPhonemeCount> kPhonemeIpa = {
+    "ɑ", "æ", "ʌ", "ɔ", "aʊ", "aɪ", "b", "tʃ", "d", "ð", "ɛ", "ɝ", "eɪ",
+    "f", "ɡ", "h", "ɪ", "i",  "dʒ", "k", "l", "m",  "n", "ŋ", "oʊ", "ɔɪ",
+    "p", "ɹ", "s", "ʃ", "t",  "θ",  "ʊ", "u", "v",  "w", "j", "z",  "ʒ"};
+
+std::string to_ipa(const std::vector<uint8_t>& pron) {
+  std::string out;
+  for (uint8_t p : pron) out += p < kPhonemeCount ? kPhonemeIpa[p] : "?";
+  return out;
+}
+
 size_t Lexicon::pronunciations() const {
   size_t n = 0;
   for (const LexiconWord& w : words) n += w.prons.size();

@@ -33,6 +33,11 @@ inline constexpr int kPhonemeCount = 39;
 
 // The 39 ARPAbet phonemes in CMUdict's order (its phones.txt); a phoneme's id is its index.
 extern const std::array<const char*, kPhonemeCount> kPhonemes;
+// Each phoneme's IPA (UTF-8), a fixed table in kPhonemes' order. Stress is removed, so AH is
+// always ʌ (never the unstressed ə) and ER ɝ.
+extern const std::array<const char*, kPhonemeCount> kPhonemeIpa;
+// A pronunciation in IPA, its phonemes' symbols run together, e.g. "kæt".
+std::string to_ipa(const std::vector<uint8_t>& pron);
 
 struct LexiconWord {
   std::string word;                          // a-z, kMinLetters..kMaxLetters letters

@@ -96,6 +96,18 @@ TEST(Cmudict, BadLinesAreOneClearError) {
   EXPECT_EQ(error_of(std::string("CAT  K AE\0 T\n", 13)).rfind("dictionary line 1: unknown phoneme", 0), 0u);
 }
 
+// The fixed ARPAbet-to-IPA table: one distinct symbol per phoneme, checked on words by hand.
+TEST(Cmudict, IpaOfHandCheckedWords) {
+  EXPECT_EQ(to_ipa(ids({"K", "AE", "T"})), "kæt");
+  EXPECT_EQ(to_ipa(ids({"S", "T", "R", "EH", "NG", "K", "TH"})), "stɹɛŋkθ");
+  EXPECT_EQ(to_ipa(ids({"CH", "ER", "CH"})), "tʃɝtʃ");
+  EXPECT_EQ(to_ipa(ids({"DH", "AH"})), "ðʌ");
+  EXPECT_EQ(to_ipa(ids({"JH", "OY", "N", "Y", "UW", "ZH", "AW"})), "dʒɔɪnjuʒaʊ");
+  EXPECT_EQ(to_ipa(ids({"HH", "AY", "G", "OW", "SH", "IY"})), "haɪɡoʊʃi");
+  std::set<std::string> symbols(kPhonemeIpa.begin(), kPhonemeIpa.end());
+  EXPECT_EQ(symbols.size(), size_t(kPhonemeCount));
+}
+
 TEST(Cmudict, MissingFileIsAClearError) {
   try {
     read_cmudict_file("/nonexistent/dict.txt");
