@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run fuzz: runs each libFuzzer harness of tests/fuzz (config, flags, results, checkpoint)
+# npm run fuzz: runs each libFuzzer harness of tests/fuzz (config, flags, results, checkpoint, cmudict)
 # for SECONDS (default 300), $FUZZ_JOBS at a time (default 2, one per core). Usage:
 #   scripts/fuzz.sh [--no-build] [SECONDS] [HARNESS...]
 # Each harness first replays tests/fuzz/regressions/<harness> (inputs that once crashed) and its
@@ -15,7 +15,7 @@ if [[ ${1:-} == --no-build ]]; then build=false; shift; fi
 seconds=${1:-300}
 shift || true
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(config flags results checkpoint)
+((${#harnesses[@]})) || harnesses=(config flags results checkpoint cmudict)
 dir=${ASAN_BUILD:-build-asan}
 parallel=${FUZZ_JOBS:-2}
 

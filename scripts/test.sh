@@ -101,13 +101,13 @@ fi
 
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 10 s,
-# all four at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
+# all five at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
 # executions, not time), one test per harness. A sanitizer report ends the process it happens in
 # (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
 # file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
 if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
-  FUZZ_JOBS=4 bash scripts/fuzz.sh --no-build 10 >"$logs/fuzz.log" 2>&1 &
+  FUZZ_JOBS=5 bash scripts/fuzz.sh --no-build 10 >"$logs/fuzz.log" 2>&1 &
   fuzz_pid=$!
   reports=$PWD/$logs/sanitizers
   rm -rf "$reports" && mkdir -p "$reports"

@@ -13,7 +13,7 @@ export const en = {
   presetQuick: 'Quick',
   presetArticle: 'Article',
   presetCustom: 'Custom',
-  f_task: 'Task', task_copy: 'copy', task_reverse: 'reverse', task_sort: 'sort',
+  f_task: 'Task', task_copy: 'copy', task_reverse: 'reverse', task_sort: 'sort', task_g2p: 'g2p (words → sounds)',
   f_d_model: 'Model width (d_model)', f_heads: 'Heads', f_layers: 'Layers', f_d_ff: 'Feed-forward width (d_ff)',
   f_ln: 'LayerNorm', ln_post: 'post-LN', ln_pre: 'pre-LN',
   f_length: 'Sequence length', f_alphabet: 'Alphabet size', f_heldout: 'Held-out sequences', f_batch: 'Batch', f_lr: 'Learning rate',

@@ -13,7 +13,7 @@ export const zh = {
   presetQuick: '快速',
   presetArticle: '文章',
   presetCustom: '自定义',
-  f_task: '任务', task_copy: '复制 (copy)', task_reverse: '反转 (reverse)', task_sort: '排序 (sort)',
+  f_task: '任务', task_copy: '复制 (copy)', task_reverse: '反转 (reverse)', task_sort: '排序 (sort)', task_g2p: '读音 (g2p)',
   f_d_model: '模型宽度 (d_model)', f_heads: '头数', f_layers: '层数', f_d_ff: '前馈层宽度 (d_ff)',
   f_ln: 'LayerNorm 位置', ln_post: '后置 (post-LN)', ln_pre: '前置 (pre-LN)',
   f_length: '序列长度', f_alphabet: '字母表大小', f_heldout: '验证序列数', f_batch: '批大小', f_lr: '学习率',

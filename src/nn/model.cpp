@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "nn/gemm.h"
 #include "nn/layers.h"
@@ -240,7 +242,7 @@ const S* Model<S>::layer_output(int l) const {
 
 template <class S>
 void Model<S>::layer_forward(int l, int B) {
-  const int T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
+  const int T = T_, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
   const bool post = cfg_.ln == LnPlace::post;
   const LayerParams& p = P_[l];
   LayerActs& a = L_[l];
@@ -281,9 +283,14 @@ void Model<S>::layer_forward(int l, int B) {
 }
 
 template <class S>
-S Model<S>::forward(const int* input, const int* target, int B) {
-  const int T = cfg_.seq_len, C = cfg_.d_model, V = cfg_.vocab, N = B * T;
+S Model<S>::forward(const int* input, const int* target, int B, int T) {
+  if (T < 0) T = cfg_.seq_len;
+  if (T < 1 || T > cfg_.seq_len)
+    throw std::invalid_argument("Model::forward: " + std::to_string(T) + " positions; 1.." +
+                                std::to_string(cfg_.seq_len) + " allowed");
+  const int C = cfg_.d_model, V = cfg_.vocab, N = B * T;
   B_ = B;
+  T_ = T;
   std::copy_n(input, N, input_.data());
   std::copy_n(target, N, target_.data());
   const S* w = params.data();
@@ -300,7 +307,7 @@ S Model<S>::forward(const int* input, const int* target, int B) {
 
 template <class S>
 void Model<S>::layer_backward(int l, S* dx, int B) {
-  const int T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
+  const int T = T_, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
   const bool post = cfg_.ln == LnPlace::post;
   const LayerParams& p = P_[l];
   LayerActs& a = L_[l];
@@ -357,7 +364,7 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
 
 template <class S>
 void Model<S>::backward() {
-  const int B = B_, T = cfg_.seq_len, C = cfg_.d_model, V = cfg_.vocab, N = B * T;
+  const int B = B_, T = T_, C = cfg_.d_model, V = cfg_.vocab, N = B * T;
   const S* w = params.data();
   S* g = grads.data();
   std::fill(grads.begin(), grads.end(), S(0));

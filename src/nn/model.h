@@ -47,7 +47,9 @@ class Model {
   void init(uint64_t seed);
 
   // Returns the mean loss over the targets ≥ 0 (0 when there are none); caches activations.
-  S forward(const int* input, const int* target, int B);  // (B,T), (B,T)
+  // T ≤ seq_len positions (seq_len when T < 0): a batch padded only to its longest example.
+  // The buffers keep their (max_batch, seq_len) room and are read as (B,T).
+  S forward(const int* input, const int* target, int B, int T = -1);  // (B,T), (B,T)
   // Gradients of the last forward's loss; overwrites `grads`.
   void backward();
 
@@ -67,6 +69,7 @@ class Model {
 
   // Activations of the last forward / backward, for metrics and probes.
   int batch() const { return B_; }
+  int positions() const { return T_; }  // T of the last forward
   const S* logits() const { return logits_; }        // (B,T,V)
   const S* probs() const { return probs_; }          // (B,T,V)
   const S* concat(int l) const { return L_[l].concat; }    // (B,T,C)
@@ -119,7 +122,7 @@ class Model {
   void init_linear(size_t w, size_t b, int fan_in, uint64_t seed);
 
   ModelConfig cfg_;
-  int max_batch_, B_ = 0;
+  int max_batch_, B_ = 0, T_ = 0;
   std::vector<ParamInfo> info_;
   size_t tok_emb_, pos_emb_, lnfw_, lnfb_, headw_, headb_;
   std::vector<LayerParams> P_;

@@ -65,7 +65,14 @@ uint64_t estimate_bytes(const RunConfig& config, bool wo_snapshots) {
   const uint64_t model = 4 * (2 * m.params + m.activations + m.workspace + m.tokens);
   const uint64_t adam = 4 * 2 * m.params;
   const uint64_t trainer = 4 * (2 * B * T + 2 * uint64_t(c.task.heldout) * T + L * C * C);
-  const uint64_t history = 4 * steps + grown(n.probes, sizeof(EvalResult)) +
+  // g2p: scoring a chunk of held-out words (g2p_scores): its batch, the decoder's tokens and
+  // guesses, and the scores of every probe step. The lexicon is the caller's, shared by runs.
+  const uint64_t g2p = c.task.kind != TaskKind::g2p
+                           ? 0
+                           : heap_block(4 * B * T) * 2 + 3 * heap_block(4 * B) +
+                                 heap_block(24 * B) + B * heap_block(2 * T) +
+                                 grown(n.probes, sizeof(G2pScores));
+  const uint64_t history = g2p + 4 * steps + grown(n.probes, sizeof(EvalResult)) +
                            grown(n.probes, sizeof(ProbeRecord)) +
                            n.probes * (heap_block(L * sizeof(LayerStats)) + L * heap_block(4 * H));
   // curve and eval series; per layer and probe step a stats object of three sites; wo_sv

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "run/g2p.h"
+
 namespace wolab {
 
 // Names in enum order: to_string indexes them, *_from_string searches them.
@@ -12,7 +14,7 @@ const std::vector<std::string> kWoNames = {"learned",
                                            "frozen_random_scaled",
                                            "frozen_orthogonal"};
 const std::vector<std::string> kLnNames = {"post", "pre"};
-const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort"};
+const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort", "g2p"};
 
 namespace {
 
@@ -39,6 +41,11 @@ const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
 const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
 
 void derive(RunConfig& run) {
+  if (run.task.kind == TaskKind::g2p) {
+    run.model.vocab = kG2pVocab;
+    run.model.seq_len = kG2pSeqLen;
+    return;
+  }
   run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
   run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
 }

@@ -26,7 +26,8 @@ inline bool wo_frozen(WoMode m) {
          m == WoMode::frozen_orthogonal;
 }
 enum class LnPlace { post, pre };
-enum class TaskKind { copy, reverse, sort };
+// g2p: a word's pronunciation from its spelling (run/g2p.h, docs/g2p.md).
+enum class TaskKind { copy, reverse, sort, g2p };
 
 struct ModelConfig {
   int d_model = 64;
@@ -35,15 +36,17 @@ struct ModelConfig {
   int d_ff = 256;
   LnPlace ln = LnPlace::post;
   WoMode wo = WoMode::learned;
-  int vocab = 12;    // derived: alphabet + 2 (BOS, SEP)
-  int seq_len = 17;  // derived: model input length 2·length + 1
+  int vocab = 12;    // derived: alphabet + 2 (BOS, SEP); g2p's 68 tokens (run/g2p.h)
+  int seq_len = 17;  // derived: model input length 2·length + 1; g2p's longest example, 28
 };
 
 struct TaskConfig {
   TaskKind kind = TaskKind::copy;
-  int alphabet = 10;
-  int length = 8;
-  int heldout = 512;  // held-out sequences: the first `heldout` of one fixed stream (tasks.h)
+  int alphabet = 10;  // not used by g2p, whose symbols are letters and phonemes
+  int length = 8;     // not used by g2p, whose words vary in length
+  // held-out sequences: the first `heldout` of one fixed stream (tasks.h); g2p: of the held-out
+  // words, the fixed subset measured at probe steps (run/g2p.h)
+  int heldout = 512;
 };
 
 struct TrainConfig {

@@ -12,6 +12,7 @@
 #include "nn/model.h"
 #include "nn/rng.h"
 #include "run/memory_estimate.h"
+#include "run/g2p.h"
 #include "run/probes.h"
 #include "run/tasks.h"
 
@@ -31,11 +32,13 @@ struct Trainer::Impl {
   Model<float> model;
   Adam adam;
   Rng data_rng;
+  std::shared_ptr<const G2pData> g2p;  // the task g2p's words; null for the toy tasks
   Batch batch;    // the current training batch, refilled every step
-  Batch heldout;  // fixed per (task, alphabet, length)
+  Batch heldout;  // fixed per (task, alphabet, length); g2p: the probe subset of held-out words
   std::vector<float> wo_init;  // (layers, C, C)
   std::vector<float> losses;
   std::vector<EvalResult> evals;
+  std::vector<G2pScores> g2p_evals;  // g2p: at every probe step, on the probe subset
   std::vector<ProbeRecord> probes;
   std::vector<WoSnapshot> snapshots;
   std::vector<OvSnapshot> ov_snapshots;
@@ -43,10 +46,13 @@ struct Trainer::Impl {
   bool keep_stats = true;
   RunStatus status;
 
-  explicit Impl(const RunConfig& c)
+  Impl(const RunConfig& c, std::shared_ptr<const G2pData> data)
       : cfg(c), model(c.model, c.train.batch), adam(c.train, model.params.size()),
-        data_rng(stream_seed(c.train.seed, "data")),
-        batch(alloc_batch(c.task, c.train.batch)), heldout(heldout_set(c.task, c.task.heldout)) {
+        data_rng(stream_seed(c.train.seed, "data")), g2p(std::move(data)),
+        batch(g2p ? alloc_g2p_batch(c.train.batch) : alloc_batch(c.task, c.train.batch)),
+        heldout(g2p ? g2p_batch(*g2p->lexicon, g2p->heldout, 0,
+                                std::min<int>(c.task.heldout, static_cast<int>(g2p->heldout.size())))
+                    : heldout_set(c.task, c.task.heldout)) {
     losses.reserve(c.train.steps);  // so that steps append without allocating
   }
 
@@ -78,7 +84,7 @@ struct Trainer::Impl {
 
   // Stats of this step's forward and backward, before the update changes the weights.
   void probe(int step) {
-    const int N = model.batch() * cfg.model.seq_len, C = cfg.model.d_model;
+    const int N = model.batch() * model.positions(), C = cfg.model.d_model;
     const size_t n = static_cast<size_t>(N) * C;
     ProbeRecord rec;
     rec.step = step;
@@ -95,8 +101,11 @@ struct Trainer::Impl {
 
   void train_step() {
     const int step = steps_done() + 1;
-    fill_batch(batch, cfg.task, data_rng);
-    const float loss = model.forward(batch.input.data(), batch.target.data(), batch.size);
+    if (g2p)
+      fill_g2p_batch(batch, *g2p, data_rng);
+    else
+      fill_batch(batch, cfg.task, data_rng);
+    const float loss = model.forward(batch.input.data(), batch.target.data(), batch.size, batch.seq_len);
     if (!std::isfinite(loss)) {
       status = {RunStatus::State::diverged, step};
       return;
@@ -108,6 +117,7 @@ struct Trainer::Impl {
     if (is_probe_step(step)) {
       if (keep_snapshots) snapshot(step);
       evals.push_back(evaluate());
+      if (g2p) g2p_evals.push_back(g2p_scores(false));
       // Weights that give a non-finite held-out loss have diverged, even if this step's
       // training loss, computed before the update, was finite.
       if (!std::isfinite(evals.back().loss)) {
@@ -118,16 +128,22 @@ struct Trainer::Impl {
     if (step == cfg.train.steps) status = {RunStatus::State::done, 0};
   }
 
-  EvalResult evaluate() {
-    const int T = cfg.model.seq_len, V = cfg.model.vocab;
+  EvalResult evaluate() { return evaluate_on(heldout); }
+
+  // Teacher-forced metrics on `set`. The toy tasks' loss is the mean of each chunk's mean over
+  // its sequences (all have `length` answer tokens); g2p's, whose words differ in length, the
+  // mean over every answer token.
+  EvalResult evaluate_on(const Batch& set) {
+    const int T = set.seq_len, V = cfg.model.vocab;
     EvalResult r;
     r.step = steps_done();
     double loss = 0;
     int tokens = 0, right = 0, exact = 0;
-    for (int start = 0; start < heldout.size; start += cfg.train.batch) {
-      const int B = std::min(cfg.train.batch, heldout.size - start);
-      const int* target = heldout.target.data() + start * T;
-      loss += double(model.forward(heldout.input.data() + start * T, target, B)) * B;
+    for (int start = 0; start < set.size; start += cfg.train.batch) {
+      const int B = std::min(cfg.train.batch, set.size - start);
+      const int* target = set.target.data() + start * T;
+      const double chunk = model.forward(set.input.data() + start * T, target, B, T);
+      const int before = tokens;
       for (int b = 0; b < B; b++) {
         bool all = true;
         for (int t = 0; t < T; t++) {
@@ -140,17 +156,89 @@ struct Trainer::Impl {
         }
         exact += all;
       }
+      loss += chunk * (g2p ? tokens - before : B);
     }
-    r.loss = static_cast<float>(loss / heldout.size);
+    r.loss = static_cast<float>(loss / (g2p ? std::max(tokens, 1) : set.size));
     r.token_acc = tokens ? float(right) / tokens : 0.0f;
-    r.exact = float(exact) / heldout.size;
+    r.exact = float(exact) / set.size;
     return r;
+  }
+
+  // g2p: each held-out word's [BOS] letters [SEP], then its own predictions, through the cache
+  // of keys and values as greedy_exact does, until it predicts EOS or reaches the model's last
+  // position (at most 26 - letters phonemes, ≥ kMaxPhonemes); each word's prompt has its own
+  // length, so a word starts predicting at its own [SEP]. With the teacher-forced metrics of the
+  // same words, chunk by chunk.
+  G2pScores g2p_scores(bool all) {
+    const Lexicon& lex = *g2p->lexicon;
+    const std::vector<int>& ids = g2p->heldout;
+    const int n = all ? static_cast<int>(ids.size()) : heldout.size, V = cfg.model.vocab;
+    const int max_b = cfg.train.batch;
+    std::vector<int> tokens(max_b), sep(max_b);    // (B) fed at position t; [SEP]'s position
+    std::vector<char> done(max_b);                 // (B) EOS predicted
+    std::vector<std::vector<uint8_t>> guess(max_b);
+    double loss = 0;
+    long long answer_tokens = 0, right_tokens = 0, edits = 0, reference = 0;
+    int wrong = 0;
+    for (int start = 0; start < n; start += max_b) {
+      const int B = std::min(max_b, n - start);
+      const Batch chunk = g2p_batch(lex, ids, start, B);
+      const EvalResult tf = evaluate_on(chunk);
+      const long long chunk_tokens = std::count_if(chunk.target.begin(), chunk.target.end(), [](int t) { return t >= 0; });
+      loss += double(tf.loss) * chunk_tokens;
+      right_tokens += std::llround(double(tf.token_acc) * chunk_tokens);
+      answer_tokens += chunk_tokens;
+      int last_sep = 0;
+      for (int b = 0; b < B; b++) {
+        sep[b] = 1 + static_cast<int>(lex.words[ids[start + b]].word.size());
+        last_sep = std::max(last_sep, sep[b]);
+        done[b] = 0;
+        guess[b].clear();
+      }
+      for (int t = 0; t < cfg.model.seq_len; t++) {
+        for (int b = 0; b < B; b++) {
+          const std::string& word = lex.words[ids[start + b]].word;
+          if (t <= sep[b]) tokens[b] = t == 0 ? kG2pBos : t == sep[b] ? kG2pSep : kLetterToken + (word[t - 1] - 'a');
+        }
+        const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+        bool pending = t < last_sep;
+        for (int b = 0; b < B; b++) {
+          if (t < sep[b] || done[b]) continue;
+          const float* z = logits + b * V;
+          tokens[b] = static_cast<int>(std::max_element(z, z + V) - z);
+          if (tokens[b] == kG2pEos) {
+            done[b] = 1;
+            continue;
+          }
+          const bool phoneme = tokens[b] >= kPhonemeToken && tokens[b] < kPhonemeToken + kPhonemeCount;
+          guess[b].push_back(phoneme ? static_cast<uint8_t>(tokens[b] - kPhonemeToken) : kNotPhoneme);
+          pending = true;
+        }
+        if (!pending) break;
+      }
+      for (int b = 0; b < B; b++) {
+        // a word that never predicted EOS is wrong even if its phonemes are right
+        const PronunciationScore s = score_pronunciation(guess[b], lex.words[ids[start + b]]);
+        edits += s.edits + !done[b];
+        reference += s.reference;
+        wrong += s.edits > 0 || !done[b];
+      }
+    }
+    G2pScores s;
+    s.step = steps_done();
+    s.words = n;
+    s.per = reference ? float(double(edits) / reference) : 0.0f;
+    s.wer = n ? float(wrong) / n : 0.0f;
+    s.token_acc = answer_tokens ? float(double(right_tokens) / answer_tokens) : 0.0f;
+    s.loss = answer_tokens ? float(loss / answer_tokens) : 0.0f;
+    return s;
   }
 
   // Feeds each held-out sequence's [BOS] x [SEP], then its own predictions, one position at a
   // time through the model's cache of keys and values (Model::decode): the same answers as
   // rerunning forward() for every answer token, at the cost of one forward.
   float greedy_exact() {
+    if (g2p) return 1.0f - g2p_scores(false).wer;
     const int T = cfg.model.seq_len, V = cfg.model.vocab, first = first_answer_position(cfg.task);
     std::vector<int> tokens(cfg.train.batch);  // (B) fed at position t
     std::vector<char> right(cfg.train.batch);  // (B) every answer token so far right
@@ -178,12 +266,16 @@ struct Trainer::Impl {
   }
 };
 
-Trainer::Trainer(const RunConfig& cfg) {
+Trainer::Trainer(const RunConfig& cfg, std::shared_ptr<const G2pData> g2p) {
   RunConfig c = cfg;
   derive(c);
   const std::vector<std::string> problems = validate(c);
   if (!problems.empty()) throw ConfigError(problems.front());
-  impl_ = std::make_unique<Impl>(c);
+  if (c.task.kind != TaskKind::g2p)
+    g2p = nullptr;
+  else if (!g2p || g2p->train.empty() || g2p->heldout.empty())
+    throw ConfigError("task.name: g2p needs the CMUdict lexicon (docs/g2p.md), which was not loaded");
+  impl_ = std::make_unique<Impl>(c, std::move(g2p));
   impl_->model.init(c.train.seed);
   impl_->wo_init.reserve(static_cast<size_t>(c.model.layers) * c.model.d_model * c.model.d_model);
   for (int l = 0; l < c.model.layers; l++) {
@@ -230,6 +322,11 @@ void Trainer::keep_stats(bool keep) {
 
 EvalResult Trainer::evaluate() { return impl_->evaluate(); }
 float Trainer::greedy_exact() { return impl_->greedy_exact(); }
+G2pScores Trainer::g2p_scores(bool all) {
+  if (!impl_->g2p) throw ConfigError("task.name: g2p scores need the task g2p");
+  return impl_->g2p_scores(all);
+}
+const std::vector<G2pScores>& Trainer::g2p_evals() const { return impl_->g2p_evals; }
 const std::vector<float>& Trainer::losses() const { return impl_->losses; }
 const std::vector<EvalResult>& Trainer::evals() const { return impl_->evals; }
 const std::vector<ProbeRecord>& Trainer::probes() const { return impl_->probes; }
@@ -291,8 +388,8 @@ std::vector<float> Trainer::attention(int layer, int head, int example) {
   check_index("layer", layer, m.cfg.model.layers);
   check_index("head", head, m.cfg.model.heads);
   check_index("example", example, m.heldout.size);
-  const int T = m.cfg.model.seq_len;
-  m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1);
+  const int T = m.heldout.seq_len;
+  m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1, T);
   const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
   return {att, att + T * T};
 }
@@ -323,7 +420,7 @@ std::vector<uint8_t> Trainer::save_checkpoint() const {
   return write_safetensors(st);
 }
 
-Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
+Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_ptr<const G2pData> g2p) {
   SafeTensors st = read_safetensors(bytes.data(), bytes.size());
   auto meta = [&](const std::string& key) -> const std::string& {
     auto it = st.metadata.find(key);
@@ -342,7 +439,7 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes) {
       throw ConfigError("checkpoint: metadata \"" + key + "\" is too large");
     }
   };
-  Trainer t(parse_run_config(meta("config")));
+  Trainer t(parse_run_config(meta("config")), std::move(g2p));
   Impl& m = *t.impl_;
   // Adam's second moments are averages of squares: a negative one would make the next
   // update NaN, and the run look as if it had diverged.

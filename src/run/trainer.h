@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "run/g2p.h"
 #include "run/run_config.h"
 #include "lab/status.h"
 
@@ -54,8 +55,10 @@ struct OvSnapshot {
 
 class Trainer {
  public:
-  // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed.
-  explicit Trainer(const RunConfig& cfg);
+  // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed. The task
+  // g2p trains on `g2p` (the lexicon and its split, shared by every run that reads them), which
+  // the toy tasks ignore; a g2p run without it is a ConfigError.
+  explicit Trainer(const RunConfig& cfg, std::shared_ptr<const G2pData> g2p = nullptr);
   ~Trainer();
   Trainer(Trainer&&) noexcept;
   Trainer& operator=(Trainer&&) noexcept;
@@ -77,7 +80,12 @@ class Trainer {
   void stop();
 
   EvalResult evaluate();   // on the fixed held-out set, teacher forced
-  float greedy_exact();    // held-out exact match generating answers autoregressively
+  float greedy_exact();    // held-out exact match generating answers autoregressively; g2p: 1 - WER
+  // g2p only (else ConfigError): greedy pronunciations, stopping at EOS, scored against the
+  // closest listed pronunciation, and the teacher-forced metrics, on the probe subset
+  // (task.heldout held-out words) or on all held-out words.
+  G2pScores g2p_scores(bool all);
+  const std::vector<G2pScores>& g2p_evals() const;  // at every probe step, on the probe subset
 
   const std::vector<float>& losses() const;  // (steps_done) training loss of each step
   const std::vector<EvalResult>& evals() const;
@@ -95,7 +103,8 @@ class Trainer {
   const std::vector<OvSnapshot>& ov_snapshots() const;  // (snapshots · layers · heads)
   int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
   // The data the run sees, so that tests can check every variant of a seed sees the same.
-  const std::vector<int>& last_batch() const;      // (batch, seq_len) last step's input tokens
+  // (batch, seq_len) last step's input tokens; g2p: (batch, T) in front, T its longest example
+  const std::vector<int>& last_batch() const;
   const std::vector<int>& heldout_inputs() const;  // (task.heldout, seq_len) the held-out input tokens
 
   // Inspection. In identity mode W_o is the identity matrix.
@@ -108,7 +117,8 @@ class Trainer {
   // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
   // from them continues exactly as this one would.
   std::vector<uint8_t> save_checkpoint() const;
-  static Trainer from_checkpoint(const std::vector<uint8_t>& bytes);  // throws ConfigError
+  // throws ConfigError; `g2p` as for the constructor
+  static Trainer from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_ptr<const G2pData> g2p = nullptr);
 
  private:
   struct Impl;

@@ -100,7 +100,7 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --d-model=2000" + out, "--d-model: 2000 is out of range"},
       {"run --heads 5" + out, "model.heads: d_model 64 is not divisible by heads 5; choose heads dividing d_model"},
       {"run --frobnicate 1" + out, "--frobnicate: unknown flag"},
-      {"run --task sorted" + out, "--task: unknown value \"sorted\"; use copy, reverse or sort"},
+      {"run --task sorted" + out, "--task: unknown value \"sorted\"; use copy, reverse, sort or g2p"},
       {"run --experiment nope" + out, "--experiment: unknown value \"nope\""},
       {"run --ln middle" + out, "--ln: unknown value \"middle\"; use post or pre"},
       {"run --lr 0" + out, "--lr: 0 is out of range; use a number in (0, 1]"},

@@ -211,7 +211,7 @@ TEST(Config, EveryRangeHasItsMessage) {
       {R"({"model": {"layers": 13}})", "model.layers: 13 is out of range; use an integer in 1..12"},
       {R"({"model": {"d_ff": 4097}})", "model.d_ff: 4097 is out of range; use an integer in 1..4096"},
       {R"({"model": {"ln": "middle"}})", "model.ln: unknown value \"middle\"; use post or pre"},
-      {R"({"task": {"name": "sorted"}})", "task.name: unknown value \"sorted\"; use copy, reverse or sort"},
+      {R"({"task": {"name": "sorted"}})", "task.name: unknown value \"sorted\"; use copy, reverse, sort or g2p"},
       {R"({"task": {"alphabet": 1}})", "task.alphabet: 1 is out of range; use an integer in 2..64"},
       {R"({"task": {"alphabet": 65}})", "task.alphabet: 65 is out of range; use an integer in 2..64"},
       {R"({"task": {"length": 0}})", "task.length: 0 is out of range; use an integer in 1..64"},
@@ -426,7 +426,7 @@ TEST(Config, SettingsJsonDescribesEveryField) {
       "kind": "integer", "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null,
       "choices": null, "form": true, "allowed": "an integer in 1..1024", "help": "width of the residual stream"})"));
   EXPECT_EQ(table[8]["key"], "task");
-  EXPECT_EQ(table[8]["choices"], json::parse(R"(["copy", "reverse", "sort"])"));
+  EXPECT_EQ(table[8]["choices"], json::parse(R"(["copy", "reverse", "sort", "g2p"])"));
   EXPECT_EQ(table[7]["form"], false);  // model.wo: the plan sets it per variant
   EXPECT_EQ(table[0]["form"], false);  // experiment
   EXPECT_EQ(table[14]["lo_open"], true);  // train.lr in (0, 1]

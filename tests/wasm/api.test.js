@@ -87,7 +87,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.equal(byKey.lrs.kind, 'reals');
   assert.equal(byKey.stability_clip.default, 0, 'clipping off in lr_stability');
   assert.equal(byKey.wo.form, false);
-  assert.deepEqual(byKey.task.choices, ['copy', 'reverse', 'sort']);
+  assert.deepEqual(byKey.task.choices, ['copy', 'reverse', 'sort', 'g2p']);
 
   assert.deepEqual(wolab.validateConfig('{}'), []);
   assert.deepEqual(wolab.validateConfig('{"model": {"heads": 5}}'),
