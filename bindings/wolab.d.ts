@@ -87,6 +87,8 @@ export interface Setting {
   max_items: number | null;
   /** choice only: the allowed strings; null otherwise. */
   choices: string[] | null;
+  /** task.name only: the choices that need a data file the front end loads ("lexicon"). */
+  needs_data: Record<string, string> | null;
   /** false for the fields the plan sets per run (experiment, model.wo): not a form field. */
   form: boolean;
   /** What is allowed, in the words of validation messages, e.g. "an integer in 1..1024". */

@@ -1,6 +1,6 @@
-// The core's results calls (makeResults, parseResults, analyze: docs/api.md) in a classic Web
-// Worker of their own, so that the page's main thread never waits for them: on a large experiment
-// each takes hundreds of ms. Text in, text out (docs/worker.md, "Analysis worker"), but for
+// The core's results calls (makeResults, parseResults, analyze: docs/api.md), and plan for the
+// estimate before Run, in a classic Web Worker of their own, so that the page's main thread never
+// waits for them: on a large experiment each takes hundreds of ms. Text in, text out (docs/worker.md, "Analysis worker"), but for
 // makeResults, which takes the records and also answers their summary; and woFile,
 // which fetches a run's W_o snapshot file (docs/results.md, "W_o snapshots apart") and reads it
 // with the core's readWoFile, answering with its matrices in one Float32Array, transferred.
@@ -8,7 +8,7 @@
 
 let ready = null;  // Promise of the Embind module, set by 'init'
 
-const TEXT_CALLS = ['parseResults', 'analyze'];
+const TEXT_CALLS = ['parseResults', 'analyze', 'plan'];
 
 // The matrices of the wo file at `url` (same origin, relative to the page).
 async function woFile(wolab, url) {

@@ -53,6 +53,9 @@ export function startAnalysis(script) {
 export const makeResults = (experiment, configJson, runs) => call('makeResults', experiment, configJson, runs);
 export const parseResults = (text) => call('parseResults', text);
 export const analyze = (resultsArrayJson) => call('analyze', resultsArrayJson);
+// plan, for the estimate before Run (web/estimate.js): the seven plans of a preset's size take
+// 50 to 200 ms, a long task on the main thread. A Run press plans on the main thread (one plan).
+export const planAside = (configJson, experimentsJson) => call('plan', configJson, experimentsJson);
 // The matrices of the W_o snapshot file at url (web/analysis-worker.js, woFile), read in a worker
 // of their own, made when first needed, so that no analysis holds up a heatmap (nor the reverse).
 let snapshots = null;

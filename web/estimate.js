@@ -8,6 +8,7 @@ import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
 import { runRank } from './live-runs.js';
 import { stepsTrained } from './run-status.js';
+import { planAside } from './analysis.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
@@ -41,7 +42,15 @@ async function measureSpeed() {
   const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
   const names = [...app.exps.keys()];
-  const plans = new Map([...names, 'all'].map((name) => [name, poolOrder(JSON.parse(app.wolab.plan(all, JSON.stringify(name === 'all' ? names : [name]))))]));
+  const lists = [...names, 'all'];
+  let texts;
+  try {
+    texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? names : [name]))));
+  } catch {
+    return;  // settings the core refuses: no estimate (Run says why)
+  }
+  if (runAllConfig() !== all) return;
+  const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
   const first = plans.get('all')[0];
   const answers = first && await app.runner.time(first.config, first.keep);
   if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;

@@ -479,8 +479,11 @@ json settings_json() {
   ExperimentConfig defaults;
   for (const auto& s : kSettings) {
     const bool ranged = s.kind != Kind::choice;
-    json choices = nullptr;
+    json choices = nullptr, needs_data = nullptr;
     if (s.choices) choices = *s.choices;
+    // A g2p run reads the CMUdict lexicon (docs/g2p.md), which a front end must load and hand
+    // to the trainer: one that has not must not offer it.
+    if (std::string(s.path) == "task.name") needs_data = {{"g2p", "lexicon"}};
     out.push_back({{"path", s.path},
                    {"key", s.key},
                    {"flag", s.flag},
@@ -491,6 +494,7 @@ json settings_json() {
                    {"lo_open", s.lo_open},
                    {"max_items", s.kind == Kind::reals ? json(kMaxReals) : json(nullptr)},
                    {"choices", choices},
+                   {"needs_data", needs_data},
                    // The experiment and the W_o mode are chosen per run by the plan (plan.h).
                    {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo"},
                    {"allowed", allowed(s)},

@@ -630,7 +630,9 @@ TEST(Analysis, EarlyLateTableAveragesTheFirstAndLastProbes) {
   EXPECT_EQ(rows[4]["site"], "wo_out");
   EXPECT_EQ(rows[4]["same_as"], "concat");
   for (size_t k = 0; k < rows.size(); ++k)
-    if (k != 4) EXPECT_FALSE(rows[k].contains("same_as")) << k;
+    if (k != 4) {
+      EXPECT_FALSE(rows[k].contains("same_as")) << k;
+    }
 }
 
 // The sentence under the early-versus-late table names the row whose std moved most, in either

@@ -80,7 +80,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   const byKey = Object.fromEntries(settings.map((s) => [s.key, s]));
   assert.deepEqual(byKey.d_model, {
     path: 'model.d_model', key: 'd_model', flag: '--d-model', kind: 'integer', default: 64, min: 1, max: 1024,
-    lo_open: false, max_items: null, choices: null, form: true, allowed: 'an integer in 1..1024',
+    lo_open: false, max_items: null, choices: null, needs_data: null, form: true, allowed: 'an integer in 1..1024',
     help: 'width of the residual stream',
   });
   assert.deepEqual(byKey.lrs.default, [0.001, 0.003, 0.01, 0.02, 0.03]);
@@ -88,6 +88,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.equal(byKey.stability_clip.default, 0, 'clipping off in lr_stability');
   assert.equal(byKey.wo.form, false);
   assert.deepEqual(byKey.task.choices, ['copy', 'reverse', 'sort', 'g2p']);
+  assert.deepEqual(byKey.task.needs_data, { g2p: 'lexicon' }, 'g2p trains only with the lexicon handed to it');
 
   assert.deepEqual(wolab.validateConfig('{}'), []);
   assert.deepEqual(wolab.validateConfig('{"model": {"heads": 5}}'),
