@@ -64,7 +64,7 @@ const RunFlag kRunFlags[] = {
     {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
                     "                          results are the same for every N"},
     {"--shard", "K/N", "train only slice K of N of the plan (balanced by estimated cost) and write the\n"
-                       "                          shard file results.shard-K-of-N.json for `wolab merge`"},
+                       "                          shard file results-shard-K-of-N.json for `wolab merge`"},
 };
 
 void print_run_help() {
@@ -80,7 +80,7 @@ void print_run_help() {
   std::cout << "\nWith --experiment all, --out results.json writes one file per experiment,\n"
                "results.<experiment>.json; a run that several experiments compare (same variant,\n"
                "seed, learning rate and clip) is trained once and shared.\n"
-               "\nWith --shard K/N, --out results.json writes results.shard-K-of-N.json instead: slice K\n"
+               "\nWith --shard K/N, --out results.json writes results-shard-K-of-N.json instead: slice K\n"
                "of the N that `wolab plan --shards N` prints the commands of; `wolab merge` joins them\n"
                "into the files above (docs/sweeps.md).\n"
                "\nExit status 0 when done (runs that diverged are reported as such), 2 for invalid\n"
@@ -117,12 +117,13 @@ void print_merge_help() {
 
 // ---- argument parsing (flag_pairs, parse_jobs, parse_shard: args.h) ----
 
-// `path` with ".<part>" before its extension: results.json -> results.remove_wo.json.
+// `path` with `part` before its extension: results.json -> results.remove_wo.json (part
+// ".remove_wo").
 std::string output_path(const std::string& path, const std::string& part) {
   size_t slash = path.find_last_of('/'), dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
-    return path + "." + part;
-  return path.substr(0, dot) + "." + part + path.substr(dot);
+    return path + part;
+  return path.substr(0, dot) + part + path.substr(dot);
 }
 
 // The results files of a plan whose config is cfg: --out itself for one experiment, one per
@@ -130,14 +131,15 @@ std::string output_path(const std::string& path, const std::string& part) {
 std::vector<std::string> results_paths(const ExperimentConfig& cfg, const std::string& out) {
   std::vector<std::string> outputs;
   for (const ExperimentInfo& e : experiments())
-    if (cfg.experiment == "all") outputs.push_back(output_path(out, e.name));
+    if (cfg.experiment == "all") outputs.push_back(output_path(out, "." + e.name));
   if (outputs.empty()) outputs.push_back(out);
   return outputs;
 }
 
-// Slice K of N's shard file: results.json -> results.shard-K-of-N.json.
+// Slice K of N's shard file: results.json -> results-shard-K-of-N.json, which a glob of the
+// results files, results.*.json, does not match.
 std::string shard_path(const std::string& out, const ShardSpec& s) {
-  return output_path(out, "shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count));
+  return output_path(out, "-shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count));
 }
 
 // Fails now, not after hours of training, when an output could not be written.

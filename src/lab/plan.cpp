@@ -87,7 +87,7 @@ std::vector<json> train_runs(const std::vector<PlannedRun>& plan, const std::vec
 
 std::vector<std::vector<size_t>> shard_plan(const std::vector<PlannedRun>& plan, int shards) {
   if (shards < 1 || static_cast<size_t>(shards) > plan.size())
-    throw ConfigError("shards: " + std::to_string(shards) + " slices of a plan of " + std::to_string(plan.size()) +
+    throw ConfigError(std::to_string(shards) + " slices of a plan of " + std::to_string(plan.size()) +
                       " runs; use 1.." + std::to_string(plan.size()) + " (every slice trains at least one run)");
   std::vector<double> cost(plan.size());
   for (size_t i = 0; i < plan.size(); ++i)

@@ -38,7 +38,8 @@ nlohmann::json plan_json(const std::vector<PlannedRun>& plan);
 // order. Deterministic, so every machine that computes it from the same config gets the same
 // slices: runs are dealt out from the costliest down (a tie goes to the earlier run), each to
 // the slice with the least cost so far (a tie to the earlier slice). Every slice has at least
-// one run. Throws ConfigError if shards is below 1 or above plan.size().
+// one run. Throws ConfigError if shards is below 1 or above plan.size(), its message naming no
+// field: the caller's flag or setting goes before it.
 std::vector<std::vector<size_t>> shard_plan(const std::vector<PlannedRun>& plan, int shards);
 
 // Called once a run's Trainer exists and after every chunk of steps; the last call of a run

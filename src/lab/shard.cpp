@@ -168,7 +168,7 @@ json shard_file(const ExperimentConfig& cfg, int index, int count, std::vector<j
 
 Merged merge_shards(const std::vector<ShardText>& files) {
   if (files.empty())
-    throw ConfigError("merge: no shard file; give every slice's, e.g. wolab merge results.shard-*-of-8.json --out results.json");
+    throw ConfigError("merge: no shard file; give every slice's, e.g. wolab merge results-shard-*-of-8.json --out results.json");
   std::vector<Shard> shards;
   std::vector<const Shard*> by_index;  // (count) the file of each slice, null while none
   for (const ShardText& file : files) {
