@@ -31,7 +31,6 @@
 #include "lab/experiment.h"
 #include "lab/plan.h"
 #include "lab/results.h"
-#include "lab/run_cost.h"
 #include "lab/shard.h"
 #include "run/trainer.h"
 
@@ -283,12 +282,13 @@ void print_summary(const json& results) {
 
 // ---- commands ----
 
-// Every file in `paths` gets its text, or none does.
-void write_all(const std::vector<std::string>& paths, const std::vector<std::string>& texts) {
+// Every file in `paths` gets its text(i), or none does. One text at a time: a results file with
+// W_o snapshots may be hundreds of megabytes.
+void write_all(const std::vector<std::string>& paths, const std::function<std::string(size_t)>& text) {
   std::vector<std::string> written;
   try {
     for (size_t i = 0; i < paths.size(); ++i) {
-      write_file_atomic(paths[i], texts[i]);
+      write_file_atomic(paths[i], text(i));
       written.push_back(paths[i]);
     }
   } catch (...) {
@@ -365,8 +365,6 @@ std::vector<std::vector<size_t>> slices_of(const std::vector<PlannedRun>& plan, 
   }
 }
 
-double planned_cost(const PlannedRun& run) { return run_cost(run.config, run.keep_stats, run.keep_wo).total(); }
-
 // Slice K of N: trains its runs and writes its shard file (no summary: a slice's means would
 // be of some seeds only).
 int run_shard(const RunArgs& a) {
@@ -377,7 +375,8 @@ int run_shard(const RunArgs& a) {
   Progress progress;
   std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs);
   progress.finish();
-  write_all({path}, {json_text(shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records))) + "\n"});
+  const json file = shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records));
+  write_all({path}, [&](size_t) { return json_text(file) + "\n"; });
   std::printf("wrote %s: slice %d/%d, %zu of the plan's %zu runs\n", path.c_str(), a.shard->index, a.shard->count,
               runs.size(), plan.size());
   return 0;
@@ -410,13 +409,11 @@ int run_command(const std::vector<std::string>& args) {
 
   for (const json& r : results) print_summary(r);
   std::printf("\n%s\n", format_analysis(analyze(results)).c_str());
-  std::vector<std::string> paths = outputs, texts;
-  for (const json& r : results) texts.push_back(r.dump() + "\n");
-  if (!a.checkpoint.empty()) {
-    paths.push_back(a.checkpoint);
-    texts.emplace_back(last_checkpoint.begin(), last_checkpoint.end());
-  }
-  write_all(paths, texts);
+  std::vector<std::string> paths = outputs;
+  if (!a.checkpoint.empty()) paths.push_back(a.checkpoint);
+  write_all(paths, [&](size_t i) {
+    return i < results.size() ? results[i].dump() + "\n" : std::string(last_checkpoint.begin(), last_checkpoint.end());
+  });
   for (const std::string& path : paths) std::printf("wrote %s\n", path.c_str());
   return 0;
 }
@@ -506,9 +503,7 @@ int merge_command(const std::vector<std::string>& args) {
   const Merged merged = merge_shards(texts);
   const std::vector<std::string> outputs = results_paths(merged.config, out);
   for (const std::string& path : outputs) check_writable("--out", path);
-  std::vector<std::string> results;
-  for (const json& r : merged.results) results.push_back(r.dump() + "\n");
-  write_all(outputs, results);
+  write_all(outputs, [&](size_t i) { return merged.results[i].dump() + "\n"; });
   for (const std::string& path : outputs) std::printf("wrote %s\n", path.c_str());
   return 0;
 }

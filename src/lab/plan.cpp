@@ -85,13 +85,14 @@ std::vector<json> train_runs(const std::vector<PlannedRun>& plan, const std::vec
   return records;
 }
 
+double planned_cost(const PlannedRun& run) { return run_cost(run.config, run.keep_stats, run.keep_wo).total(); }
+
 std::vector<std::vector<size_t>> shard_plan(const std::vector<PlannedRun>& plan, int shards) {
   if (shards < 1 || static_cast<size_t>(shards) > plan.size())
     throw ConfigError(std::to_string(shards) + " slices of a plan of " + std::to_string(plan.size()) +
                       " runs; use 1.." + std::to_string(plan.size()) + " (every slice trains at least one run)");
   std::vector<double> cost(plan.size());
-  for (size_t i = 0; i < plan.size(); ++i)
-    cost[i] = run_cost(plan[i].config, plan[i].keep_stats, plan[i].keep_wo).total();
+  for (size_t i = 0; i < plan.size(); ++i) cost[i] = planned_cost(plan[i]);
   std::vector<size_t> order(plan.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });

@@ -33,6 +33,10 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
 //   (lab/run_cost.h), "config": {model, task, train}}, ...] (docs/api.md).
 nlohmann::json plan_json(const std::vector<PlannedRun>& plan);
 
+// What a planned run is estimated to cost: run_cost(...).total() (lab/run_cost.h) of its config
+// and what it keeps.
+double planned_cost(const PlannedRun& run);
+
 // The plan cut into `shards` slices of about equal estimated cost (run_cost's total), for
 // training on several machines at once: each slice lists the plan indices of its runs in plan
 // order. Deterministic, so every machine that computes it from the same config gets the same

@@ -11,7 +11,6 @@
 #include "helpers.h"
 #include "lab/plan.h"
 #include "lab/results.h"
-#include "lab/run_cost.h"
 #include "lab/shard.h"
 
 namespace wolab {
@@ -27,15 +26,13 @@ ExperimentConfig all_config() {
   return cfg;
 }
 
-double cost_of(const PlannedRun& r) { return run_cost(r.config, r.keep_stats, r.keep_wo).total(); }
-
 TEST(Shard, SlicesCoverThePlanOnceBalancedByCost) {
   ExperimentConfig cfg = all_config();
   cfg.seeds = 3;
   cfg.base.model.layers = 2;  // W_o's share of the cost grows: identity runs cost less
   const std::vector<PlannedRun> plan = plan_runs(cfg, {"all"});
   double biggest = 0;
-  for (const PlannedRun& r : plan) biggest = std::max(biggest, cost_of(r));
+  for (const PlannedRun& r : plan) biggest = std::max(biggest, planned_cost(r));
   for (int n : {1, 2, 3, 5, static_cast<int>(plan.size())}) {
     const auto slices = shard_plan(plan, n);
     ASSERT_EQ(slices.size(), static_cast<size_t>(n));
@@ -47,7 +44,7 @@ TEST(Shard, SlicesCoverThePlanOnceBalancedByCost) {
       double load = 0;
       for (size_t i : slice) {
         seen.insert(i);
-        load += cost_of(plan[i]);
+        load += planned_cost(plan[i]);
       }
       lo = std::min(lo, load);
       hi = std::max(hi, load);
@@ -58,10 +55,10 @@ TEST(Shard, SlicesCoverThePlanOnceBalancedByCost) {
     EXPECT_LE(hi - lo, biggest) << n;
     EXPECT_EQ(shard_plan(plan, n), slices) << "the same slices every time";
   }
-  // Runs differ in cost (identity has no W_o product, wo_heatmap keeps snapshots), so slices
-  // of equal counts would not be of equal cost; by cost the two halves are within one run.
+  // The plan's runs differ in cost (identity has no W_o product, wo_heatmap keeps snapshots):
+  // slices of equal counts would not be of equal cost, and the bound above is on cost.
   std::set<double> costs;
-  for (const PlannedRun& r : plan) costs.insert(cost_of(r));
+  for (const PlannedRun& r : plan) costs.insert(planned_cost(r));
   EXPECT_GT(costs.size(), 2u);
   EXPECT_THROW(shard_plan(plan, 0), ConfigError);
   try {
@@ -90,7 +87,7 @@ TEST(Shard, MergedSlicesAreTheUnshardedResultsOfEveryExperiment) {
   const ExperimentConfig cfg = all_config();
   const std::vector<json> whole = run_experiment(cfg, nullptr, 1);
   ASSERT_EQ(whole.size(), experiments().size());
-  for (int n : {1, 3}) {
+  for (int n : {1, 3}) {  // one slice is the whole plan
     std::vector<ShardText> files = shard_texts(cfg, n);
     std::reverse(files.begin(), files.end());  // any order
     const Merged merged = merge_shards(files);
