@@ -186,7 +186,9 @@ Merged merge_shards(const std::vector<ShardText>& files) {
   // Pointers into `shards` only once it no longer grows.
   for (const Shard& s : shards) {
     const Shard*& seen = by_index[static_cast<size_t>(s.index - 1)];
-    if (seen) refuse(s.name, "slice " + slice_name(s.index, s.count) + " again, already in " + escape_controls(seen->name));
+    if (seen)
+      refuse(s.name, "slice " + slice_name(s.index, s.count) +
+                         (seen->name == s.name ? " given twice" : " again, already in " + escape_controls(seen->name)));
     seen = &s;
   }
   std::string missing;
