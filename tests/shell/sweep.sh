@@ -61,8 +61,15 @@ killed)
   kill -0 "$pid" 2>/dev/null || fail "the slice ended before it could be killed: $(tail -1 killed.log)"
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null && fail "the killed slice exited 0"
-  leftovers=$(ls -A | grep -v -e '^killed.log$' || true)
+  # Only the empty probe of --out's writability (killed within its microseconds at the start)
+  # could be left, as a .partial, which merge must refuse.
+  leftovers=$(ls -A | grep -v -e '^killed.log$' -e '\.partial$' || true)
   [[ -z $leftovers ]] || fail "a killed slice left: $leftovers"
+  for partial in *.partial; do
+    [[ -e $partial ]] || continue
+    if "$wolab" merge "$partial" --out merged.json 2>/dev/null; then fail "merge accepted $partial"; fi
+    rm -f "$partial"
+  done
 
   # Killed while writing: the text goes to <file>.partial, renamed into place once whole; a
   # glob of shard files does not match it, and merge refuses it by name when given.
