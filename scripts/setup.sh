@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 # fonts-wqy-zenhei: a CJK font, so the Chinese UI renders in headless Chromium (and its
 # screenshots) instead of empty boxes. clang and libclang-rt-14-dev (clang 14's sanitizer and
 # libFuzzer runtimes): the sanitized build and the fuzz harnesses (scripts/build-asan.sh).
+# parallel: GNU parallel, which runs the sharded sweep of docs/sweeps.md (tests/shell/sweep.sh).
 packages=(cmake g++ make libeigen3-dev googletest libgtest-dev nlohmann-json3-dev emscripten chromium
-          fonts-wqy-zenhei clang libclang-rt-14-dev)
+          fonts-wqy-zenhei clang libclang-rt-14-dev parallel)
 missing=()
 for p in "${packages[@]}"; do
   # `dpkg -s` also succeeds for removed packages whose config files remain: read the status.

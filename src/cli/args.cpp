@@ -1,8 +1,26 @@
 #include "cli/args.h"
 
+#include <nlohmann/json.hpp>
+
 #include "lab/config.h"
 
 namespace wolab {
+
+namespace {
+
+// The value as it appears in a message: quoted, controls escaped, invalid UTF-8 replaced.
+std::string shown(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A count of at most `digits` decimal digits in lo..hi, or 0.
+int count_in(const std::string& text, size_t digits, int lo, int hi) {
+  if (text.empty() || text.size() > digits || text.find_first_not_of("0123456789") != std::string::npos) return 0;
+  const int n = std::stoi(text);
+  return n >= lo && n <= hi ? n : 0;
+}
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -23,6 +41,43 @@ std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<st
       throw ConfigError(escape_controls(out.back().first) + ": empty value; see wolab --help");
   }
   return out;
+}
+
+int parse_jobs(const std::string& text) {
+  const int n = count_in(text, 3, 1, kMaxJobs);
+  if (n == 0)
+    throw ConfigError("--jobs: " + shown(text) + " is not a number of jobs; use an integer in 1.." +
+                      std::to_string(kMaxJobs));
+  return n;
+}
+
+ShardSpec parse_shard(const std::string& text) {
+  const size_t slash = text.find('/');
+  ShardSpec s;
+  if (slash != std::string::npos) {
+    s.count = count_in(text.substr(slash + 1), 4, 1, kMaxShards);
+    s.index = count_in(text.substr(0, slash), 4, 1, s.count);
+  }
+  if (s.index == 0 || s.count == 0)
+    throw ConfigError("--shard: " + shown(text) + " is not a slice; use K/N, slice K of N, with 1 <= K <= N <= " +
+                      std::to_string(kMaxShards) + ", e.g. --shard 1/8");
+  return s;
+}
+
+int parse_shards(const std::string& text) {
+  const int n = count_in(text, 4, 1, kMaxShards);
+  if (n == 0)
+    throw ConfigError("--shards: " + shown(text) + " is not a number of slices; use an integer in 1.." +
+                      std::to_string(kMaxShards));
+  return n;
+}
+
+std::string shell_quote(const std::string& word) {
+  const char* plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%";
+  if (!word.empty() && word.find_first_not_of(plain) == std::string::npos) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 }  // namespace wolab

@@ -1,5 +1,5 @@
-// The CLI's command-line tokenizer, apart from main.cpp so that the flags fuzz harness
-// (tests/fuzz/fuzz_flags.cpp) parses argv exactly as wolab does.
+// The CLI's command-line tokenizer and the values of its own flags, apart from main.cpp so
+// that the flags fuzz harness (tests/fuzz/fuzz_flags.cpp) parses argv exactly as wolab does.
 #pragma once
 
 #include <string>
@@ -11,5 +11,26 @@ namespace wolab {
 // "--flag value" or "--flag=value" pairs, in order. Throws ConfigError for an argument that is
 // not a flag, or a flag without its value or with an empty one.
 std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args);
+
+inline constexpr int kMaxJobs = 256;
+inline constexpr int kMaxShards = 9999;
+
+// --jobs N: 1..kMaxJobs. Throws ConfigError naming the flag.
+int parse_jobs(const std::string& text);
+
+// --shard K/N: slice K of N, 1 <= K <= N <= kMaxShards (whether the plan has N runs is the
+// plan's to say). Throws ConfigError naming the flag.
+struct ShardSpec {
+  int index = 0;  // K, 1-based
+  int count = 0;  // N
+};
+ShardSpec parse_shard(const std::string& text);
+
+// --shards N of `wolab plan`: 1..kMaxShards. Throws ConfigError naming the flag.
+int parse_shards(const std::string& text);
+
+// `word` as one word of a POSIX shell command line: as it is when it holds only characters no
+// shell treats specially, else in single quotes.
+std::string shell_quote(const std::string& word);
 
 }  // namespace wolab

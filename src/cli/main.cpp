@@ -1,5 +1,7 @@
 // wolab: trains the W_o experiments from the command line and writes results JSON (docs/results.md,
-// the page imports it), or reports the held-out metrics of a checkpoint.
+// the page imports it), or reports the held-out metrics of a checkpoint. A plan too big for one
+// machine is cut into slices that train anywhere (run --shard, plan --shards) and are merged
+// back into the same results files (merge; docs/sweeps.md).
 //
 // Exit status: 0 done (also when some runs diverged: they are reported, not failures);
 // 2 invalid input (flag, config, checkpoint), with one line on stderr naming the field and what
@@ -13,7 +15,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +32,7 @@
 #include "lab/plan.h"
 #include "lab/results.h"
 #include "lab/wo_files.h"
+#include "lab/shard.h"
 #include "run/trainer.h"
 
 namespace {
@@ -42,7 +47,10 @@ const char* const kUsage =
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
     "       wolab report results.json...             paired comparisons and the article's claims\n"
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
-    "       wolab --help | run --help | eval --help | report --help | split-wo --help | --version\n";
+    "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
+    "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
+    "       wolab --help | run --help | eval --help | report --help | split-wo --help | plan --help |\n"
+    "             merge --help | --version\n";
 
 // Flags of `wolab run` that are not config settings.
 struct RunFlag {
@@ -57,8 +65,9 @@ const RunFlag kRunFlags[] = {
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
     {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
                     "                          results are the same for every N"},
+    {"--shard", "K/N", "train only slice K of N of the plan (balanced by estimated cost) and write the\n"
+                       "                          shard file results-shard-K-of-N.json for `wolab merge`"},
 };
-constexpr int kMaxJobs = 256;
 
 void print_run_help() {
   std::cout << kUsage << "\nwolab run: trains every variant of an experiment with each seed and writes the\n"
@@ -73,6 +82,9 @@ void print_run_help() {
   std::cout << "\nWith --experiment all, --out results.json writes one file per experiment,\n"
                "results.<experiment>.json; a run that several experiments compare (same variant,\n"
                "seed, learning rate and clip) is trained once and shared.\n"
+               "\nWith --shard K/N, --out results.json writes results-shard-K-of-N.json instead: slice K\n"
+               "of the N that `wolab plan --shards N` prints the commands of; `wolab merge` joins them\n"
+               "into the files above (docs/sweeps.md).\n"
                "\nExit status 0 when done (runs that diverged are reported as such), 2 for invalid\n"
                "input (one line on stderr), 1 for other errors. No partial output is left.\n";
 }
@@ -96,14 +108,47 @@ void print_split_help() {
                "`wolab report OUT.json` prints what `wolab report IN.json` prints. OUT may be IN.\n";
 }
 
-// ---- argument parsing (flag_pairs: args.h) ----
+void print_plan_help() {
+  std::cout << kUsage << "\nwolab plan [run flags]: prints the runs that `wolab run` with the same flags trains,\n"
+               "each with the experiments that share it and its estimated cost in multiply-adds.\n"
+               "  --shards N              instead, print N commands, one a line, each `wolab run` with the\n"
+               "                          same flags and --shard K/N; the slices' costs go to stderr.\n"
+               "                          Run them anywhere (e.g. | parallel), then wolab merge\n";
+}
 
-// `path` with ".<experiment>" before its extension: results.json -> results.remove_wo.json.
-std::string output_path(const std::string& path, const std::string& experiment) {
+void print_merge_help() {
+  std::cout << kUsage << "\nwolab merge SHARD_FILE... --out results.json: joins the shard files that\n"
+               "`wolab run --shard K/N --out results.json` wrote, one per slice, into the results files\n"
+               "`wolab run --out results.json` writes for the whole plan (results.<experiment>.json\n"
+               "under --experiment all). Files of different plans or wolab versions, a slice missing\n"
+               "or given twice, or a file that is not whole exit 2 with one line naming it.\n";
+}
+
+// ---- argument parsing (flag_pairs, parse_jobs, parse_shard: args.h) ----
+
+// `path` with `part` before its extension: results.json -> results.remove_wo.json (part
+// ".remove_wo").
+std::string output_path(const std::string& path, const std::string& part) {
   size_t slash = path.find_last_of('/'), dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
-    return path + "." + experiment;
-  return path.substr(0, dot) + "." + experiment + path.substr(dot);
+    return path + part;
+  return path.substr(0, dot) + part + path.substr(dot);
+}
+
+// The results files of a plan whose config is cfg: --out itself for one experiment, one per
+// experiment for "all".
+std::vector<std::string> results_paths(const ExperimentConfig& cfg, const std::string& out) {
+  std::vector<std::string> outputs;
+  for (const ExperimentInfo& e : experiments())
+    if (cfg.experiment == "all") outputs.push_back(output_path(out, "." + e.name));
+  if (outputs.empty()) outputs.push_back(out);
+  return outputs;
+}
+
+// Slice K of N's shard file: results.json -> results-shard-K-of-N.json, which a glob of the
+// results files, results.*.json, does not match.
+std::string shard_path(const std::string& out, const ShardSpec& s) {
+  return output_path(out, "-shard-" + std::to_string(s.index) + "-of-" + std::to_string(s.count));
 }
 
 // Fails now, not after hours of training, when an output could not be written.
@@ -247,34 +292,45 @@ void print_summary(const json& results) {
 
 // ---- commands ----
 
-int parse_jobs(const std::string& text) {
-  const bool digits = !text.empty() && text.size() <= 3 && text.find_first_not_of("0123456789") == std::string::npos;
-  const int n = digits ? std::stoi(text) : 0;
-  if (n < 1 || n > kMaxJobs)
-    throw ConfigError("--jobs: " + json(text).dump(-1, ' ', false, json::error_handler_t::replace) +
-                      " is not a number of jobs; use an integer in 1.." + std::to_string(kMaxJobs));
-  return n;
+// Every file in `paths` gets its text(i), or none does. One text at a time: a results file with
+// W_o snapshots may be hundreds of megabytes.
+void write_all(const std::vector<std::string>& paths, const std::function<std::string(size_t)>& text) {
+  std::vector<std::string> written;
+  try {
+    for (size_t i = 0; i < paths.size(); ++i) {
+      write_file_atomic(paths[i], text(i));
+      written.push_back(paths[i]);
+    }
+  } catch (...) {
+    for (const std::string& path : written) std::remove(path.c_str());
+    throw;
+  }
 }
 
-int run_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_run_help();
-      return 0;
-    }
-  std::string preset, config_path, out, checkpoint;
-  int jobs = std::max(1u, std::thread::hardware_concurrency());
+// What the flags of `wolab run` (and of `wolab plan`, which prints run commands) ask for.
+struct RunArgs {
+  ExperimentConfig cfg;  // validated
+  std::string out, checkpoint;
+  int jobs = 1;
+  std::optional<ShardSpec> shard;
+};
+
+RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& flags) {
+  RunArgs a;
+  a.jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string preset, config_path;
   std::vector<std::pair<std::string, std::string>> overrides;
-  for (const auto& [flag, value] : flag_pairs(args)) {
+  for (const auto& [flag, value] : flags) {
     if (flag == "--preset") preset = value;
     else if (flag == "--config") config_path = value;
-    else if (flag == "--out") out = value;
-    else if (flag == "--save-checkpoint") checkpoint = value;
-    else if (flag == "--jobs") jobs = parse_jobs(value);
+    else if (flag == "--out") a.out = value;
+    else if (flag == "--save-checkpoint") a.checkpoint = value;
+    else if (flag == "--jobs") a.jobs = parse_jobs(value);
+    else if (flag == "--shard") a.shard = parse_shard(value);
     else overrides.emplace_back(flag, value);
   }
 
-  ExperimentConfig cfg;
+  ExperimentConfig& cfg = a.cfg;
   if (!preset.empty()) {
     const json all = presets();
     if (!all.contains(preset)) {
@@ -301,13 +357,54 @@ int run_command(const std::vector<std::string>& args) {
   auto problems = validate(cfg);
   if (!problems.empty()) throw ConfigError(problems.front());
 
-  if (out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out results.json");
-  std::vector<std::string> outputs;
-  for (const ExperimentInfo& e : experiments())
-    if (cfg.experiment == "all") outputs.push_back(output_path(out, e.name));
-  if (outputs.empty()) outputs.push_back(out);
+  if (a.shard && !a.checkpoint.empty())
+    throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
+  return a;
+}
+
+void require_out(const RunArgs& a) {
+  if (a.out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out results.json");
+}
+
+// The slices of the plan, or "--shard: ..." naming the flag when it has fewer runs than slices.
+std::vector<std::vector<size_t>> slices_of(const std::vector<PlannedRun>& plan, int count, const char* flag) {
+  try {
+    return shard_plan(plan, count);
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string(flag) + ": " + e.what());
+  }
+}
+
+// Slice K of N: trains its runs and writes its shard file (no summary: a slice's means would
+// be of some seeds only).
+int run_shard(const RunArgs& a) {
+  const std::vector<PlannedRun> plan = plan_runs(a.cfg, {a.cfg.experiment});
+  const std::vector<size_t> runs = slices_of(plan, a.shard->count, "--shard")[static_cast<size_t>(a.shard->index - 1)];
+  const std::string path = shard_path(a.out, *a.shard);
+  check_writable("--out", path);
+  Progress progress;
+  std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs);
+  progress.finish();
+  const json file = shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records));
+  write_all({path}, [&](size_t) { return json_text(file) + "\n"; });
+  std::printf("wrote %s: slice %d/%d, %zu of the plan's %zu runs\n", path.c_str(), a.shard->index, a.shard->count,
+              runs.size(), plan.size());
+  return 0;
+}
+
+int run_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_run_help();
+      return 0;
+    }
+  const RunArgs a = parse_run_args(flag_pairs(args));
+  require_out(a);
+  if (a.shard) return run_shard(a);
+  const ExperimentConfig& cfg = a.cfg;
+  const std::vector<std::string> outputs = results_paths(cfg, a.out);
   for (const std::string& path : outputs) check_writable("--out", path);
-  if (!checkpoint.empty()) check_writable("--save-checkpoint", checkpoint);
+  if (!a.checkpoint.empty()) check_writable("--save-checkpoint", a.checkpoint);
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;
@@ -315,28 +412,109 @@ int run_command(const std::vector<std::string>& args) {
       cfg,
       [&](int run, int runs, const Trainer& t) {
         progress(run, runs, t);
-        if (!checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
+        if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
       },
-      jobs);
+      a.jobs);
   progress.finish();
 
   for (const json& r : results) print_summary(r);
   std::printf("\n%s\n", format_analysis(analyze(results)).c_str());
-  std::vector<std::string> written;
-  try {
-    for (size_t i = 0; i < results.size(); ++i) {
-      write_file_atomic(outputs[i], results[i].dump() + "\n");
-      written.push_back(outputs[i]);
+  std::vector<std::string> paths = outputs;
+  if (!a.checkpoint.empty()) paths.push_back(a.checkpoint);
+  write_all(paths, [&](size_t i) {
+    return i < results.size() ? results[i].dump() + "\n" : std::string(last_checkpoint.begin(), last_checkpoint.end());
+  });
+  for (const std::string& path : paths) std::printf("wrote %s\n", path.c_str());
+  return 0;
+}
+
+// `wolab plan`: the runs of the plan, or with --shards N the command of each slice.
+int plan_command(const std::string& wolab, const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_plan_help();
+      return 0;
     }
-    if (!checkpoint.empty()) {
-      write_file_atomic(checkpoint, last_checkpoint);
-      written.push_back(checkpoint);
-    }
-  } catch (...) {
-    for (const std::string& path : written) std::remove(path.c_str());  // all or nothing
-    throw;
+  int shards = 0;
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const auto& [flag, value] : flag_pairs(args)) {
+    if (flag == "--shards") shards = parse_shards(value);
+    else if (flag == "--shard") throw ConfigError("--shard: a flag of wolab run; wolab plan takes --shards N and prints each slice's command");
+    else flags.emplace_back(flag, value);
   }
-  for (const std::string& path : written) std::printf("wrote %s\n", path.c_str());
+  const RunArgs a = parse_run_args(flags);
+  const std::vector<PlannedRun> plan = plan_runs(a.cfg, {a.cfg.experiment});
+
+  if (shards == 0) {
+    double total = 0;
+    std::printf("%-5s %-22s %6s %8s %5s %12s  %s\n", "run", "variant", "seed", "lr", "clip", "multiply-adds",
+                "experiments");
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const PlannedRun& r = plan[i];
+      std::string exps;
+      for (const std::string& e : r.experiments) exps += (exps.empty() ? "" : ", ") + e;
+      total += planned_cost(r);
+      std::printf("%-5zu %-22s %6llu %8g %5g %12.3g  %s\n", i + 1, to_string(r.config.model.wo),
+                  static_cast<unsigned long long>(r.config.train.seed), decimal_float(r.config.train.lr),
+                  decimal_float(r.config.train.clip), planned_cost(r), exps.c_str());
+    }
+    std::printf("%zu runs, %.3g multiply-adds in all\n", plan.size(), total);
+    return 0;
+  }
+
+  require_out(a);
+  if (!a.checkpoint.empty())
+    throw ConfigError("--save-checkpoint: cannot be combined with --shards; the plan's last run is in one slice only");
+  const auto slices = slices_of(plan, shards, "--shards");
+  // The user's own flags, in their order, so each command is the plan they asked for.
+  std::string common = shell_quote(wolab) + " run";
+  for (const auto& [flag, value] : flags) common += " " + shell_quote(flag) + " " + shell_quote(value);
+  for (size_t k = 0; k < slices.size(); ++k) {
+    double cost = 0;
+    for (size_t i : slices[k]) cost += planned_cost(plan[i]);
+    std::printf("%s --shard %zu/%d\n", common.c_str(), k + 1, shards);
+    std::fprintf(stderr, "slice %zu/%d: %zu runs, %.3g multiply-adds\n", k + 1, shards, slices[k].size(), cost);
+  }
+  return 0;
+}
+
+// `wolab merge SHARD_FILE... --out FILE`
+int merge_command(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      print_merge_help();
+      return 0;
+    }
+  std::vector<std::string> files, flags;  // flags: each with its value, for flag_pairs
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].compare(0, 2, "--") != 0) {
+      files.push_back(args[i]);
+      continue;
+    }
+    flags.push_back(args[i]);
+    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) flags.push_back(args[++i]);
+  }
+  std::string out;
+  for (const auto& [flag, value] : flag_pairs(flags)) {
+    if (flag != "--out") throw ConfigError(flag + ": unknown flag; see wolab merge --help");
+    out = value;
+  }
+  if (out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out results.json");
+  std::vector<ShardText> texts;
+  for (const std::string& path : files) {
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = read_file_bytes(path);
+    } catch (const ConfigError& e) {
+      throw ConfigError("merge: " + escape_controls(path) + ": " + e.what());
+    }
+    texts.push_back({path, std::string(bytes.begin(), bytes.end())});
+  }
+  const Merged merged = merge_shards(texts);
+  const std::vector<std::string> outputs = results_paths(merged.config, out);
+  for (const std::string& path : outputs) check_writable("--out", path);
+  write_all(outputs, [&](size_t i) { return merged.results[i].dump() + "\n"; });
+  for (const std::string& path : outputs) std::printf("wrote %s\n", path.c_str());
   return 0;
 }
 
@@ -466,7 +644,9 @@ int main(int argc, char** argv) {
     if (command == "eval") return eval_command(rest);
     if (command == "report") return report_command(rest);
     if (command == "split-wo") return split_command(rest);
-    throw ConfigError(command + ": unknown command; use run, eval, report, split-wo, --help or --version");
+    if (command == "plan") return plan_command(argv[0], rest);
+    if (command == "merge") return merge_command(rest);
+    throw ConfigError(command + ": unknown command; use run, eval, report, split-wo, plan, merge, --help or --version");
   } catch (const ConfigError& e) {
     std::cerr << "wolab: " << one_line(e.what()) << "\n";
     return 2;

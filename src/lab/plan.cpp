@@ -48,12 +48,14 @@ json train(const PlannedRun& run, int index, int runs, const ProgressFn& progres
   return run_record(trainer);
 }
 
-// The record of every planned run, in plan order, trained by up to `jobs` threads. Each run
-// owns all it touches (its Trainer, its slot in the result), so the order in which threads
-// take runs changes nothing in the records.
-std::vector<json> train_all(const std::vector<PlannedRun>& plan, const ProgressFn& progress, int jobs) {
-  const int runs = static_cast<int>(plan.size());
-  std::vector<json> records(plan.size());
+}  // namespace
+
+std::vector<json> train_runs(const std::vector<PlannedRun>& plan, const std::vector<size_t>& indices,
+                             const ProgressFn& progress, int jobs) {
+  // Each run owns all it touches (its Trainer, its slot in the result), so the order in which
+  // threads take runs changes nothing in the records.
+  const int runs = static_cast<int>(indices.size());
+  std::vector<json> records(indices.size());
   std::atomic<int> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -63,7 +65,7 @@ std::vector<json> train_all(const std::vector<PlannedRun>& plan, const ProgressF
       const int i = next++;
       if (i >= runs) break;
       try {
-        records[i] = train(plan[i], i, runs, progress, mu);
+        records[i] = train(plan.at(indices[i]), i, runs, progress, mu);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -83,7 +85,27 @@ std::vector<json> train_all(const std::vector<PlannedRun>& plan, const ProgressF
   return records;
 }
 
-}  // namespace
+double planned_cost(const PlannedRun& run) { return run_cost(run.config, run.keep_stats, run.keep_wo).total(); }
+
+std::vector<std::vector<size_t>> shard_plan(const std::vector<PlannedRun>& plan, int shards) {
+  if (shards < 1 || static_cast<size_t>(shards) > plan.size())
+    throw ConfigError(std::to_string(shards) + " slices of a plan of " + std::to_string(plan.size()) +
+                      " runs; use 1.." + std::to_string(plan.size()) + " (every slice trains at least one run)");
+  std::vector<double> cost(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) cost[i] = planned_cost(plan[i]);
+  std::vector<size_t> order(plan.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  std::vector<std::vector<size_t>> slices(static_cast<size_t>(shards));
+  std::vector<double> load(slices.size(), 0);
+  for (size_t i : order) {
+    const size_t lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    slices[lightest].push_back(i);
+    load[lightest] += cost[i];
+  }
+  for (auto& slice : slices) std::sort(slice.begin(), slice.end());
+  return slices;
+}
 
 std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector<std::string>& names) {
   if (names.empty()) throw ConfigError("experiments: none given; use " + experiment_list());
@@ -153,12 +175,11 @@ json plan_json(const std::vector<PlannedRun>& plan) {
   return out;
 }
 
-std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress, int jobs) {
-  auto problems = validate(cfg);
-  if (!problems.empty()) throw ConfigError(problems.front());
-  const std::vector<PlannedRun> plan = plan_runs(cfg, {cfg.experiment});
-  const std::vector<json> records = train_all(plan, progress, jobs);
-
+std::vector<json> experiment_results(const ExperimentConfig& cfg, const std::vector<PlannedRun>& plan,
+                                     const std::vector<json>& records) {
+  if (records.size() != plan.size())
+    throw ConfigError("results: " + std::to_string(records.size()) + " records for a plan of " +
+                      std::to_string(plan.size()) + " runs");
   std::vector<json> results;
   for (const ExperimentInfo* e : selected_experiments(cfg.experiment)) {
     std::vector<json> mine;
@@ -169,6 +190,15 @@ std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& 
     results.push_back(make_results(cfg, e->name, std::move(mine)));
   }
   return results;
+}
+
+std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress, int jobs) {
+  auto problems = validate(cfg);
+  if (!problems.empty()) throw ConfigError(problems.front());
+  const std::vector<PlannedRun> plan = plan_runs(cfg, {cfg.experiment});
+  std::vector<size_t> all(plan.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return experiment_results(cfg, plan, train_runs(plan, all, progress, jobs));
 }
 
 }  // namespace wolab

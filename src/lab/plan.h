@@ -33,10 +33,35 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
 //   (lab/run_cost.h), "config": {model, task, train}}, ...] (docs/api.md).
 nlohmann::json plan_json(const std::vector<PlannedRun>& plan);
 
+// What a planned run is estimated to cost: run_cost(...).total() (lab/run_cost.h) of its config
+// and what it keeps.
+double planned_cost(const PlannedRun& run);
+
+// The plan cut into `shards` slices of about equal estimated cost (run_cost's total), for
+// training on several machines at once: each slice lists the plan indices of its runs in plan
+// order. Deterministic, so every machine that computes it from the same config gets the same
+// slices: runs are dealt out from the costliest down (a tie goes to the earlier run), each to
+// the slice with the least cost so far (a tie to the earlier slice). Every slice has at least
+// one run. Throws ConfigError if shards is below 1 or above plan.size(), its message naming no
+// field: the caller's flag or setting goes before it.
+std::vector<std::vector<size_t>> shard_plan(const std::vector<PlannedRun>& plan, int shards);
+
 // Called once a run's Trainer exists and after every chunk of steps; the last call of a run
-// has trainer.finished(). `run` is the run's index in the plan, 0 .. runs - 1. Calls never
-// overlap, also when runs train in parallel.
+// has trainer.finished(). `run` is the run's index among those being trained, 0 .. runs - 1
+// (the whole plan, or one slice of it). Calls never overlap, also when runs train in parallel.
 using ProgressFn = std::function<void(int run, int runs, const Trainer& trainer)>;
+
+// Trains the planned runs at `indices` of `plan`, up to `jobs` at a time, each on its own
+// thread (1: one after another on this thread), and returns their records (run_record), in
+// the order of `indices`. The records do not depend on `jobs`.
+std::vector<nlohmann::json> train_runs(const std::vector<PlannedRun>& plan, const std::vector<size_t>& indices,
+                                       const ProgressFn& progress, int jobs);
+
+// The results JSON (results.h) of each experiment of cfg.experiment, in experiments() order,
+// from `records`, the record of every run of plan = plan_runs(cfg, {cfg.experiment}) in plan
+// order. Throws ConfigError if a record is not one of the plan's.
+std::vector<nlohmann::json> experiment_results(const ExperimentConfig& cfg, const std::vector<PlannedRun>& plan,
+                                               const std::vector<nlohmann::json>& records);
 
 // Trains plan_runs(cfg, {cfg.experiment}), up to `jobs` runs at a time, each on its own thread
 // (1: one after another on this thread), and returns one results JSON (results.h) per

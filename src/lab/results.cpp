@@ -535,6 +535,11 @@ json make_results(const ExperimentConfig& cfg, const std::string& experiment, st
   return build(cfg, experiment, std::move(runs), std::string("wolab ") + kVersion);
 }
 
+void check_record(const ExperimentConfig& cfg, const std::string& experiment, const json& run,
+                  const std::string& where) {
+  check_run(run, where, cfg, experiment_info(experiment, "experiment"));
+}
+
 json parse_results(const std::string& text) {
   std::string problem;
   const std::optional<json> parsed = parse_json(text, problem);

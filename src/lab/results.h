@@ -54,6 +54,11 @@ struct ResultsError : ConfigError {
   ResultsFault fault;
 };
 
+// Throws ConfigError("results: <where>...: <what is wrong>") unless `run` is a saved record
+// that `experiment` under cfg trains: the checks parse_results makes of each of its runs.
+void check_record(const ExperimentConfig& cfg, const std::string& experiment, const nlohmann::json& run,
+                  const std::string& where);
+
 // Checks an imported results text (format, version, config, every run: fields, types, array
 // lengths, finite numbers) and returns it normalised as version 2: config fully defaulted,
 // version 1 runs converted (docs/results.md), summary and the "wo" entries' head norms

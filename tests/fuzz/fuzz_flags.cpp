@@ -1,5 +1,6 @@
 // `wolab run`'s command line, read as main.cpp reads it: flag_pairs splits argv, each setting
-// flag goes through set_from_flag, then validate(). The input is the arguments after `run`,
+// flag goes through set_from_flag, the counts (--jobs, --shard K/N, plan's --shards) through
+// their parsers, then validate(). The input is the arguments after `run`,
 // separated by NUL bytes. A config the flags produce must also be accepted as JSON, unchanged.
 #include <cstddef>
 #include <cstdint>
@@ -26,11 +27,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExperimentConfig cfg;
   try {
     for (const auto& [flag, value] : flag_pairs(args)) {
-      // main.cpp's own flags (kRunFlags), not settings: files, the preset and the job count
-      if (flag == "--preset" || flag == "--config" || flag == "--out" || flag == "--save-checkpoint" ||
-          flag == "--jobs")
-        continue;
-      set_from_flag(cfg, flag, value);
+      // main.cpp's own flags (kRunFlags, and plan's --shards), not settings: files and the
+      // preset are names; the counts are read as main.cpp reads them, within their ranges.
+      if (flag == "--preset" || flag == "--config" || flag == "--out" || flag == "--save-checkpoint") continue;
+      if (flag == "--jobs") {
+        const int n = parse_jobs(value);
+        fuzz_check(n >= 1 && n <= kMaxJobs, "--jobs out of range", value);
+      } else if (flag == "--shard") {
+        const ShardSpec s = parse_shard(value);
+        fuzz_check(s.index >= 1 && s.index <= s.count && s.count <= kMaxShards, "--shard out of range", value);
+        fuzz_check(parse_shard(std::to_string(s.index) + "/" + std::to_string(s.count)).index == s.index,
+                   "--shard does not read back", value);
+      } else if (flag == "--shards") {
+        const int n = parse_shards(value);
+        fuzz_check(n >= 1 && n <= kMaxShards, "--shards out of range", value);
+      } else {
+        set_from_flag(cfg, flag, value);
+      }
+      // The command `wolab plan --shards` prints for this argument is one shell word.
+      const std::string quoted = shell_quote(value);
+      fuzz_check(quoted == value || (quoted.front() == '\'' && quoted.back() == '\''), "shell_quote", value);
     }
   } catch (const ConfigError& e) {
     expect_one_line(e.what());

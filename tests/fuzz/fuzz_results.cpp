@@ -1,6 +1,8 @@
 // Results JSON as `wolab report` and the page import it: parse_results, then the analysis of
-// what it accepted (analyze, and analyze_text as the page calls it). An accepted file comes back normalised, normalising that again changes
-// nothing, and the analysis and its text are made without a crash (a ConfigError is allowed).
+// what it accepted (analyze, and analyze_text as the page calls it). An accepted file comes
+// back normalised, normalising that again changes nothing, and the analysis and its text are
+// made without a crash (a ConfigError is allowed). The same text is also read as a shard file
+// of `wolab merge` (merge_shards), which refuses it with one line or merges it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,11 +13,17 @@
 #include "fuzz_check.h"
 #include "lab/config.h"
 #include "lab/results.h"
+#include "lab/shard.h"
 
 using namespace wolab;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  try {  // the same text as a shard file that `wolab merge` reads (a plan of one slice)
+    merge_shards({{"shard.json", text}});
+  } catch (const ConfigError& e) {
+    expect_one_line(e.what());
+  }
   nlohmann::json results;
   try {
     results = parse_results(text);

@@ -94,7 +94,7 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
   write("typo.json", "{\"model\": {\"dmodel\": 64}}");
   write("corrupt.safetensors", "not a checkpoint at all");
   const std::string out = " --out '" + dir_ + "results.json'";
-  const std::pair<std::string, const char*> cases[] = {
+  const std::pair<std::string, std::string> cases[] = {
       {"run --d-model abc" + out, "--d-model: \"abc\" is not a number; use an integer in 1..1024"},
       {"run --d-model 0" + out, "--d-model: 0 is out of range; use an integer in 1..1024"},
       {"run --d-model=2000" + out, "--d-model: 2000 is out of range"},
@@ -119,6 +119,21 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --steps 5", "--out: missing"},
       {"run --steps 5 --out '" + dir_ + "'", "is a directory"},
       {"run stray" + out, "stray: unexpected argument"},
+      {"run --shard 0/2" + out, "--shard: \"0/2\" is not a slice; use K/N, slice K of N, with 1 <= K <= N <= 9999"},
+      {"run --shard 3/2" + out, "--shard: \"3/2\" is not a slice"},
+      {"run --shard 2" + out, "--shard: \"2\" is not a slice"},
+      {"run --seeds 2 --shard 5/5" + out, "--shard: 5 slices of a plan of 4 runs; use 1..4"},
+      {"run --shard 1/2 --save-checkpoint '" + dir_ + "c.safetensors'" + out, "--save-checkpoint: cannot be combined with --shard"},
+      {"plan --shards 0", "--shards: \"0\" is not a number of slices; use an integer in 1..9999"},
+      {"plan --seeds 2 --shards 5" + out, "--shards: 5 slices of a plan of 4 runs"},
+      {"plan --shards 2", "--out: missing"},
+      {"plan --shard 1/2" + out, "--shard: a flag of wolab run; wolab plan takes --shards N"},
+      {"plan --frobnicate 1", "--frobnicate: unknown flag"},
+      {"merge" + out, "merge: no shard file"},
+      {"merge '" + dir_ + "a.json'", "--out: missing"},
+      {"merge --frobnicate 1" + out, "--frobnicate: unknown flag; see wolab merge --help"},
+      {"merge '" + dir_ + "missing.json'" + out, "merge: " + dir_ + "missing.json: cannot read"},
+      {"merge '" + dir_ + "corrupt.json'" + out, "merge: " + dir_ + "corrupt.json: corrupt: not valid JSON"},
       {"eval --checkpoint '" + dir_ + "corrupt.safetensors'", "checkpoint: "},
       {"eval --checkpoint '" + dir_ + "missing.safetensors'", "--checkpoint: cannot read"},
       {"eval", "--checkpoint: missing"},
@@ -202,6 +217,65 @@ TEST_F(Cli, AllWritesOneFilePerExperiment) {
   EXPECT_FALSE(exists(dir_ + "all.json"));
 }
 
+// `wolab plan --shards N` prints one command a line; run anywhere (here: one after another),
+// their shard files merge into the very files of the unsharded run. Wrong sets of shard files
+// are refused with one line naming the file, and nothing is written.
+TEST_F(Cli, ShardedRunMergesIntoTheUnshardedFiles) {
+  const std::string flags = "--experiment freeze_wo --d-model 8 --heads 2 --d-ff 16 --steps 10 --seeds 2";
+  Outcome whole = wolab("run " + flags + " --jobs 2 --out '" + dir_ + "whole.json'");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+
+  Outcome table = wolab("plan " + flags);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("8 runs, "), std::string::npos) << table.out;  // 4 variants × 2 seeds
+  EXPECT_NE(table.out.find("frozen_random"), std::string::npos) << table.out;
+
+  Outcome plan = wolab("plan " + flags + " --shards 3 --out '" + dir_ + "r.json'");
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  std::istringstream lines(plan.out);
+  std::string line;
+  int k = 0;
+  while (std::getline(lines, line)) {
+    ++k;
+    const std::string tail = " --shard " + std::to_string(k) + "/3";
+    ASSERT_GE(line.size(), tail.size());
+    EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+    EXPECT_NE(line.find(" run " + flags + " --out "), std::string::npos) << line;
+    // Each command, as a shell runs it; its output is not under test here.
+    ASSERT_EQ(std::system((line + " > /dev/null 2>&1").c_str()), 0) << line;
+    EXPECT_TRUE(exists(dir_ + "r-shard-" + std::to_string(k) + "-of-3.json")) << line;
+  }
+  EXPECT_EQ(k, 3) << plan.out;
+  EXPECT_NE(plan.err.find("slice 3/3: "), std::string::npos) << plan.err;
+
+  const std::string part = "'" + dir_ + "r-shard-";
+  const std::string all = part + "1-of-3.json' " + part + "2-of-3.json' " + part + "3-of-3.json'";
+  Outcome merged = wolab("merge " + all + " --out '" + dir_ + "merged.json'");
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(merged.out, "wrote " + dir_ + "merged.json\n");
+  EXPECT_EQ(slurp(dir_ + "merged.json"), slurp(dir_ + "whole.json"));
+
+  Outcome other = wolab("run " + flags + " --lr 0.002 --shard 2/3 --out '" + dir_ + "o.json'");
+  ASSERT_EQ(other.code, 0) << other.err;
+  write("cut.json", slurp(dir_ + "r-shard-3-of-3.json").substr(0, 100));
+  const std::pair<std::string, std::string> refused[] = {
+      {part + "1-of-3.json' " + part + "3-of-3.json'", "merge: slice 2/3 missing"},
+      {all + " " + part + "2-of-3.json'", "merge: " + dir_ + "r-shard-2-of-3.json: slice 2/3 given twice"},
+      {part + "1-of-3.json' '" + dir_ + "o-shard-2-of-3.json' " + part + "3-of-3.json'",
+       "merge: " + dir_ + "o-shard-2-of-3.json: a slice of another plan than " + dir_ + "r-shard-1-of-3.json's (config differs at /train/lr: 0.002 vs 0.001)"},
+      {part + "1-of-3.json' " + part + "2-of-3.json' '" + dir_ + "cut.json'", "merge: " + dir_ + "cut.json: corrupt: not valid JSON"},
+      {part + "1-of-3.json' " + part + "2-of-3.json' '" + dir_ + "whole.json'", "merge: " + dir_ + "whole.json: a results file, not a shard file"},
+  };
+  for (const auto& [files, expected] : refused) {
+    Outcome o = wolab("merge " + files + " --out '" + dir_ + "refused.json'");
+    EXPECT_EQ(o.code, 2) << files;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find(expected), std::string::npos) << "got: " << o.err << "expected: " << expected;
+    EXPECT_EQ(o.out, "");
+    EXPECT_FALSE(exists(dir_ + "refused.json"));
+  }
+}
+
 TEST_F(Cli, HelpListsEveryFlagWithDefaultAndRange) {
   Outcome v = wolab("--version");
   EXPECT_EQ(v.code, 0);
@@ -216,8 +290,13 @@ TEST_F(Cli, HelpListsEveryFlagWithDefaultAndRange) {
     EXPECT_NE(h.out.find(s.flag + " " + s.metavar), std::string::npos) << s.flag;
     EXPECT_NE(h.out.find("default " + s.default_value + "; " + s.allowed), std::string::npos) << s.flag;
   }
-  for (const char* flag : {"--config FILE", "--out FILE", "--save-checkpoint FILE", "--jobs N"})
+  for (const char* flag : {"--config FILE", "--out FILE", "--save-checkpoint FILE", "--jobs N", "--shard K/N"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
+  for (const char* command : {"plan --help", "merge --help"}) {
+    Outcome o = wolab(command);
+    EXPECT_EQ(o.code, 0) << command;
+    EXPECT_NE(o.out.find(command[0] == 'p' ? "--shards N" : "SHARD_FILE... --out results.json"), std::string::npos) << o.out;
+  }
   Outcome none = wolab("");
   EXPECT_EQ(none.code, 2);
 }
