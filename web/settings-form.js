@@ -40,8 +40,7 @@ export function buildForm() {
     let control;
     if (s.kind === 'choice') {
       control = document.createElement('select');
-      // The page loads no data file yet: choices that need one (settings(): needs_data) stay out.
-      for (const value of s.choices.filter((c) => !(s.needs_data && s.needs_data[c]))) {
+      for (const value of s.choices) {
         const option = new Option(value, value);
         option.dataset.i18n = `${s.key}_${value}`;
         control.add(option);

@@ -12,7 +12,10 @@ const core = { settings: [], experiments: [] };
 
 // Takes the core's tables (parsed settings() and experiments()); called once the module loads.
 export function setCoreTables(settings, experiments) {
-  core.settings = settings.filter((s) => s.form);
+  // The page loads no data file yet: a choice that needs one (settings(): needs_data, the g2p
+  // task's lexicon) is neither offered nor read from a link.
+  const offered = (s) => (s.choices && s.needs_data ? { ...s, choices: s.choices.filter((c) => !s.needs_data[c]) } : s);
+  core.settings = settings.filter((s) => s.form).map(offered);
   core.experiments = experiments;
 }
 

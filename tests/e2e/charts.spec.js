@@ -89,7 +89,9 @@ test('recorded Quick: no line hidden under another without its legend saying so;
   for (const name of EXPERIMENTS) {
     await showRecorded(page, name);
     const scope = `#exp-${name}`;
-    expect((await drawAll(page, scope)).length).toBeGreaterThan(0);
+    // The heatmap's charts wait for the W_o file of the run drawn, fetched once it comes near.
+    await page.locator(scope).scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await drawAll(page, scope)).length, { timeout: 20_000 }).toBeGreaterThan(0);
     for (const h of await hiddenLines(page, scope)) {
       overlapping.push(`${name}/${h.chart}: ${h.label}`);
       // Its legend entry names every line it is drawn under.
