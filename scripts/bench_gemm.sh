@@ -43,30 +43,40 @@ echo "running wasm bench_gemm under $(node --version) ..." >&2
 # One row per shape; columns per implementation. The ratio (wasm SIMD over wasm Eigen) and
 # "mix" use the best batches, the figures least disturbed by other load; "mix" is total FLOP /
 # total time over the rows listed (each product run once), the rate of that sequence of products.
+# "ceiling" is the SIMD micro-kernel's inner loop alone in V8 (bench_gemm.cpp: ceiling_loop), the
+# most its mul+add instruction mix reaches here, timed right after each row's product; "of ceil"
+# is the row's best over that ceiling's best, and for the mix, over the mean of the ceilings.
 awk -F'\t' '
   /^#/ { next }
   {
     key = $1 "\t" $2 "\t" $3 "x" $4 "x" $5
     if (!(key in seen)) { seen[key] = 1; order[++n] = key; flop[key] = 2 * $3 * $4 * $5 }
     best[key, $6] = $7; median[key, $6] = $8
+    if ($6 == "wasm_simd_ceiling") { ceil_sum += $7; ceil_n++; next }
     if ($7 > 0) { mixf[$6] += flop[key]; mixt[$6] += flop[key] / $7 }
   }
   function cell(k, impl) {
     return ((k, impl) in best) ? sprintf("%6.1f (%5.1f)", best[k, impl], median[k, impl]) : sprintf("%14s", "-")
   }
+  function share(g, c) {
+    return (c > 0 && g != "") ? sprintf("%6.0f%%", 100 * g / c) : sprintf("%7s", "-")
+  }
   END {
     printf "GFLOP/s, best (median)\n"
-    printf "%-17s %-2s %-13s %14s %14s %7s %14s\n", "product", "", "MxKxN", "wasm SIMD", "wasm Eigen", "ratio", "native Eigen"
+    printf "%-17s %-2s %-13s %14s %14s %7s %14s %7s %14s\n", "product", "", "MxKxN", "ceiling", "wasm SIMD", "of ceil", "wasm Eigen", "ratio", "native Eigen"
     for (i = 1; i <= n; i++) {
       k = order[i]; split(k, f, "\t")
       ratio = ((k, "wasm_eigen") in best && best[k, "wasm_eigen"] > 0 && (k, "wasm_simd") in best) ? \
               sprintf("%6.2fx", best[k, "wasm_simd"] / best[k, "wasm_eigen"]) : sprintf("%7s", "-")
-      printf "%-17s %-2s %-13s %s %s %s %s\n", f[1], f[2], f[3], cell(k, "wasm_simd"), cell(k, "wasm_eigen"), ratio, cell(k, "native_eigen")
+      printf "%-17s %-2s %-13s %s %s %s %s %s %s\n", f[1], f[2], f[3], cell(k, "wasm_simd_ceiling"), cell(k, "wasm_simd"), \
+        share(((k, "wasm_simd") in best) ? best[k, "wasm_simd"] : "", best[k, "wasm_simd_ceiling"]), \
+        cell(k, "wasm_eigen"), ratio, cell(k, "native_eigen")
     }
-    printf "%-34s", "mix (all rows above)"
+    printf "%-34s %14s", "mix (all rows above)", (ceil_n > 0) ? sprintf("%5.1f", ceil_sum / ceil_n) : "-"
     split("wasm_simd wasm_eigen native_eigen", impls, " ")
     for (j = 1; j <= 3; j++) {
       printf " %14s", (impls[j] in mixt) ? sprintf("%5.1f", mixf[impls[j]] / mixt[impls[j]]) : "-"
+      if (j == 1) printf " %s", share(("wasm_simd" in mixt) ? mixf["wasm_simd"] / mixt["wasm_simd"] : "", (ceil_n > 0) ? ceil_sum / ceil_n : 0)
       if (j == 2) printf " %7s", ("wasm_simd" in mixt && "wasm_eigen" in mixt) ? \
         sprintf("%6.2fx", (mixf["wasm_simd"] / mixt["wasm_simd"]) / (mixf["wasm_eigen"] / mixt["wasm_eigen"])) : "-"
     }

@@ -15,6 +15,11 @@
 // 4x8 by ~4%; 6x8, 8x8 and 4x16 spill and lose 20-35%. The kernel stays a separate function
 // with a plain k loop: inlined into the blocking loops, or unrolled (clang then hoists the loads
 // of several iterations), it runs out of registers too and drops to ~30 GFLOP/s.
+//
+// The ceiling (tests/bench/bench_gemm.cpp: this k loop alone on panels in L1, timed beside each
+// product) is ~34 GFLOP/s in node 20 here, about 1.2 mul+add pairs a cycle; the products of the
+// training shapes reach 86-97% of it, the head's N = 12 (one full panel and a half one, which
+// runs the 4-column kernel) ~68%: for so thin a C, packing A costs as much as the products.
 #ifdef __wasm_simd128__
 
 #include "nn/gemm_wasm_simd.h"
@@ -86,11 +91,15 @@ void pack(float* dst, const float* X, int rs, int ks, int rows, int kc) {
   }
 }
 
-// C (MR,NR) (+)= Ap (kc,MR panel) · Bp (kc,NR panel). The loops over the tile are unrolled by
-// the compiler, so acc lives in MR*NR/4 registers.
+// C (MR,4·NV) (+)= Ap (kc,MR panel) · the first 4·NV columns of Bp (kc,NR panel). The loops over
+// the tile are unrolled by the compiler, so acc lives in MR*NV registers. NV = NR/4 is the full
+// tile; NV = 1 serves a last panel with at most 4 valid columns (N = 12, the vocabulary, is one
+// full panel and such a half), which then costs half a full tile instead of a whole one. Every
+// element of C sees the same operations in the same order either way, so results do not depend
+// on which runs.
+template <int NV>
 __attribute__((noinline)) void kernel(float* C, int ldc, const float* Ap, const float* Bp, int kc,
                                       bool accumulate) {
-  constexpr int NV = NR / 4;
   v128_t acc[MR][NV];
   for (auto& row : acc)
     for (auto& a : row) a = wasm_f32x4_splat(0.0f);
@@ -109,11 +118,17 @@ __attribute__((noinline)) void kernel(float* C, int ldc, const float* Ap, const 
     }
 }
 
-// A tile cut by C's edge: compute the whole padded tile aside, write back the valid corner.
+// A tile cut by C's edge: compute the padded tile aside (only its first 4 columns when no more
+// are valid), write back the valid corner. A full-height tile of exactly 4 columns goes to C
+// directly.
 void edge_tile(float* C, int ldc, const float* Ap, const float* Bp, int kc, int rows, int cols,
                bool accumulate) {
+  if (rows == MR && cols == 4) return kernel<1>(C, ldc, Ap, Bp, kc, accumulate);
   alignas(16) float tile[MR * NR];  // (MR,NR)
-  kernel(tile, NR, Ap, Bp, kc, false);
+  if (cols <= 4)
+    kernel<1>(tile, NR, Ap, Bp, kc, false);
+  else
+    kernel<NR / 4>(tile, NR, Ap, Bp, kc, false);
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0.0f) + tile[i * NR + j];
@@ -143,7 +158,7 @@ void sgemm_wasm_simd(float* C, const float* A, const float* B, int M, int K, int
             float* c = C + (ic + ir) * N + jc + jr;
             const float* ap = a_pack + ir * kc;
             if (ir + MR <= mc && jr + NR <= nc)
-              kernel(c, N, ap, bp, kc, acc);
+              kernel<NR / 4>(c, N, ap, bp, kc, acc);
             else
               edge_tile(c, N, ap, bp, kc, std::min(MR, mc - ir), std::min(NR, nc - jr), acc);
           }

@@ -14,6 +14,10 @@
 #include "nn/gemm.h"
 #include "nn/gemm_eigen.h"
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
 namespace {
 
 enum class Variant { nn, nt, tn };
@@ -97,6 +101,65 @@ Timing time_gemm(Gemm gemm, const Shape& s, float* C, const float* A, const floa
   return {rates.back(), rates[rates.size() / 2]};
 }
 
+#ifdef __wasm_simd128__
+// The ceiling of the SIMD kernels (src/nn/gemm_wasm_simd.cpp): the micro-kernel's loop alone,
+// with none of the blocking, packing or edge tiles around it. Per k: two f32x4 loads of B, five
+// splat loads of A and ten independent mul+add pairs (128-bit SIMD has no FMA), over panels of
+// 13 KB that stay in L1 and are reused, so nothing waits on memory and the loads go to the load
+// ports, not the arithmetic ones; ten accumulators + two B vectors + one A value + one product
+// fit the 15 xmm registers V8 allocates on x64, so nothing spills. The accumulators are added
+// into `out` (read after the timing), so neither clang nor V8 can drop the loop. One k loop per
+// call, the depth a run-time argument, as in the kernel: with an outer repeat loop inside the
+// function V8 ran it ~20% slower (register moves around the inner loop), and a constant depth
+// lets clang unroll and hoist loads, which then spill.
+constexpr int kCeilDepth = 256;  // k steps per call: the kernel's KC
+__attribute__((noinline)) void ceiling_loop(float* out, const float* Ap, const float* Bp,
+                                            int depth) {
+  v128_t acc[5][2];
+  for (auto& row : acc)
+    for (auto& a : row) a = wasm_f32x4_splat(0.0f);
+  for (int k = 0; k < depth; ++k, Ap += 5, Bp += 8) {
+    const v128_t b0 = wasm_v128_load(Bp), b1 = wasm_v128_load(Bp + 4);
+    for (int i = 0; i < 5; ++i) {
+      const v128_t ai = wasm_v128_load32_splat(Ap + i);
+      acc[i][0] = wasm_f32x4_add(acc[i][0], wasm_f32x4_mul(ai, b0));
+      acc[i][1] = wasm_f32x4_add(acc[i][1], wasm_f32x4_mul(ai, b1));
+    }
+  }
+  for (int i = 0; i < 5; ++i)
+    for (int v = 0; v < 2; ++v)
+      wasm_v128_store(out + 8 * i + 4 * v,
+                      wasm_f32x4_add(wasm_v128_load(out + 8 * i + 4 * v), acc[i][v]));
+}
+
+// GFLOP/s of ceiling_loop, warmed up and timed in batches like the products.
+Timing time_ceiling() {
+  std::vector<float> A(kCeilDepth * 5), B(kCeilDepth * 8), out(5 * 8);
+  for (size_t i = 0; i < A.size(); ++i) A[i] = std::sin(0.37f * float(i));
+  for (size_t i = 0; i < B.size(); ++i) B[i] = std::cos(0.91f * float(i));
+  volatile int depth = kCeilDepth;  // opaque to clang: no constant to unroll by
+  const int calls_per_rep = 100;
+  const double flop = 2.0 * 4 * 10 * kCeilDepth * calls_per_rep;  // 10 f32x4 mul+add pairs per k
+  auto rep = [&] {
+    for (int c = 0; c < calls_per_rep; ++c) ceiling_loop(out.data(), A.data(), B.data(), depth);
+  };
+  const double warmup = 0.25, batch = 0.005;
+  int reps = 0;
+  for (double start = seconds(); seconds() - start < warmup; ++reps) rep();
+  const int per_batch = std::max(1, int(reps * batch / warmup));
+  std::vector<double> rates;
+  for (int b = 0; b < 40; ++b) {
+    const double t0 = seconds();
+    for (int i = 0; i < per_batch; ++i) rep();
+    rates.push_back(flop * per_batch / (seconds() - t0) / 1e9);
+  }
+  volatile float sink = out[0];  // the result is used
+  (void)sink;
+  std::sort(rates.begin(), rates.end());
+  return {rates.back(), rates[rates.size() / 2]};
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,6 +202,11 @@ int main(int argc, char** argv) {
       return 1;
     }
     report(ours, t);
+#ifdef __wasm_simd128__
+    // The ceiling right after each product, so that a row and its ceiling share the machine's
+    // load of the moment (other work on the cores varies over a run).
+    report("wasm_simd_ceiling", time_ceiling());
+#endif
   }
   return 0;
 }

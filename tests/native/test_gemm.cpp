@@ -1,6 +1,6 @@
 // matmul_nn / matmul_nt / matmul_tn against a naive triple loop, for float and double, with and
-// without accumulation, on shapes that hit every edge of the SIMD kernels' tiling (4x8 tiles,
-// 256-deep K slices, 128-row and 256-column blocks). In the wasm build the float cases test the
+// without accumulation, on shapes that hit every edge of the SIMD kernels' tiling (5x8 tiles and
+// their 4-column remainder, 256-deep K slices, 120-row and 256-column blocks). In the wasm build the float cases test the
 // wasm_simd128 kernels; natively they test the Eigen path.
 #include <gtest/gtest.h>
 
@@ -23,6 +23,7 @@ const Shape kShapes[] = {
     {1, 1, 1},     {3, 5, 7},       {17, 33, 9},  {4, 8, 8},     {5, 9, 9},
     {1, 300, 1},   {2, 1, 13},      {7, 0, 5},    {544, 64, 64}, {544, 256, 64},
     {64, 544, 64}, {130, 257, 263}, {129, 3, 17}, {33, 513, 31}, {8, 16, 300},
+    {544, 64, 12},  // the head's N: a last panel of 4 columns, the SIMD kernels' half-width tile
 };
 
 // Deterministic values in [-1, 1) (the test must not depend on a library's RNG).
