@@ -27,12 +27,14 @@
 #include "analysis/analysis.h"
 #include "cli/args.h"
 #include "io/checkpoint.h"
+#include "io/cmudict.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/plan.h"
 #include "lab/results.h"
 #include "lab/wo_files.h"
 #include "lab/shard.h"
+#include "run/g2p.h"
 #include "run/trainer.h"
 
 namespace {
@@ -63,6 +65,8 @@ const RunFlag kRunFlags[] = {
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
+    {"--data", "FILE", "the CMUdict lexicon a g2p run reads (default: the one the build made,\n"
+                       "                          " WOLAB_LEXICON_TXT "); docs/g2p.md"},
     {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
                     "                          results are the same for every N"},
     {"--shard", "K/N", "train only slice K of N of the plan (balanced by estimated cost) and write the\n"
@@ -311,6 +315,7 @@ void write_all(const std::vector<std::string>& paths, const std::function<std::s
 struct RunArgs {
   ExperimentConfig cfg;  // validated
   std::string out, checkpoint;
+  std::string data;  // the lexicon file of a g2p plan (--data, else the build's); empty for other tasks
   int jobs = 1;
   std::optional<ShardSpec> shard;
 };
@@ -325,6 +330,7 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
     else if (flag == "--config") config_path = value;
     else if (flag == "--out") a.out = value;
     else if (flag == "--save-checkpoint") a.checkpoint = value;
+    else if (flag == "--data") a.data = value;
     else if (flag == "--jobs") a.jobs = parse_jobs(value);
     else if (flag == "--shard") a.shard = parse_shard(value);
     else overrides.emplace_back(flag, value);
@@ -359,7 +365,24 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   if (a.shard && !a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
+  if (cfg.base.task.kind != TaskKind::g2p) {
+    if (!a.data.empty()) throw ConfigError("--data: only the task g2p reads a data file; the task is " +
+                                           std::string(to_string(cfg.base.task.kind)));
+  } else if (a.data.empty()) {
+    a.data = WOLAB_LEXICON_TXT;
+  }
   return a;
+}
+
+// The lexicon and its split for a g2p plan, read once and shared by all its runs; null for
+// other tasks. A missing, truncated or corrupt file is one line naming --data.
+std::shared_ptr<const G2pData> load_g2p(const RunArgs& a) {
+  if (a.data.empty()) return nullptr;
+  try {
+    return std::make_shared<const G2pData>(split_lexicon(std::make_shared<const Lexicon>(read_cmudict_file(a.data))));
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string("--data: ") + e.what() + "; give the lexicon the build makes (docs/g2p.md)");
+  }
 }
 
 void require_out(const RunArgs& a) {
@@ -382,8 +405,9 @@ int run_shard(const RunArgs& a) {
   const std::vector<size_t> runs = slices_of(plan, a.shard->count, "--shard")[static_cast<size_t>(a.shard->index - 1)];
   const std::string path = shard_path(a.out, *a.shard);
   check_writable("--out", path);
+  const std::shared_ptr<const G2pData> g2p = load_g2p(a);
   Progress progress;
-  std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs);
+  std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs, g2p);
   progress.finish();
   const json file = shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records));
   write_all({path}, [&](size_t) { return json_text(file) + "\n"; });
@@ -405,6 +429,7 @@ int run_command(const std::vector<std::string>& args) {
   const std::vector<std::string> outputs = results_paths(cfg, a.out);
   for (const std::string& path : outputs) check_writable("--out", path);
   if (!a.checkpoint.empty()) check_writable("--save-checkpoint", a.checkpoint);
+  const std::shared_ptr<const G2pData> g2p = load_g2p(a);
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;
@@ -414,7 +439,7 @@ int run_command(const std::vector<std::string>& args) {
         progress(run, runs, t);
         if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
       },
-      a.jobs);
+      a.jobs, g2p);
   progress.finish();
 
   for (const json& r : results) print_summary(r);
@@ -468,7 +493,14 @@ int plan_command(const std::string& wolab, const std::vector<std::string>& args)
   const auto slices = slices_of(plan, shards, "--shards");
   // The user's own flags, in their order, so each command is the plan they asked for.
   std::string common = shell_quote(wolab) + " run";
-  for (const auto& [flag, value] : flags) common += " " + shell_quote(flag) + " " + shell_quote(value);
+  bool data_given = false;
+  for (const auto& [flag, value] : flags) {
+    common += " " + shell_quote(flag) + " " + shell_quote(value);
+    data_given = data_given || flag == "--data";
+  }
+  // Every slice reads the same lexicon, named in its command: the default one too, so a slice
+  // run by another wolab build still trains on this plan's data.
+  if (!a.data.empty() && !data_given) common += " --data " + shell_quote(a.data);
   for (size_t k = 0; k < slices.size(); ++k) {
     double cost = 0;
     for (size_t i : slices[k]) cost += planned_cost(plan[i]);

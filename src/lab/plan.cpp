@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "lab/results.h"
 #include "lab/run_cost.h"
@@ -30,8 +32,9 @@ std::string experiment_list() {
 }
 
 // One planned run, trained to its end; progress calls are serialised by `mu`.
-json train(const PlannedRun& run, int index, int runs, const ProgressFn& progress, std::mutex& mu) {
-  Trainer trainer(run.config);
+json train(const PlannedRun& run, const std::shared_ptr<const G2pData>& g2p, int index, int runs,
+           const ProgressFn& progress, std::mutex& mu) {
+  Trainer trainer(run.config, g2p);
   trainer.keep_stats(run.keep_stats);
   trainer.keep_wo_snapshots(run.keep_wo);
   auto report = [&] {
@@ -51,7 +54,7 @@ json train(const PlannedRun& run, int index, int runs, const ProgressFn& progres
 }  // namespace
 
 std::vector<json> train_runs(const std::vector<PlannedRun>& plan, const std::vector<size_t>& indices,
-                             const ProgressFn& progress, int jobs) {
+                             const ProgressFn& progress, int jobs, std::shared_ptr<const G2pData> g2p) {
   // Each run owns all it touches (its Trainer, its slot in the result), so the order in which
   // threads take runs changes nothing in the records.
   const int runs = static_cast<int>(indices.size());
@@ -65,7 +68,7 @@ std::vector<json> train_runs(const std::vector<PlannedRun>& plan, const std::vec
       const int i = next++;
       if (i >= runs) break;
       try {
-        records[i] = train(plan.at(indices[i]), i, runs, progress, mu);
+        records[i] = train(plan.at(indices[i]), g2p, i, runs, progress, mu);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -192,13 +195,14 @@ std::vector<json> experiment_results(const ExperimentConfig& cfg, const std::vec
   return results;
 }
 
-std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress, int jobs) {
+std::vector<json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress, int jobs,
+                                 std::shared_ptr<const G2pData> g2p) {
   auto problems = validate(cfg);
   if (!problems.empty()) throw ConfigError(problems.front());
   const std::vector<PlannedRun> plan = plan_runs(cfg, {cfg.experiment});
   std::vector<size_t> all(plan.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  return experiment_results(cfg, plan, train_runs(plan, all, progress, jobs));
+  return experiment_results(cfg, plan, train_runs(plan, all, progress, jobs, std::move(g2p)));
 }
 
 }  // namespace wolab

