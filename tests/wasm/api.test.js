@@ -62,8 +62,10 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   ]);
   assert.deepEqual(wolab.presetNames(), ['quick', 'article'], 'the default first');
   const quick = JSON.stringify({ ...presets.quick, experiment: 'remove_wo' });
-  assert.deepEqual(wolab.learningRates(quick), [presets.quick.train.lr].map(Math.fround));
-  assert.deepEqual(wolab.learningRates(JSON.stringify({ ...presets.quick, experiment: 'lr_stability' })), presets.quick.lr_stability.lrs.map(Math.fround));
+  // The numbers as the config writes them (0.001), not float32's value as a double.
+  assert.deepEqual(wolab.learningRates(quick), [presets.quick.train.lr]);
+  assert.deepEqual(wolab.learningRates(JSON.stringify({ ...presets.quick, experiment: 'lr_stability' })), presets.quick.lr_stability.lrs);
+  assert.equal(String(wolab.learningRates(quick)[0]), '0.001');
   assert.throws(() => wolab.learningRates('{"model": {"heads": 0}}'), /model\.heads/);
 
   // The settings table: one row per config field, with what a form needs, defaults included.
