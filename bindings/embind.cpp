@@ -132,9 +132,11 @@ val learning_rates(val config) {
     std::vector<std::string> problems;
     const wolab::ExperimentConfig cfg = wolab::read_config_text(text_of(config, "config"), problems);
     if (!problems.empty()) throw wolab::ConfigError(problems.front());
-    // Through JSON, which writes each float's shortest text (0.001), not its double's
-    // (0.0010000000474974513), as every other number the page shows from the core.
-    return val::global("JSON").call<val>("parse", nlohmann::json(wolab::learning_rates(cfg)).dump());
+    // Each float as its shortest decimal (0.001), as the core's JSON writes it, not widened
+    // (0.0010000000474974513).
+    val out = val::array();
+    for (float lr : wolab::learning_rates(cfg)) out.call<void>("push", wolab::decimal_float(lr));
+    return out;
   });
 }
 
