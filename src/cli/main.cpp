@@ -416,12 +416,16 @@ int run_shard(const RunArgs& a) {
   return 0;
 }
 
+// --help or -h anywhere among a command's arguments.
+bool asks_help(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
 int run_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_run_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_run_help();
+    return 0;
+  }
   const RunArgs a = parse_run_args(flag_pairs(args));
   require_out(a);
   if (a.shard) return run_shard(a);
@@ -455,11 +459,10 @@ int run_command(const std::vector<std::string>& args) {
 
 // `wolab plan`: the runs of the plan, or with --shards N the command of each slice.
 int plan_command(const std::string& wolab, const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_plan_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_plan_help();
+    return 0;
+  }
   int shards = 0;
   std::vector<std::pair<std::string, std::string>> flags;
   for (const auto& [flag, value] : flag_pairs(args)) {
@@ -512,11 +515,10 @@ int plan_command(const std::string& wolab, const std::vector<std::string>& args)
 
 // `wolab merge SHARD_FILE... --out FILE`
 int merge_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_merge_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_merge_help();
+    return 0;
+  }
   std::vector<std::string> files, flags;  // flags: each with its value, for flag_pairs
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].compare(0, 2, "--") != 0) {
@@ -551,11 +553,10 @@ int merge_command(const std::vector<std::string>& args) {
 }
 
 int eval_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_eval_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_eval_help();
+    return 0;
+  }
   std::string path;
   for (const auto& [flag, value] : flag_pairs(args)) {
     if (flag != "--checkpoint") throw ConfigError(flag + ": unknown flag; see wolab eval --help");
@@ -584,11 +585,10 @@ int eval_command(const std::vector<std::string>& args) {
 }
 
 int report_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_report_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_report_help();
+    return 0;
+  }
   if (args.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");
   std::vector<json> results;
   for (const std::string& path : args) {
@@ -604,11 +604,10 @@ int report_command(const std::vector<std::string>& args) {
 }
 
 int split_command(const std::vector<std::string>& args) {
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      print_split_help();
-      return 0;
-    }
+  if (asks_help(args)) {
+    print_split_help();
+    return 0;
+  }
   if (args.empty()) throw ConfigError("split-wo: no results file; e.g. wolab split-wo results.wo_heatmap.json --out r.json");
   const std::string in = args.front();
   std::string out;
