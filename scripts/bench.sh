@@ -17,9 +17,13 @@
 #   5. Wall time of the Quick and the Article presets' suites (experiments 1-4) on the page in
 #      headless Chromium (scripts/bench_page.js), served from dist/, which is rebuilt first
 #      (scripts/build-wasm.sh) when it is missing or older than web/, src/ or bindings/.
-# Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
-# in build/ and build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5)
-# is the timed span per figure. Takes about five minutes; run it on an otherwise idle machine.
+# Only training steps are timed (no held-out evals), as in bench_torch.py. Steps/s and words/s
+# are per second of each process's own CPU time (wall time is in each program's JSON): each is
+# one thread, and on cores shared with other work the CPU time is far steadier than the wall
+# time, whose ratios followed the load (wasm/native 0.42x on the copy task and 0.86x on g2p in
+# one run at a load average of 7 to 12 on 2 cores). Builds what it needs in build/ and
+# build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5) is the timed
+# span per figure. Takes about eight minutes; run it on an otherwise idle machine.
 # --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, every measurement once and
 # briefly (the default model only, 0.2 s spans, no warm-up, 32 held-out words to decode, the
 # head's GEMM shapes, the evaluation at the default size, the
@@ -59,8 +63,8 @@ cmake --build "$native" --target bench_train bench_eval bench_g2p lexicon -j2 >/
 cmake --build "$wasm" --target wolab wolab-nosimd bench_g2p -j2 >/dev/null
 lexicon=$native/data/cmudict-g2p.txt
 
-steps_per_s() {  # the "steps_per_s" of a JSON line on stdin
-  field steps_per_s
+steps_per_s() {  # the steps per CPU second of a JSON line on stdin
+  field steps_per_cpu_s
 }
 field() {  # a number field of a JSON line on stdin
   sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"
@@ -107,11 +111,12 @@ for m in "${models[@]}"; do
   torch_line=$(torch_bench --task g2p --lexicon "$lexicon" --d-model "$d" --d-ff "$ff")
   g2p_rows+=("$name|$(steps_per_s <<<"$native_line")|$(steps_per_s <<<"$wasm_line")|$(steps_per_s <<<"$torch_line")|\
 $(field positions <<<"$native_line")|$(field positions <<<"$wasm_line")|$(field positions <<<"$torch_line")|\
-$(field words_per_s <<<"$native_line")|$(field words_per_s <<<"$wasm_line")")
+$(field words_per_cpu_s <<<"$native_line")|$(field words_per_cpu_s <<<"$wasm_line")")
 done
 
 echo
-echo "Training steps/s, one thread ($(nproc) cores, $(uname -m)); ratios of steps/s"
+echo "Training steps per second of CPU time, one thread ($(nproc) cores, $(uname -m), 1-minute load"
+echo "average $(cut -d' ' -f1 /proc/loadavg) now); ratios of those"
 printf '%-17s %9s %9s %9s %9s %12s %12s %12s\n' \
   model native wasm wasm-noSIMD pytorch wasm/native native/torch wasm/torch
 for r in "${rows[@]}"; do
@@ -131,8 +136,8 @@ else
   echo "PyTorch: skipped (python3-torch is not installed)"
 fi
 echo
-echo "G2P, batch 32 words each padded to its batch's longest: training steps/s, one thread; ratios"
-echo "of steps/s; mean padded positions per batch of each (native/wasm/pytorch)"
+echo "G2P, batch 32 words each padded to its batch's longest: training steps per CPU second, one"
+echo "thread; ratios of those; mean padded positions per batch of each (native/wasm/pytorch)"
 printf '%-17s %9s %9s %9s %12s %12s %12s %17s\n' \
   model native wasm pytorch wasm/native native/torch wasm/torch positions
 for r in "${g2p_rows[@]}"; do
@@ -145,8 +150,8 @@ for r in "${g2p_rows[@]}"; do
       sprintf("%.1f/%.1f/%s", pn, pw, (pt == "") ? "-" : sprintf("%.1f", pt))
   }'
 done
-echo "G2P held-out words decoded greedily (to EOS or the cap) and scored per second, $heldout words,"
-echo "an untrained model (step 0: the same weights in both), one thread"
+echo "G2P held-out words decoded greedily (to EOS or the cap) and scored per CPU second, $heldout"
+echo "words, an untrained model (step 0: the same weights in both), one thread"
 printf '%-17s %9s %9s %12s\n' model native wasm wasm/native
 for r in "${g2p_rows[@]}"; do
   IFS='|' read -r name n w t pn pw pt dn dw <<<"$r"

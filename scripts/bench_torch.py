@@ -138,10 +138,10 @@ def main():
     for _ in range(WARMUP_STEPS):
         step()
     positions = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(args.steps):
         positions += step()
-    elapsed = time.perf_counter() - start
+    elapsed, cpu_elapsed = time.perf_counter() - start, time.process_time() - cpu
 
     blas, openblas = blas_libraries()
     shape = ({"task": "g2p", "words": len(words), "positions": round(positions / args.steps, 2)}
@@ -150,6 +150,7 @@ def main():
                       "layers": args.layers, "d_ff": args.d_ff, **shape,
                       "batch": args.batch, "steps": args.steps,
                       "steps_per_s": round(args.steps / elapsed, 2),
+                      "steps_per_cpu_s": round(args.steps / cpu_elapsed, 2),  # all its threads' CPU time
                       "threads": len(os.listdir("/proc/self/task")),  # OS threads of this process
                       "torch": torch.__version__, "blas": blas, "openblas": openblas}))
 

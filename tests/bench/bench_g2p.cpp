@@ -14,17 +14,23 @@
 // each word is decoded through the cache until it predicts EOS or reaches the length cap, and the
 // chunk is also run once teacher forced (the metrics' other half).
 //
-// Prints one JSON line: {"impl": "native"|"wasm", "steps_per_s", "positions", "steps",
-// "words_per_s", "words", "per" (the decoded words' phoneme error rate, which tells whether
-// native and wasm decoded the same), "seconds"}.
+// Prints one JSON line: {"impl": "native"|"wasm", "steps_per_s", "steps_per_cpu_s", "positions",
+// "steps", "words_per_s", "words_per_cpu_s", "words", "per" (the decoded words' phoneme error
+// rate, which tells whether native and wasm decoded the same), "seconds"}: rates per second of
+// wall time and per second of this process's CPU time (node's under wasm), as bench_train's.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
 
 #include "io/cmudict.h"
 #include "lab/config.h"
@@ -37,6 +43,18 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// This process's CPU time: under node, node's (V8's threads included), as bench_train.js takes it.
+double cpu_seconds() {
+#ifdef __EMSCRIPTEN__
+  return EM_ASM_DOUBLE({
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1e6;
+  });
+#else
+  return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+#endif
 }
 
 // The padded length T of the last batch, whose (batch, T) tokens are in front of last_batch()
@@ -68,23 +86,25 @@ int main(int argc, char** argv) {
     while (since(warm) < warmup || warm_steps < 3) warm_steps += static_cast<int>(trainer.step(1).size());
     int steps = 0;
     double padded = 0;  // positions, summed over the timed steps' batches
+    const double train_cpu = cpu_seconds();
     const Clock::time_point start = Clock::now();
     while (steps == 0 || since(start) < seconds) {
       if (trainer.step(1).empty()) throw std::runtime_error("the run ended; give train.steps room for the benchmark");
       padded += positions(trainer);
       steps++;
     }
-    const double train_s = since(start);
+    const double train_s = since(start), train_cpu_s = cpu_seconds() - train_cpu;
 
     wolab::Trainer fresh(cfg, data);
     int words = 0;
     wolab::G2pScores scores;
+    const double decode_cpu = cpu_seconds();
     const Clock::time_point decode = Clock::now();
     while (words == 0 || since(decode) < seconds) {
       scores = fresh.g2p_scores(false);
       words += scores.words;
     }
-    const double decode_s = since(decode);
+    const double decode_s = since(decode), decode_cpu_s = cpu_seconds() - decode_cpu;
 
 #ifdef __EMSCRIPTEN__
     const char* impl = "wasm";
@@ -92,9 +112,11 @@ int main(int argc, char** argv) {
     const char* impl = "native";
 #endif
     std::printf(
-        "{\"impl\": \"%s\", \"steps_per_s\": %.2f, \"positions\": %.2f, \"steps\": %d, "
-        "\"words_per_s\": %.1f, \"words\": %d, \"per\": %.6f, \"seconds\": %.2f}\n",
-        impl, steps / train_s, padded / steps, steps, words / decode_s, words, scores.per, train_s + decode_s);
+        "{\"impl\": \"%s\", \"steps_per_s\": %.2f, \"steps_per_cpu_s\": %.2f, \"positions\": %.2f, "
+        "\"steps\": %d, \"words_per_s\": %.1f, \"words_per_cpu_s\": %.1f, \"words\": %d, \"per\": %.6f, "
+        "\"seconds\": %.2f}\n",
+        impl, steps / train_s, steps / train_cpu_s, padded / steps, steps, words / decode_s,
+        words / decode_cpu_s, words, scores.per, train_s + decode_s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_g2p: %s\n", e.what());
     return 2;
