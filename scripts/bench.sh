@@ -21,7 +21,7 @@
 # are per second of each process's own CPU time (wall time is in each program's JSON): each is
 # one thread, and on cores shared with other work the CPU time is far steadier than the wall
 # time, whose ratios followed the load (wasm/native 0.42x on the copy task and 0.86x on g2p in
-# one run at a load average of 7 to 12 on 2 cores). Builds what it needs in build/ and
+# one run at a load average of 7 to 16 on 2 cores). Builds what it needs in build/ and
 # build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5) is the timed
 # span per figure. Takes about eight minutes; run it on an otherwise idle machine.
 # --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, every measurement once and
