@@ -83,6 +83,15 @@ Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int fir
   return batch;
 }
 
+std::vector<uint8_t> guess_phonemes(const std::vector<int>& tokens) {
+  std::vector<uint8_t> out;
+  for (int t : tokens) {
+    const bool phoneme = t >= kPhonemeToken && t < kPhonemeToken + kPhonemeCount;
+    out.push_back(phoneme ? static_cast<uint8_t>(t - kPhonemeToken) : kNotPhoneme);
+  }
+  return out;
+}
+
 int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   std::vector<int> row(b.size() + 1);  // distances of a[0..i) to b[0..j)
   for (size_t j = 0; j <= b.size(); j++) row[j] = static_cast<int>(j);

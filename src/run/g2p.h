@@ -61,6 +61,15 @@ Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int fir
 // A decoded token that is not a phoneme (a letter or mark before EOS): it matches nothing.
 inline constexpr uint8_t kNotPhoneme = 0xff;
 
+// One word decoded greedily (Trainer::g2p_decode): the tokens predicted after its [SEP] and
+// before EOS, and whether EOS came before the model's last position.
+struct G2pGuess {
+  std::vector<int> tokens;
+  bool eos = false;
+};
+// `tokens` as phoneme ids, kNotPhoneme for a letter or mark.
+std::vector<uint8_t> guess_phonemes(const std::vector<int>& tokens);
+
 // Levenshtein distance: insertions, deletions and substitutions, each 1.
 int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b);
 
