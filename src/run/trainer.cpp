@@ -295,6 +295,7 @@ Trainer::Trainer(Trainer&&) noexcept = default;
 Trainer& Trainer::operator=(Trainer&&) noexcept = default;
 
 const RunConfig& Trainer::config() const { return impl_->cfg; }
+const std::shared_ptr<const G2pData>& Trainer::g2p_data() const { return impl_->g2p; }
 
 std::vector<float> Trainer::step(int n) {
   // The call's one allocation: the steps themselves allocate nothing (test_alloc.cpp).

@@ -64,6 +64,8 @@ class Trainer {
   Trainer& operator=(Trainer&&) noexcept;
 
   const RunConfig& config() const;
+  // The lexicon and split a g2p run trains on (shared with whoever made it); null for the toy tasks.
+  const std::shared_ptr<const G2pData>& g2p_data() const;
   // Runs up to n steps (never past config().train.steps, none once finished) and returns the
   // loss of each step run. Probes, W_o snapshots and held-out evals happen at every
   // probe_every-th step and at the last step. A non-finite training loss, or a non-finite
