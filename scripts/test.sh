@@ -36,10 +36,10 @@ has_files() {  # dir, find -name pattern
 }
 
 # ctest prints "N% tests passed, F tests failed out of T" (or "No tests were found!!!").
-run_ctest() {  # suite, build dir
+run_ctest() {  # suite, build dir[, more ctest arguments]
   local log="$logs/$1.log"
-  banner "$1: ctest --test-dir $2"
-  ctest --test-dir "$2" --output-on-failure -j2 --timeout 900 2>&1 | tee "$log"
+  banner "$1: ctest --test-dir $2 ${*:3}"
+  ctest --test-dir "$2" --output-on-failure -j2 --timeout 900 "${@:3}" 2>&1 | tee "$log"
   local line
   line=$(grep -Eo '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
   if [[ -n $line ]]; then
@@ -102,9 +102,13 @@ fi
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 10 s,
 # all five at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
-# executions, not time), one test per harness. A sanitizer report ends the process it happens in
-# (the test binary or the wolab it runs) and goes to a file in $logs/sanitizers/; each such
-# file counts as one more failure, so no report passes unseen.
+# executions, not time), one test per harness. The six tests of the products' values
+# (Gemm.NnFloat ... Gemm.TnDouble) are left out there: natively they check Eigen's products
+# against a triple loop (the wasm suite checks the SIMD kernels): 60 s of the sanitized
+# suite's test time in one run, while the wrappers around Eigen run under the sanitizers in
+# every training test and in Gemm.LeavesMemoryAfterCUntouched. A sanitizer report ends the
+# process it happens in (the test binary or the wolab it runs) and goes to a file in
+# $logs/sanitizers/; each such file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
 if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   FUZZ_JOBS=5 bash scripts/fuzz.sh --no-build 10 >"$logs/fuzz.log" 2>&1 &
@@ -113,7 +117,7 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   rm -rf "$reports" && mkdir -p "$reports"
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$reports/asan \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan \
-    run_ctest asan build-asan
+    run_ctest asan build-asan -E '^Gemm\.(Nn|Nt|Tn)(Float|Double)$'
   n=$(find "$reports" -type f | wc -l)
   if ((n > 0)); then
     cat "$reports"/* | tee -a "$logs/asan.log"

@@ -11,7 +11,7 @@ export const app = {
   engineFailed: false,             // the module could not load: nothing can run
   presets: {},                     // name -> config, the core's presets()
   presetNames: [],                 // in the order the page offers them, the first its default
-  runner: null,                    // the worker pool (runner.js)
+  runner: null,                    // the worker pool (runner.js), made once the page is built
   // ---- the settings form
   base: {},                        // the default preset's settings: what a link leaves out
   settings: {},                    // the last value of each field that parsed
@@ -23,7 +23,7 @@ export const app = {
   embed: null,                     // from ?embed=: the one experiment an embed shows, or null
   theme: null,                     // from ?theme=; null follows prefers-color-scheme
   // ---- runs
-  pending: null,                   // experiments whose Run was pressed before the engine loaded
+  pending: null,                   // experiments whose Run was pressed before the pool was made
   requested: null,                 // experiments whose Run was pressed in this task (requestRun)
   exps: new Map(),                 // name -> experiment, in the core's order (makeExperiment)
   jobs: new Map(),                 // job id -> live job: one training run, shared by experiments

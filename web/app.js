@@ -23,6 +23,9 @@ import { setUpTheme } from './theme.js';
 import { setRunCodes } from './run-status.js';
 import { setUpLinkLanding } from './link-landing.js';
 
+// Resolves in a task of its own, after whatever else is queued (input, rendering).
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
 // Every text and view anew: after a change of language or theme.
 function renderAll() {
   applyStatic();
@@ -81,6 +84,9 @@ async function boot() {
     for (const file of files) await importFile(file);
   });
 
+  // The engine's tables, then the sections, the form and Chart.js's first use, each in a task
+  // of its own (nextTask), so that no step of the boot is one long task. Runs asked for before
+  // the pool exists (app.runner) wait for it (live-runs.js).
   let codes;
   try {
     const { module, script } = await loadWolab();
@@ -100,6 +106,7 @@ async function boot() {
     showErrors();
     return;
   }
+  await nextTask();
   const link = readSettings(location.search);
   if (app.embed && !experimentInfos().some((e) => e.name === app.embed)) {  // the whole page, with the link's other values
     link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum', allowed: experimentInfos().map((e) => e.name) });
@@ -112,9 +119,12 @@ async function boot() {
     $('#experiments').appendChild(exp.section);
     app.exps.set(info.name, exp);
   }
+  await nextTask();
   app.base = settingsFromConfig(app.presets[app.presetNames[0]]);
   buildForm();
+  await nextTask();
   warmUp();
+  await nextTask();
   app.runner = new Runner(app.script, poolSize(), onWorker);
   startAnalysis(app.script);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });

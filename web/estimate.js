@@ -38,7 +38,7 @@ const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) =
 // fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
 // workers in pool order. Skipped while runs train.
 async function measureSpeed() {
-  if (!app.wolab || !configValid()) return;
+  if (!app.runner || !configValid()) return;
   const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
   const names = [...app.exps.keys()];

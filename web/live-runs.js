@@ -89,11 +89,11 @@ export const runRank = (p) => [...app.exps.keys()].indexOf(p.experiments[0]);
 // live job already trains joins it (liveJob).
 // names: a list of experiments, or 'all'.
 export function runExperiments(names) {
-  if (!app.wolab && !app.engineFailed) {  // run once the engine is loaded
+  if (!app.runner && !app.engineFailed) {  // run once the engine is loaded and the pool made
     const all = names === 'all' || app.pending === 'all';
     app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
   }
-  if (!app.wolab || !configValid()) return;
+  if (!app.runner || !configValid()) return;
   if (names === 'all') names = [...app.exps.keys()];
   const free = names.filter((name) => !app.exps.get(name).runs.some(active));
   if (!free.length) return;

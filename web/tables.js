@@ -39,15 +39,15 @@ const sizes = new ResizeObserver((entries) => {
 });
 const watched = new WeakSet();
 
+// All the pending wraps at once, read between two rounds of writes, so that the frame lays the
+// page out once rather than once per table.
 function fitPending() {
-  for (const wrap of pending) {
-    const table = wrap.querySelector('table');
-    if (!table || !wrap.isConnected) continue;
-    wrap.classList.remove('stacked');
-    // An offscreen section skips layout (content-visibility): its sizes are 0 until in view.
-    if (wrap.clientWidth > 0 && table.offsetWidth > wrap.clientWidth) wrap.classList.add('stacked');
-  }
+  const wraps = [...pending].filter((wrap) => wrap.isConnected && wrap.querySelector('table'));
   pending.clear();
+  for (const wrap of wraps) wrap.classList.remove('stacked');
+  // An offscreen section skips layout (content-visibility): its sizes are 0 until in view.
+  const wide = wraps.filter((wrap) => wrap.clientWidth > 0 && wrap.querySelector('table').offsetWidth > wrap.clientWidth);
+  for (const wrap of wide) wrap.classList.add('stacked');
 }
 
 // Fits the table in `wrap` (above) in the next frame, and keeps it fitted from now on.

@@ -61,6 +61,20 @@ int phoneme_id(const std::string& token) {
   return -1;
 }
 
+// The whitespace-separated fields of `line`, as `std::istringstream >>` splits them (without
+// its per-token locale cost, which made reading the dictionary in wasm take seconds).
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  const char* space = " \t\n\v\f\r";
+  size_t start = line.find_first_not_of(space);
+  while (start != std::string::npos) {
+    const size_t end = line.find_first_of(space, start);
+    fields.push_back(line.substr(start, end - start));
+    start = end == std::string::npos ? end : line.find_first_not_of(space, end);
+  }
+  return fields;
+}
+
 // `head` split into its word and whether it names an alternate, `WORD(n)`; false when the
 // parentheses are malformed.
 bool split_head(const std::string& head, std::string& word, bool& alternate) {
@@ -116,12 +130,12 @@ Lexicon parse_cmudict(const std::string& text) {
       }
       continue;
     }
-    std::istringstream fields(line);
-    std::string head, token;
-    fields >> head;
+    const std::vector<std::string> fields = fields_of(line);
     if (line[0] == ' ' || line[0] == '\t') fail("an entry must start with its word, got " + quote_short(line));
+    const std::string head = fields.empty() ? "" : fields[0];  // a line of \v or \f alone has none
     std::vector<uint8_t> pron;
-    while (fields >> token) {
+    for (size_t f = 1; f < fields.size(); f++) {
+      const std::string& token = fields[f];
       const int id = phoneme_id(token);
       if (id < 0) fail("unknown phoneme " + quote_short(token) + " in " + quote_short(line));
       pron.push_back(static_cast<uint8_t>(id));

@@ -52,8 +52,12 @@ test('the copied snippet keeps a cross-origin iframe exactly as tall as its cont
   page.on('pageerror', (e) => hostProblems.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') hostProblems.push(m.text()); });
   await page.setViewportSize({ width: 1000, height: 900 });
-  const recorded = [];  // the recorded files the frame fetches: its own experiment's only
-  page.on('request', (r) => { if (r.url().includes('/recorded/')) recorded.push(r.url().replace(/^.*\/recorded\//, '')); });
+  // The recorded files the frame fetches: its own experiment's only. Requests of the lab page
+  // opened above (its claims panel may still be fetching) are not the frame's.
+  const recorded = [];
+  page.on('request', (r) => {
+    if (r.frame().parentFrame() && r.url().includes('/recorded/')) recorded.push(r.url().replace(/^.*\/recorded\//, ''));
+  });
   await page.goto(host.url);
   const frame = page.frameLocator('iframe');
   await untilAttribute(frame.locator('body'), 'data-ready', 'true', 20_000);
