@@ -19,14 +19,16 @@ const baseURL = `http://127.0.0.1:${port}/`;
 
 module.exports = defineConfig({
   testDir: 'tests/e2e',
-  // Playwright empties outputDir on each run; screenshots that tests save elsewhere under
-  // test-results/ survive it.
-  outputDir: 'test-results/e2e',
-  // Pages train models in Web Workers: one test at a time on a 2-core machine.
-  workers: 1,
+  // Playwright empties outputDir on each run (scripts/test.sh gives each of its runs its own);
+  // screenshots that tests save elsewhere under test-results/ survive it.
+  outputDir: process.env.WOLAB_E2E_OUT || 'test-results/e2e',
+  // Pages train models in Web Workers: one test at a time on a 2-core machine, unless
+  // WOLAB_E2E_WORKERS says otherwise (scripts/test.sh runs the untimed tests two at a time: most
+  // of a test's time is spent waiting on the page, and two tests fill both cores).
+  workers: Number(process.env.WOLAB_E2E_WORKERS || 1),
   timeout: 60_000,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.WOLAB_E2E_REPORT || 'test-results/e2e-report.json' }]],
   webServer: {
     command: 'node scripts/serve.js',
     env: { PORT: port, HOST: '127.0.0.1' },

@@ -175,27 +175,33 @@ if has_files tests/wasm '*.js' || has_files tests/wasm '*.mjs'; then
   fi
 fi
 
-# Playwright writes its counts to a JSON report (stats.expected/flaky/unexpected).
+# Playwright, in two runs: the tests tagged @timed (tests/e2e/helpers.js TIMED: they bound a
+# task's length, an estimate or a landing after layout) one at a time, the others two at a time
+# beforehand. Each run writes its counts to a JSON report (stats.expected/flaky/unexpected).
+run_playwright() {  # suite, workers, playwright arguments...
+  local suite=$1 report=test-results/$1-report.json
+  banner "$suite: playwright test ${*:3} ($2 at a time)"
+  rm -f "$report"
+  WOLAB_E2E_WORKERS=$2 WOLAB_E2E_REPORT=$report WOLAB_E2E_OUT=test-results/$suite npx --no-install playwright test "${@:3}" 2>&1 | tee "$logs/$suite.log"
+  read -r p f k < <(node -e '
+    try {
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const s = r.stats;
+      // Errors outside tests (web server, config, a spec file that does not load)
+      // count as one failure: the suite did not run as written.
+      const outside = (r.errors || []).length > 0 ? 1 : 0;
+      console.log(s.expected + s.flaky, s.unexpected + outside, s.skipped);
+    } catch { console.log("x x x"); }' "$report")
+  if [[ $p =~ ^[0-9]+$ ]]; then
+    count "$suite" "$p" "$f" "$k"
+  else
+    cannot_run "$suite" "no readable $report; see $logs/$suite.log"
+  fi
+}
 if has_files tests/e2e '*.spec.js'; then
-  banner "playwright tests/e2e"
   if ((wasm_status == 0)); then
-    report=test-results/e2e-report.json
-    rm -f "$report"
-    npx --no-install playwright test 2>&1 | tee "$logs/e2e.log"
-    read -r p f k < <(node -e '
-      try {
-        const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-        const s = r.stats;
-        // Errors outside tests (web server, config, a spec file that does not load)
-        // count as one failure: the suite did not run as written.
-        const outside = (r.errors || []).length > 0 ? 1 : 0;
-        console.log(s.expected + s.flaky, s.unexpected + outside, s.skipped);
-      } catch { console.log("x x x"); }' "$report")
-    if [[ $p =~ ^[0-9]+$ ]]; then
-      count e2e "$p" "$f" "$k"
-    else
-      cannot_run e2e "no readable $report; see $logs/e2e.log"
-    fi
+    run_playwright e2e 2 --grep-invert @timed
+    run_playwright e2e-timed 1 --grep @timed
   else
     cannot_run e2e "dist/ was not built; see $logs/build-wasm.log"
   fi
@@ -204,7 +210,7 @@ elif ((wasm_status == 2)); then
 fi
 
 # Every benchmark once in its smoke mode: scripts/bench.sh --smoke runs each benchmark script
-# (bench_train, bench_torch, bench_gemm.sh, bench_eval, bench_page.js) once and briefly, ~20 s,
+# (bench_train, bench_g2p, bench_torch, bench_gemm.sh, bench_eval, bench_page.js) once and briefly,
 # so that none can break unseen; no figure is checked. One test: passed when it exits 0. It
 # needs build/, build-wasm/ and dist/, all built above.
 banner "bench smoke: scripts/bench.sh --smoke"

@@ -159,6 +159,7 @@ export function onWorker(msg) {
   const now = performance.now();
   if (msg.type === 'started') job.record = msg.record;
   if (msg.type === 'progress') job.probed = appendProgress(job.record, msg, job.probed);
+  if (msg.type === 'finished') hold(job.id, msg.checkpoint);
   for (const run of job.runs) updateRun(run, job, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
   if (!app.runner.busy && !app.batch.end) {
@@ -236,8 +237,24 @@ export function togglePause() {
   overall.renderNow();
 }
 
-export async function saveModel(run) {
-  const bytes = await app.runner.checkpoint(run.job);
+// The models (safetensors bytes) of the latest finished runs, by job id, oldest first, for a
+// download: as many as fit in HELD_BYTES, and always the latest.
+const HELD_BYTES = 128 * 1024 * 1024;
+const held = new Map();
+
+function hold(id, bytes) {
+  held.set(id, bytes);
+  let total = 0;
+  for (const b of held.values()) total += b.byteLength;
+  for (const [key, b] of held) {
+    if (total <= HELD_BYTES || key === id) break;
+    held.delete(key);
+    total -= b.byteLength;
+  }
+}
+
+export function saveModel(run) {
+  const bytes = held.get(run.job);
   if (!bytes) {
     notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: app.exps.get(run.experiment).notices });
     return;

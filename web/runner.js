@@ -17,10 +17,7 @@ export class Runner {
     this.slots = [];       // { worker, job } ; job is null when idle
     this.queue = [];       // jobs not yet given to a worker: { id, config, keep, rank }
     this.paused = false;
-    this.ranOn = new Map();      // run id -> slot that ran it (holds its checkpoint)
-    this.requests = new Map();   // checkpoint request number -> { resolve, slot }
     this.timing = null;          // { workers, resolve } of a speed measurement (time())
-    this.nextRequest = 1;
   }
 
   get busy() {
@@ -58,7 +55,6 @@ export class Runner {
       const job = this.queued()[0];
       this.queue.splice(this.queue.indexOf(job), 1);
       slot.job = job;
-      this.ranOn.set(job.id, slot);
       slot.worker.postMessage({ type: 'run', job });
     }
   }
@@ -76,21 +72,15 @@ export class Runner {
     return slot;
   }
 
-  // A worker that failed may have a broken wasm instance (an abort): drop it and its checkpoints.
+  // A worker that failed may have a broken wasm instance (an abort): drop it.
   replace(slot, message) {
     slot.worker.terminate();
     this.slots.splice(this.slots.indexOf(slot), 1);
-    for (const [id, s] of this.ranOn) if (s === slot) this.ranOn.delete(id);
-    for (const [n, r] of this.requests) {
-      if (r.slot === slot) {
-        this.requests.delete(n);
-        r.resolve(null);
-      }
-    }
     const job = slot.job;
     slot.job = null;
     if (job) this.listener({ type: 'error', id: job.id, message });
     this.pump();
+    if (!this.busy) this.retire();
   }
 
   receive(slot, msg) {
@@ -100,16 +90,11 @@ export class Runner {
         slot.job = null;
         this.listener(msg);
         this.pump();
+        if (!this.busy) this.retire();
         break;
       case 'error':
         this.replace(slot, msg.message);
         break;
-      case 'checkpoint': {
-        const r = this.requests.get(msg.request);
-        this.requests.delete(msg.request);
-        if (r) r.resolve(msg.bytes);
-        break;
-      }
       default:
         this.listener(msg);
     }
@@ -173,14 +158,11 @@ export class Runner {
     this.timing = null;
   }
 
-  // The safetensors bytes of a finished run, or null when its worker no longer holds them.
-  checkpoint(id) {
-    const slot = this.ranOn.get(id);
-    if (!slot || !this.slots.includes(slot)) return Promise.resolve(null);
-    const request = this.nextRequest++;
-    return new Promise((resolve) => {
-      this.requests.set(request, { resolve, slot });
-      slot.worker.postMessage({ type: 'checkpoint', request, id });
-    });
+  // An idle pool ends its workers, since a wasm instance's memory never shrinks (a run at
+  // d_model 256 grows it by hundreds of MB) and a finished run's worker holds nothing the page
+  // needs (its model came with its record). The next run starts new ones.
+  retire() {
+    for (const slot of this.slots) slot.worker.terminate();
+    this.slots = [];
   }
 }

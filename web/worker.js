@@ -5,13 +5,11 @@
 
 const CHUNK_MS = 50;
 const TIME_MS = 300;  // how long 'time' measures (docs/worker.md)
-const HELD_BYTES = 64 * 1024 * 1024;  // finished runs' checkpoints kept for download, per worker
 
 let ready = null;      // Promise of the Embind module, set by 'init'
 let pending = null;    // a job waiting for the module to load
 let run = null;        // { job, trainer, chunk } of the run in progress
 let paused = false;
-const held = new Map();  // run id -> safetensors bytes, oldest first
 
 // A zero-delay tick: unlike setTimeout it is not clamped to 4 ms, and like it, it lets queued
 // messages (pause, stop) run between chunks.
@@ -56,11 +54,6 @@ self.onmessage = (e) => {
       ready.then((wolab) => self.postMessage({ type: 'timed', ...timeSteps(wolab, msg.config, msg.keep) }))
         .catch((err) => self.postMessage({ type: 'timed', error: errorText(err) }));
       break;
-    case 'checkpoint': {
-      const bytes = held.get(msg.id);
-      self.postMessage({ type: 'checkpoint', request: msg.request, id: msg.id, bytes: bytes || null });
-      break;
-    }
     default:
       throw new Error(`worker: unknown message type ${msg.type}`);
   }
@@ -134,15 +127,16 @@ function stepChunk() {
 }
 
 // The run's finished record (done, stopped or diverged), parsed here rather than on the page:
-// with W_o snapshots it can be tens of MB of JSON (d_model 256).
+// with W_o snapshots it can be tens of MB of JSON (d_model 256). Its checkpoint goes with it,
+// so that the page, not this worker, holds what a download of the model needs.
 function finish(job, trainer) {
   const record = JSON.parse(trainer.record());
-  keep(job.id, trainer.checkpoint().slice());
+  const checkpoint = trainer.checkpoint().slice();
   trainer.delete();
   run = null;
-  const transfer = [];
+  const transfer = [checkpoint.buffer];
   packWo(record.wo, transfer);
-  self.postMessage({ type: 'finished', id: job.id, record }, transfer);
+  self.postMessage({ type: 'finished', id: job.id, record, checkpoint }, transfer);
 }
 
 // This device's speed at a run's config, for the page's estimate before Run, in whole probe
@@ -181,16 +175,5 @@ function timeSteps(wolab, config, keep) {
     return { ...timed, ms: performance.now() - t0 };
   } finally {
     tr.delete();
-  }
-}
-
-function keep(id, bytes) {
-  held.set(id, bytes);
-  let total = 0;
-  for (const b of held.values()) total += b.byteLength;
-  for (const [key, b] of held) {
-    if (total <= HELD_BYTES || key === id) break;
-    held.delete(key);
-    total -= b.byteLength;
   }
 }

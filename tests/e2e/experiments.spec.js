@@ -301,6 +301,10 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
   const header = JSON.parse(st.subarray(8, 8 + headerLength).toString('utf8'));
   expect(header['layers.0.attn.W_o.weight'].shape).toEqual([8, 8]);
   expect(header['layers.1.attn.W_o.weight'].dtype).toBe('F32');
+  // The model came with the run's record: the idle pool has ended its training workers (their
+  // wasm memory never shrinks), and the download did not need them.
+  const training = () => page.workers().filter((w) => /\/worker\.js$/.test(w.url())).length;
+  await expect.poll(training, { timeout: 15_000 }).toBe(0);
 
   await importAndWait(page, await json.path());
   expect(await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]')).toEqual(before);

@@ -5,7 +5,7 @@
 // from the tooltips a reader sees, against the W_o the page saves as .npy.
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
+import { chartData, openPage, query, runAndWait, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
 // d_model 128 gives each weight 2 px of the 320-px map: too few, so the map opens on 4 × 4 head
 // blocks of 32 × 32 weights. Trained for 20 steps in a second.
@@ -125,7 +125,7 @@ async function expectBlocks(page, canvas, w, d, heads, headNorms) {
   expect(new Set(colours.map(([a]) => a)).size).toBeGreaterThan(1);
 }
 
-test('a wide model opens on head blocks (the core’s head norms by column); a block zooms by click or keyboard, Escape returns', async ({ page }) => {
+test('a wide model opens on head blocks (the core’s head norms by column); a block zooms by click or keyboard, Escape returns', TIMED, async ({ page }) => {
   const problems = await openPage(page, query(WIDE));
   const section = await runAndWait(page, 'wo_heatmap');
   const canvas = section.locator('.heatmap canvas[data-layer="0"]');

@@ -7,6 +7,10 @@ import { expect } from '@playwright/test';
 
 // A model small enough that every experiment trains in about a second; d_model 8 so that the
 // heatmap has 8 × 8 cells. probe_every 10 gives probes (and W_o snapshots) at 10, 20, 30, 40.
+// The tag of a test that bounds a time (a task's length, an estimate, a landing after layout):
+// scripts/test.sh runs these one at a time, after the others have run two at a time.
+export const TIMED = { tag: '@timed' };
+
 export const TINY = {
   task: 'copy', d_model: 8, heads: 2, layers: 2, d_ff: 16, ln: 'post', length: 4, alphabet: 5,
   batch: 8, lr: 0.01, steps: 40, seeds: 2, seed: 0, probe_every: 10,

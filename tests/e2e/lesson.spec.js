@@ -2,9 +2,9 @@
 // click, with the claims panel and every section's verdict; a live run then replaces them.
 import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { openPage, query, screenshot, TINY, untilAttribute } from './helpers.js';
+import { openPage, query, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
-test('on load, without a click: recorded curves, tables and verdicts in every section, and the claims panel', async ({ page }) => {
+test('on load, without a click: recorded curves, tables and verdicts in every section, and the claims panel', TIMED, async ({ page }) => {
   const index = await (await page.request.get('recorded/index.json')).json();
   const shown = Object.keys(index.presets.quick);
   expect(shown.length).toBeGreaterThanOrEqual(4);

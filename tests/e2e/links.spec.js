@@ -2,7 +2,7 @@
 // and charts draw (content-visibility: auto keeps a placeholder height until a section is laid
 // out near the viewport).
 import { test, expect } from '@playwright/test';
-import { openPage, untilAttribute } from './helpers.js';
+import { openPage, TIMED, untilAttribute } from './helpers.js';
 
 // How far the target's top is from where a jump should put it: just below the sticky control
 // bar (style.css's scroll-margin-top, 8 px under --bar-height).
@@ -19,7 +19,7 @@ const drawnInView = (page) => expect.poll(() => page.evaluate(() => [...document
   }).length)).toBe(0);
 
 for (const shown of [false, true]) {
-  test(`a claims-panel link lands on its experiment after its charts drew (recorded results ${shown ? 'shown' : 'folded'})`, async ({ page }) => {
+  test(`a claims-panel link lands on its experiment after its charts drew (recorded results ${shown ? 'shown' : 'folded'})`, TIMED, async ({ page }) => {
     const problems = await openPage(page);
     const index = await (await page.request.get('recorded/index.json')).json();
     for (const name of Object.keys(index.presets.quick)) {
@@ -40,7 +40,7 @@ for (const shown of [false, true]) {
   });
 }
 
-test('a link to an experiment opens the page on it, once its section exists and has drawn', async ({ page }) => {
+test('a link to an experiment opens the page on it, once its section exists and has drawn', TIMED, async ({ page }) => {
   const problems = await openPage(page, '#exp-gain_vs_learning');
   const target = page.locator('#exp-gain_vs_learning');
   await untilAttribute(target, 'data-state', 'settled');

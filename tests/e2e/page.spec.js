@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { openPage, presets, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
+import { openPage, presets, query, runAndWait, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
 const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability'];
 
@@ -302,7 +302,7 @@ test('a worker that crashes is reported in its run row and the page keeps workin
 // A task's CPU time on the page's main thread (Chromium's trace: RunTask's thread duration) is
 // what the page controls; its wall time also counts every moment the OS gave the core to the
 // workers or to other processes, which on a loaded 2-core machine says little about the page.
-test('no main-thread task over 100 ms while all the experiments train', async ({ page, browser }) => {
+test('no main-thread task over 100 ms while all the experiments train', TIMED, async ({ page, browser }) => {
   test.setTimeout(120_000);
   // One learning rate for experiment 6: 6 variants × 2 seeds, and its 4 variants × 2 seeds unclipped.
   const problems = await openPage(page, query({ ...TINY, d_model: 16, heads: 4, steps: 200, seeds: 2, lrs: '0.01' }));

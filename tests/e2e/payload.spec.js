@@ -5,7 +5,7 @@
 // both presets are recorded (npm start, npm run build) and are skipped otherwise.
 import os from 'node:os';
 import { test, expect } from '@playwright/test';
-import { openPage, untilAttribute } from './helpers.js';
+import { openPage, TIMED, untilAttribute } from './helpers.js';
 
 const SECTION_BUDGET = 3e6;       // bytes, any one section's recording at either preset
 const FIRST_SCREEN_BUDGET = 1e6;  // bytes, everything the page fetches before the reader scrolls
@@ -90,7 +90,7 @@ for (const preset of ['quick', 'article']) {
 // Choosing Article re-renders every section and times the estimate before Run (estimate.js) on
 // the main thread, which this spec measures but does not bound; showing its heatmap (the W_o
 // file fetched and read in a worker, two 256 × 256 maps drawn) is bounded.
-test('showing the Article heatmap: no main-thread task over 100 ms; the JS heap returns once Quick is back', async ({ page }) => {
+test('showing the Article heatmap: no main-thread task over 100 ms; the JS heap returns once Quick is back', TIMED, async ({ page }) => {
   test.setTimeout(120_000);
   await page.addInitScript(() => {
     globalThis.longTasks = [];

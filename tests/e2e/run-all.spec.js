@@ -3,7 +3,7 @@
 // all took; the time-left readout steady; Stop early leaves the sweep's claim undecided.
 // WOLAB_RUN_ALL_PRESET=article measures the Article preset (about 5 minutes) in place of Quick.
 import { test, expect } from '@playwright/test';
-import { openPage, query, TINY, untilAttribute } from './helpers.js';
+import { openPage, query, TIMED, TINY, untilAttribute } from './helpers.js';
 
 const PRESET = process.env.WOLAB_RUN_ALL_PRESET || 'quick';
 const ESTIMATE = /^Idle\. Estimated time: about (\d+) to (\d+) s, timed on this device\.$/;
@@ -32,7 +32,7 @@ function watchRunAll() {
   }).observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
 }
 
-test(`Run all (${PRESET}) finishes experiment 1 first, takes the time estimated, and its time left never jumps 2×`, async ({ page }) => {
+test(`Run all (${PRESET}) finishes experiment 1 first, takes the time estimated, and its time left never jumps 2×`, TIMED, async ({ page }) => {
   // Article takes about 5 minutes on an idle 2-core machine; a loaded one may take several times that.
   const limit = Number(process.env.WOLAB_RUN_ALL_TIMEOUT_S || (PRESET === 'quick' ? 240 : 1800)) * 1000;
   test.setTimeout(limit);
@@ -80,7 +80,7 @@ test(`Run all (${PRESET}) finishes experiment 1 first, takes the time estimated,
   expect(problems).toEqual([]);
 });
 
-test('Stop early in Run all leaves claim 7 without a verdict: stopped and unstarted runs decide nothing', async ({ page }) => {
+test('Stop early in Run all leaves claim 7 without a verdict: stopped and unstarted runs decide nothing', TIMED, async ({ page }) => {
   test.setTimeout(120_000);
   // Long enough runs that Stop catches the sweep partway.
   const problems = await openPage(page, query({ ...TINY, steps: 1500, lrs: '0.003,0.01,0.03' }));
