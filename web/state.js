@@ -16,7 +16,8 @@ export function setCoreTables(settings, experiments) {
   // task's lexicon) is neither offered nor read from a link.
   const offered = (s) => (s.choices && s.needs_data ? { ...s, choices: s.choices.filter((c) => !s.needs_data[c]) } : s);
   core.settings = settings.filter((s) => s.form).map(offered);
-  core.experiments = experiments;
+  // Nor is an experiment that trains on such data (experiments(): needs_data, real_words).
+  core.experiments = experiments.filter((e) => !e.needs_data);
 }
 
 // The form's settings, in the core's order: { key, path, kind, default, choices, ... }.

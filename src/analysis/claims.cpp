@@ -276,6 +276,7 @@ json analyze(const std::vector<json>& results) {
     }
     experiments.push_back({{"experiment", e.name},
                            {"config", c},
+                           {"run_config", e.run_config},
                            {"seeds", e.seeds().size()},
                            {"variants", e.variants},
                            {"learning_rates", e.lrs},

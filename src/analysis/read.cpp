@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lab/config.h"
 #include "lab/experiment.h"
 #include "io/messages.h"
 
@@ -19,11 +20,17 @@ Exp read_experiment(const json& results, size_t index) {
   Exp e;
   e.results = &results;
   e.name = results["experiment"].get<std::string>();
-  const json& c = results["config"];
-  e.steps = c["train"]["steps"].get<int>();
-  e.d_model = c["model"]["d_model"].get<int>();
-  e.heads = c["model"]["heads"].get<int>();
-  if (const ExperimentInfo* info = find_experiment(e.name))
+  // The settings its runs trained with: real_words' model and length are its own, on g2p.
+  std::vector<std::string> problems;
+  const ExperimentConfig cfg = read_config(results["config"], problems);
+  const ExperimentInfo* info = find_experiment(e.name);
+  const RunConfig run = info ? run_config(*info, cfg) : cfg.base;
+  e.run_config = config_json(run);
+  e.steps = run.train.steps;
+  e.d_model = run.model.d_model;
+  e.heads = run.model.heads;
+  e.g2p = run.task.kind == TaskKind::g2p;
+  if (info)
     for (WoMode v : info->variants) e.variants.push_back(to_string(v));
   for (const json& r : results["runs"]) {
     Run run;

@@ -152,11 +152,13 @@ std::string rate_phrase(const json& e) {
 }
 
 std::string config_line(const json& e) {
-  const json& c = e["config"];
+  const json& c = e["run_config"];
   const int heads = c["model"]["heads"].get<int>(), layers = c["model"]["layers"].get<int>();
-  return e["experiment"].get<std::string>() + ": " + c["task"]["name"].get<std::string>() + ", alphabet " +
-         std::to_string(c["task"]["alphabet"].get<int>()) + ", length " + std::to_string(c["task"]["length"].get<int>()) +
-         "; d_model " + std::to_string(c["model"]["d_model"].get<int>()) + ", " + plural(heads, "head", "heads") + ", " +
+  const std::string task = c["task"]["name"] == "g2p" ? std::string("g2p (CMUdict)")
+                                                      : c["task"]["name"].get<std::string>() + ", alphabet " +
+                                                            std::to_string(c["task"]["alphabet"].get<int>()) + ", length " +
+                                                            std::to_string(c["task"]["length"].get<int>());
+  return e["experiment"].get<std::string>() + ": " + task + "; d_model " + std::to_string(c["model"]["d_model"].get<int>()) + ", " + plural(heads, "head", "heads") + ", " +
          plural(layers, "layer", "layers") + ", d_ff " + std::to_string(c["model"]["d_ff"].get<int>()) + ", " +
          c["model"]["ln"].get<std::string>() + "-LN; " + std::to_string(c["train"]["steps"].get<int>()) + " steps, " +
          rate_phrase(e) + "; " + seeds(e["seeds"].get<int>());

@@ -257,34 +257,43 @@ std::string padded(std::string text, size_t width) {
 }
 
 void print_summary(const json& results) {
-  const json& c = results["config"];
-  std::printf("\n%s: %s, alphabet %d, length %d; d_model %d, heads %d, layers %d, d_ff %d, %s-LN; %d steps\n",
-              results["experiment"].get<std::string>().c_str(), c["task"]["name"].get<std::string>().c_str(),
-              c["task"]["alphabet"].get<int>(), c["task"]["length"].get<int>(), c["model"]["d_model"].get<int>(),
-              c["model"]["heads"].get<int>(), c["model"]["layers"].get<int>(), c["model"]["d_ff"].get<int>(),
-              c["model"]["ln"].get<std::string>().c_str(), c["train"]["steps"].get<int>());
-  // A row per (variant, learning rate): the rate is shown where the experiment sweeps it.
   const ExperimentInfo* exp = find_experiment(results["experiment"].get<std::string>());
+  std::vector<std::string> problems;
+  const RunConfig c = run_config(*exp, read_config(results["config"], problems));  // checked by make_results
+  const bool g2p = c.task.kind == TaskKind::g2p;
+  const std::string task = g2p ? std::string("g2p (CMUdict)")
+                               : std::string(to_string(c.task.kind)) + ", alphabet " + std::to_string(c.task.alphabet) +
+                                     ", length " + std::to_string(c.task.length);
+  std::printf("\n%s: %s; d_model %d, heads %d, layers %d, d_ff %d, %s-LN; %d steps\n",
+              results["experiment"].get<std::string>().c_str(), task.c_str(), c.model.d_model, c.model.heads,
+              c.model.layers, c.model.d_ff, to_string(c.model.ln), c.train.steps);
+  // A row per (variant, learning rate): the rate is shown where the experiment sweeps it.
   std::vector<std::string> labels;
   int width = 28;
   for (const json& s : results["summary"]) {
     char lr[40] = "";
-    if (exp && exp->lr_sweep) std::snprintf(lr, sizeof lr, " lr %g", s["lr"].get<double>());
+    if (exp->lr_sweep) std::snprintf(lr, sizeof lr, " lr %g", s["lr"].get<double>());
     labels.push_back(s["variant"].get<std::string>() + lr + " (n=" + std::to_string(s["n"].get<int>()) + ")");
     width = std::max(width, static_cast<int>(labels.back().size()));
   }
-  std::printf("  %-*s %-18s %-18s %-26s %-20s %10s\n", width, "variant", "token acc", "exact match",
-              "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  // g2p: PER and WER on every held-out word in place of exact match (docs/results.md).
+  if (g2p)
+    std::printf("  %-*s %-18s %-18s %-18s %-26s %-20s %10s\n", width, "variant", "token acc", "PER (all words)",
+                "WER (all words)", "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
+  else
+    std::printf("  %-*s %-18s %-18s %-26s %-20s %10s\n", width, "variant", "token acc", "exact match",
+                "steps to loss < 0.1 (k/n)", "held-out loss", "parameters");
   for (size_t i = 0; i < labels.size(); ++i) {
     const json& s = results["summary"][i];
     const int n = s["n"].get<int>(), done = n - s["diverged"].get<int>() - s["stopped"].get<int>();
     std::string reached = mean_std(s["steps_to_loss_0_1"], "%.0f") + " (" +
                           std::to_string(s["steps_to_loss_0_1"]["reached"].get<int>()) + "/" +
                           std::to_string(done) + ")";
+    const std::string middle = g2p ? padded(mean_std(s["per"], "%.3f"), 18) + " " + padded(mean_std(s["wer"], "%.3f"), 18)
+                                   : padded(mean_std(s["exact"], "%.3f"), 18);
     std::printf("  %-*s %s %s %s %s %10lld\n", width, labels[i].c_str(),
-                padded(mean_std(s["token_acc"], "%.3f"), 18).c_str(), padded(mean_std(s["exact"], "%.3f"), 18).c_str(),
-                padded(reached, 26).c_str(), padded(mean_std(s["loss"], "%.4f"), 20).c_str(),
-                s["parameters"].get<long long>());
+                padded(mean_std(s["token_acc"], "%.3f"), 18).c_str(), middle.c_str(), padded(reached, 26).c_str(),
+                padded(mean_std(s["loss"], "%.4f"), 20).c_str(), s["parameters"].get<long long>());
   }
   for (const json& r : results["runs"]) {
     const RunStatus status = *status_from_json(r["status"]);
@@ -365,9 +374,10 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   if (a.shard && !a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
-  if (cfg.base.task.kind != TaskKind::g2p) {
-    if (!a.data.empty()) throw ConfigError("--data: only the task g2p reads a data file; the task is " +
-                                           std::string(to_string(cfg.base.task.kind)));
+  if (!needs_lexicon(cfg)) {
+    if (!a.data.empty())
+      throw ConfigError("--data: only the task g2p (and experiment real_words) reads a data file; the task is " +
+                        std::string(to_string(cfg.base.task.kind)));
   } else if (a.data.empty()) {
     a.data = WOLAB_LEXICON_TXT;
   }

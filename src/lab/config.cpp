@@ -142,6 +142,23 @@ const Setting kSettings[] = {
     {"lr_stability.clip", "stability_clip", "--stability-clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
      "gradient-norm clip of experiment lr_stability (0: off, so that clipping hides no instability)",
      FIELD(lr_stability.clip)},
+    {"real_words.d_model", "words_d_model", "--words-d-model", "N", Kind::integer, 1, 1024, false, nullptr,
+     "width of the residual stream in experiment real_words (in place of model.d_model)", FIELD(real_words.d_model)},
+    {"real_words.heads", "words_heads", "--words-heads", "N", Kind::integer, 1, 64, false, nullptr,
+     "attention heads per layer in experiment real_words (must divide its d_model)", FIELD(real_words.heads)},
+    {"real_words.layers", "words_layers", "--words-layers", "N", Kind::integer, 1, 12, false, nullptr,
+     "Transformer blocks in experiment real_words", FIELD(real_words.layers)},
+    {"real_words.d_ff", "words_d_ff", "--words-d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
+     "feed-forward width in experiment real_words", FIELD(real_words.d_ff)},
+    {"real_words.steps", "words_steps", "--words-steps", "N", Kind::integer, 1, 1000000, false, nullptr,
+     "training steps per run of experiment real_words", FIELD(real_words.steps)},
+    {"real_words.batch", "words_batch", "--words-batch", "N", Kind::integer, 1, 1024, false, nullptr,
+     "words per step in experiment real_words", FIELD(real_words.batch)},
+    {"real_words.probe_every", "words_probe_every", "--words-probe-every", "N", Kind::integer, 1, 1000000, false,
+     nullptr, "steps between held-out evals in experiment real_words", FIELD(real_words.probe_every)},
+    {"real_words.heldout", "words_heldout", "--words-heldout", "N", Kind::integer, 16, 4096, false, nullptr,
+     "held-out words measured at each probe step of experiment real_words (all of them at the end)",
+     FIELD(real_words.heldout)},
 };
 
 #undef FIELD
@@ -425,10 +442,27 @@ std::vector<std::string> validate(const RunConfig& cfg) {
 
 std::vector<std::string> validate(const ExperimentConfig& cfg) {
   std::vector<std::string> problems;
-  check_ranges(cfg, {"experiment", "seeds", "lr_stability."}, problems);
+  check_ranges(cfg, {"experiment", "seeds", "lr_stability.", "real_words."}, problems);
   bool wo_snapshots = false;
-  for (const ExperimentInfo* e : selected_experiments(cfg.experiment)) wo_snapshots = wo_snapshots || e->wo_snapshots;
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment))
+    wo_snapshots = wo_snapshots || (e->wo_snapshots && e->needs_data.empty());
   check_run(cfg.base, wo_snapshots, problems);
+  // An experiment with settings of its own (real_words) is checked with them, its problems
+  // named by its own fields.
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment)) {
+    if (e->needs_data.empty() || !problems.empty()) continue;
+    std::vector<std::string> own;
+    check_run(run_config(*e, cfg), e->wo_snapshots, own);
+    for (std::string& p : own) {
+      for (const char* field : {"model.d_model", "model.heads", "model.layers", "model.d_ff", "train.steps",
+                                "train.batch", "train.probe_every", "task.heldout"}) {
+        const std::string f = field;
+        if (p.compare(0, f.size() + 1, f + ":") == 0)
+          p = "real_words." + f.substr(f.find('.') + 1) + p.substr(f.size());
+      }
+      problems.push_back(p);
+    }
+  }
   return problems;
 }
 
@@ -495,8 +529,10 @@ json settings_json() {
                    {"max_items", s.kind == Kind::reals ? json(kMaxReals) : json(nullptr)},
                    {"choices", choices},
                    {"needs_data", needs_data},
-                   // The experiment and the W_o mode are chosen per run by the plan (plan.h).
-                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo"},
+                   // The experiment and the W_o mode are chosen per run by the plan (plan.h);
+                   // real_words' settings serve only an experiment that needs data.
+                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo" &&
+                                std::string(s.path).rfind("real_words.", 0) != 0},
                    {"allowed", allowed(s)},
                    {"help", s.help}});
   }

@@ -10,16 +10,18 @@ using json = nlohmann::json;
 
 const std::vector<ExperimentInfo>& experiments() {
   using W = WoMode;
-  // name, variants, stats, wo_snapshots, lr_sweep
+  // name, variants, stats, wo_snapshots, lr_sweep, needs_data
   static const std::vector<ExperimentInfo> list = {
-      {"remove_wo", {W::learned, W::identity}, false, false, false},
-      {"freeze_wo", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, false},
-      {"wo_heatmap", {W::learned}, false, true, false},
-      {"activation_stats", {W::learned, W::identity}, true, false, false},
+      {"remove_wo", {W::learned, W::identity}, false, false, false, ""},
+      {"freeze_wo", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, false, ""},
+      {"wo_heatmap", {W::learned}, false, true, false, ""},
+      {"activation_stats", {W::learned, W::identity}, true, false, false, ""},
       {"gain_vs_learning",
        {W::learned, W::identity, W::frozen_random, W::frozen_random_scaled, W::frozen_orthogonal},
-       false, false, false},
-      {"lr_stability", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, true},
+       false, false, false, ""},
+      {"lr_stability", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, true, ""},
+      {"real_words", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, false,
+       "lexicon"},
   };
   return list;
 }
@@ -51,7 +53,8 @@ json experiments_json() {
                    {"wo_snapshots", e.wo_snapshots},
                    {"lr_sweep", e.lr_sweep},
                    {"frozen", frozen},
-                   {"not_kept", record_parts_not_kept(e)}});
+                   {"not_kept", record_parts_not_kept(e)},
+                   {"needs_data", e.needs_data.empty() ? json(nullptr) : json(e.needs_data)}});
   }
   return out;
 }
@@ -78,6 +81,30 @@ std::vector<std::string> record_parts_not_kept(const ExperimentInfo& e) {
 
 float gradient_clip(const ExperimentInfo& e, const ExperimentConfig& cfg) {
   return e.lr_sweep ? cfg.lr_stability.clip : cfg.base.train.clip;
+}
+
+RunConfig run_config(const ExperimentInfo& e, const ExperimentConfig& cfg) {
+  RunConfig run = cfg.base;
+  if (e.needs_data == "lexicon") {
+    const RealWordsConfig& w = cfg.real_words;
+    run.task.kind = TaskKind::g2p;
+    run.task.heldout = w.heldout;
+    run.model.d_model = w.d_model;
+    run.model.heads = w.heads;
+    run.model.layers = w.layers;
+    run.model.d_ff = w.d_ff;
+    run.train.steps = w.steps;
+    run.train.batch = w.batch;
+    run.train.probe_every = w.probe_every;
+  }
+  derive(run);
+  return run;
+}
+
+bool needs_lexicon(const ExperimentConfig& cfg) {
+  for (const ExperimentInfo* e : selected_experiments(cfg.experiment))
+    if (run_config(*e, cfg).task.kind == TaskKind::g2p) return true;
+  return false;
 }
 
 }  // namespace wolab

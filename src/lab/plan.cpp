@@ -132,19 +132,16 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
     const float clip = gradient_clip(e, cfg);
     for (WoMode v : e.variants) {
       for (float lr : learning_rates(e, cfg)) {
-        auto same = [&](const PlannedRun& r) {
-          return r.config.model.wo == v && r.config.train.lr == lr && r.config.train.clip == clip;
-        };
-        auto it = std::find_if(shapes.begin(), shapes.end(), same);
-        if (it == shapes.end()) {
-          PlannedRun run;
-          run.config = cfg.base;
-          run.config.model.wo = v;
-          run.config.train.lr = lr;
-          run.config.train.clip = clip;
-          derive(run.config);
-          it = shapes.insert(shapes.end(), run);
-        }
+        PlannedRun run;
+        run.config = run_config(e, cfg);
+        run.config.model.wo = v;
+        run.config.train.lr = lr;
+        run.config.train.clip = clip;
+        // Identical configs train identically: real_words' runs, on another task, share none.
+        const json text = config_json(run.config);
+        auto it = std::find_if(shapes.begin(), shapes.end(),
+                               [&](const PlannedRun& r) { return config_json(r.config) == text; });
+        if (it == shapes.end()) it = shapes.insert(shapes.end(), run);
         it->keep_stats = it->keep_stats || e.stats;
         it->keep_wo = it->keep_wo || (e.wo_snapshots && wo_learns(v));
         it->experiments.push_back(e.name);

@@ -149,8 +149,27 @@ json ov_entry(const OvSnapshot& s) {
   return {{"step", s.step}, {"layer", s.layer}, {"head", s.head}, {"values", numbers(s.values)}};
 }
 
-json eval_entry(const EvalResult& e) {
-  return {{"loss", number(e.loss)}, {"token_acc", number(e.token_acc)}, {"exact", number(e.exact)}};
+// A probe step's eval; with `words` (g2p) also the greedy PER and WER on the same words.
+json eval_entry(const EvalResult& e, const G2pScores* words = nullptr) {
+  json out = {{"loss", number(e.loss)}, {"token_acc", number(e.token_acc)}, {"exact", number(e.exact)}};
+  if (words) {
+    out["per"] = number(words->per);
+    out["wer"] = number(words->wer);
+  }
+  return out;
+}
+
+// The eval columns of a run: g2p's also have per and wer.
+std::vector<const char*> eval_columns(bool g2p) {
+  std::vector<const char*> out = {"loss", "token_acc", "exact"};
+  if (g2p) out.insert(out.end(), {"per", "wer"});
+  return out;
+}
+
+// final.heldout_words of a g2p run: its scores on every held-out word.
+json heldout_words_entry(const G2pScores& s) {
+  return {{"words", s.words}, {"loss", number(s.loss)}, {"token_acc", number(s.token_acc)},
+          {"per", number(s.per)}, {"wer", number(s.wer)}};
 }
 
 // The latest step of the trainer's probes (evals, stats, snapshots); 0 before the first.
@@ -171,7 +190,9 @@ json mean_std(const std::vector<double>& xs) {
 
 // Per (variant, learning rate), in the experiment's order: runs that diverged or were stopped
 // are counted, not averaged (a stopped run trained fewer steps than the others).
+// g2p's groups also average PER and WER on every held-out word (final.heldout_words).
 json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std::vector<json>& runs) {
+  const bool g2p = run_config(exp, cfg).task.kind == TaskKind::g2p;
   json summary = json::array();
   for (WoMode v : exp.variants) {
     for (float lr : learning_rates(exp, cfg)) {
@@ -179,7 +200,7 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
       for (const json& r : runs)
         if (r["variant"] == to_string(v) && static_cast<float>(r["lr"].get<double>()) == lr) group.push_back(&r);
       if (group.empty()) continue;
-      std::vector<double> token_acc, exact, greedy, loss, steps;
+      std::vector<double> token_acc, exact, greedy, loss, steps, per, wer;
       int diverged = 0, stopped = 0;
       for (const json* r : group) {
         const RunStatus status = *status_from_json((*r)["status"]);
@@ -192,6 +213,10 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
         greedy.push_back(f["greedy_exact"].get<double>());
         loss.push_back(f["loss"].get<double>());
         if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
+        if (g2p) {
+          per.push_back(f["heldout_words"]["per"].get<double>());
+          wer.push_back(f["heldout_words"]["wer"].get<double>());
+        }
       }
       json reached = mean_std(steps);
       reached["reached"] = steps.size();
@@ -206,6 +231,10 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
                          {"parameters", (*group.front())["parameters"]},
                          {"diverged", diverged},
                          {"stopped", stopped}});
+      if (g2p) {
+        summary.back()["per"] = mean_std(per);
+        summary.back()["wer"] = mean_std(wer);
+      }
     }
   }
   return summary;
@@ -291,7 +320,8 @@ RunStatus check_status(const json& v, const std::string& where, int steps) {
 }
 
 void check_run(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp) {
-  const RunConfig& cfg = exp_cfg.base;
+  const RunConfig cfg = run_config(exp, exp_cfg);
+  const bool g2p = cfg.task.kind == TaskKind::g2p;
   const double steps = cfg.train.steps, layers = cfg.model.layers;
   const size_t d = static_cast<size_t>(cfg.model.d_model), heads = static_cast<size_t>(cfg.model.heads);
   if (!run.is_object()) bad(w, "expected an object");
@@ -339,6 +369,10 @@ void check_run(const json& run, const std::string& w, const ExperimentConfig& ex
   check_numbers(field(ev, e, "loss"), e + ".loss", eval_steps.size(), 0);
   check_numbers(field(ev, e, "token_acc"), e + ".token_acc", eval_steps.size(), 0, 1);
   check_numbers(field(ev, e, "exact"), e + ".exact", eval_steps.size(), 0, 1);
+  if (g2p) {
+    check_numbers(field(ev, e, "per"), e + ".per", eval_steps.size(), 0);
+    check_numbers(field(ev, e, "wer"), e + ".wer", eval_steps.size(), 0, 1);
+  }
 
   const json& stats = check_array(field(run, w, "stats"), w + ".stats");
   for (size_t i = 0; i < stats.size(); ++i) {
@@ -393,6 +427,13 @@ void check_run(const json& run, const std::string& w, const ExperimentConfig& ex
   }
   const json& reached = field(fin, f, "steps_to_loss_0_1");
   if (!reached.is_null()) check_integer(reached, f + ".steps_to_loss_0_1", 1, steps);
+  if (!g2p) return;
+  const std::string h = f + ".heldout_words";
+  const json& words = field(fin, f, "heldout_words");
+  if (diverged && words.is_null()) return;
+  check_integer(field(words, h, "words"), h + ".words", 1, 1e9);
+  const std::pair<const char*, double> scores[] = {{"loss", HUGE_VAL}, {"token_acc", 1}, {"per", HUGE_VAL}, {"wer", 1}};
+  for (const auto& [name, hi] : scores) check_number(field(words, h, name), h + "." + name, 0, hi);
 }
 
 const ExperimentInfo& experiment_info(const std::string& name, const std::string& where) {
@@ -413,7 +454,7 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   for (size_t i = 0; i < runs.size(); ++i) {
     check_run(runs[i], "runs[" + std::to_string(i) + "]", cfg, exp);
     for (const std::string& part : record_parts_not_kept(exp)) runs[i][part] = json::array();
-    recompute_wo_figures(runs[i], cfg.base.model.heads);
+    recompute_wo_figures(runs[i], run_config(exp, cfg).model.heads);
   }
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment
@@ -459,6 +500,7 @@ json run_record(Trainer& trainer) {
 
   const std::vector<EvalResult>& evals = trainer.evals();
   const size_t finite_evals = finite_prefix(evals);
+  const bool g2p = cfg.task.kind == TaskKind::g2p;  // g2p_evals() has an entry per eval
   json fin = nullptr;
   if (status.finished()) {
     fin = {{"loss", nullptr}, {"token_acc", nullptr}, {"exact", nullptr}, {"greedy_exact", nullptr},
@@ -471,16 +513,19 @@ json run_record(Trainer& trainer) {
     if (status.state != RunStatus::State::diverged) {
       set_final(!evals.empty() && evals.back().step == trainer.steps_done() ? evals.back() : trainer.evaluate());
       fin["greedy_exact"] = number(trainer.greedy_exact());
+      if (g2p) fin["heldout_words"] = heldout_words_entry(trainer.g2p_scores(/*all=*/true));
     } else if (finite_evals > 0) {
       set_final(evals[finite_evals - 1]);
     }
+    if (g2p && !fin.contains("heldout_words")) fin["heldout_words"] = nullptr;
   }
 
-  json ev = {{"step", json::array()}, {"loss", json::array()}, {"token_acc", json::array()}, {"exact", json::array()}};
+  json ev = {{"step", json::array()}};
+  for (const char* key : eval_columns(g2p)) ev[key] = json::array();
   for (size_t i = 0; i < finite_evals; ++i) {
-    const json e = eval_entry(evals[i]);
+    const json e = eval_entry(evals[i], g2p ? &trainer.g2p_evals()[i] : nullptr);
     ev["step"].push_back(evals[i].step);
-    for (const char* key : {"loss", "token_acc", "exact"}) ev[key].push_back(e[key]);
+    for (const char* key : eval_columns(g2p)) ev[key].push_back(e[key]);
   }
 
   json stats = json::array();
@@ -514,7 +559,9 @@ json run_record(Trainer& trainer) {
 json probe_record(const Trainer& trainer) {
   const int step = latest_probe_step(trainer);
   json out = {{"step", step}, {"eval", nullptr}, {"stats", json::array()}, {"wo", json::array()}, {"ov", json::array()}};
-  for (const EvalResult* e : at_step(trainer.evals(), step)) out["eval"] = eval_entry(*e);
+  const bool g2p = trainer.config().task.kind == TaskKind::g2p;  // g2p_evals() has an entry per eval
+  for (const EvalResult* e : at_step(trainer.evals(), step))
+    out["eval"] = eval_entry(*e, g2p ? &trainer.g2p_evals()[e - trainer.evals().data()] : nullptr);
   for (const ProbeRecord* p : at_step(trainer.probes(), step)) append_stats(out["stats"], *p);
   for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(trainer, *s));
   for (const OvSnapshot* s : at_step(trainer.ov_snapshots(), step)) out["ov"].push_back(ov_entry(*s));

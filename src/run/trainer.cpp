@@ -238,7 +238,8 @@ struct Trainer::Impl {
   // time through the model's cache of keys and values (Model::decode): the same answers as
   // rerunning forward() for every answer token, at the cost of one forward.
   float greedy_exact() {
-    if (g2p) return 1.0f - g2p_scores(false).wer;
+    // g2p: the last probe step's WER on the probe subset when it is this step's (it usually is)
+    if (g2p) return 1.0f - (!g2p_evals.empty() && g2p_evals.back().step == steps_done() ? g2p_evals.back() : g2p_scores(false)).wer;
     const int T = cfg.model.seq_len, V = cfg.model.vocab, first = first_answer_position(cfg.task);
     std::vector<int> tokens(cfg.train.batch);  // (B) fed at position t
     std::vector<char> right(cfg.train.batch);  // (B) every answer token so far right

@@ -23,7 +23,9 @@ function cliResults(experiment) {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-e2e-'));
       execFileSync(CLI, ['run', '--experiment', 'all', '--d-model', '8', '--heads', '2', '--layers', '2',
         '--d-ff', '16', '--length', '4', '--alphabet', '5', '--batch', '8', '--lr', '0.01', '--steps', '40',
-        '--seeds', '2', '--probe-every', '10', '--out', path.join(dir, 'cli.json')], { stdio: 'pipe' });
+        '--seeds', '2', '--probe-every', '10', '--words-d-model', '8', '--words-heads', '2', '--words-layers', '1',
+        '--words-d-ff', '16', '--words-steps', '5', '--words-heldout', '16', '--out', path.join(dir, 'cli.json')],
+        { stdio: 'pipe' });
     }
     written = Object.fromEntries(EXPERIMENTS.map((e) => [e, path.join(dir, `cli.${e}.json`)]));
   }

@@ -2,17 +2,23 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "io/checkpoint.h"
+#include "io/cmudict.h"
+#include "run/g2p.h"
 #include "lab/experiment.h"
 #include "run/trainer.h"
 
 namespace wolab {
 
-// A model of 8 wide, 2 heads, 1 layer on a 4-letter alphabet: 2 seeds of 20 steps, probed every 5.
+// A model of 8 wide, 2 heads, 1 layer on a 4-letter alphabet: 2 seeds of 20 steps, probed every
+// 5; real_words the same size, on 16 probed words (small_lexicon()'s).
 inline ExperimentConfig small_config() {
   ExperimentConfig c;
+  c.real_words = {8, 2, 1, 16, 20, 8, 5, 16};
   c.seeds = 2;
   c.base.model.d_model = 8;
   c.base.model.heads = 2;
@@ -42,6 +48,22 @@ inline RunConfig tiny(WoMode wo = WoMode::learned, uint64_t seed = 3, int d_mode
   c.train.probe_every = 10;
   c.train.seed = seed;
   return c;
+}
+
+// A lexicon for g2p runs that trains in milliseconds: every two-letter word, its pronunciation
+// two phonemes picked by its letters (34 of the 676 are held out by hash); "ab" also has a
+// second one.
+inline std::shared_ptr<const G2pData> small_lexicon() {
+  static const auto data = [] {
+    auto lexicon = std::make_shared<Lexicon>();
+    for (char a = 'a'; a <= 'z'; ++a)
+      for (char b = 'a'; b <= 'z'; ++b)
+        lexicon->words.push_back({std::string{a, b}, {{static_cast<uint8_t>((a - 'a') % kPhonemeCount),
+                                                       static_cast<uint8_t>((b - 'a' + 13) % kPhonemeCount)}}});
+    lexicon->words[1].prons.push_back({3, 4, 5});
+    return std::make_shared<const G2pData>(split_lexicon(lexicon));
+  }();
+  return data;
 }
 
 // The trainer's tensors, read back from its safetensors checkpoint.

@@ -208,7 +208,10 @@ TEST_F(Cli, FlagsOverrideTheConfigFile) {
 }
 
 TEST_F(Cli, AllWritesOneFilePerExperiment) {
-  Outcome o = wolab("run --experiment all --d-model 8 --heads 2 --d-ff 16 --steps 5 --seeds 1 --out '" + dir_ + "all.json'");
+  // real_words reads the build's lexicon, with a model as small
+  Outcome o = wolab("run --experiment all --d-model 8 --heads 2 --d-ff 16 --steps 5 --seeds 1 --words-d-model 8 "
+                    "--words-heads 2 --words-layers 1 --words-d-ff 16 --words-steps 5 --words-heldout 16 --out '" +
+                    dir_ + "all.json'");
   ASSERT_EQ(o.code, 0) << o.err;
   for (const ExperimentInfo& e : experiments()) {
     json r = parse_results(slurp(dir_ + "all." + e.name + ".json"));
@@ -250,7 +253,7 @@ TEST_F(Cli, G2pRunReadsTheLexiconOrSaysWhyNot) {
       {"run" + flags + " --data '" + dir_ + "missing.txt'", "--data: cannot read the dictionary"},
       {"run" + flags + " --data '" + dir_ + "cut.txt'", "--data: dictionary: its header says 113646 words but"},
       {"run" + flags + " --data '" + dir_ + "corrupt.txt'", "--data: dictionary line 1: unknown phoneme \"XX\""},
-      {"run --task copy --steps 3 --data '" WOLAB_LEXICON_TXT "'", "--data: only the task g2p reads a data file"},
+      {"run --task copy --steps 3 --data '" WOLAB_LEXICON_TXT "'", "--data: only the task g2p (and experiment real_words) reads a data file"},
   };
   for (const auto& [args, expected] : cases) {
     Outcome bad = wolab(args + " --out '" + results + "'");

@@ -123,7 +123,9 @@ TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
     "model": {"d_model": 32, "heads": 4, "layers": 2, "d_ff": 256, "ln": "post", "wo": "learned"},
     "task": {"name": "copy", "alphabet": 10, "length": 8, "heldout": 512},
     "train": {"steps": 400, "batch": 32, "lr": 0.003, "clip": 1.0, "probe_every": 25, "seed": 0},
-    "lr_stability": {"lrs": [0.001, 0.003, 0.01, 0.02, 0.03], "clip": 0}})"));
+    "lr_stability": {"lrs": [0.001, 0.003, 0.01, 0.02, 0.03], "clip": 0},
+    "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 2000, "batch": 32,
+                   "probe_every": 100, "heldout": 256}})"));
   EXPECT_EQ(j["train"]["lr"].dump(), "0.003");  // the decimal the user wrote, not the float's tail
   EXPECT_EQ(config_json(parse_experiment_config(j.dump())), j);
 
@@ -168,9 +170,9 @@ TEST(Config, StructureErrorsNameTheField) {
   EXPECT_EQ(first_problem(R"({"model": {"dmodel": 64}})"),
             "model.dmodel: unknown key; use d_model, heads, layers, d_ff, ln or wo");
   EXPECT_EQ(first_problem(R"({"modle": {}})"),
-            "modle: unknown key; use experiment, seeds, model, task, train or lr_stability");
+            "modle: unknown key; use experiment, seeds, model, task, train, lr_stability or real_words");
   EXPECT_EQ(first_problem(R"({"model.d_model": 64})"),
-            "model.d_model: unknown key; use experiment, seeds, model, task, train or lr_stability");
+            "model.d_model: unknown key; use experiment, seeds, model, task, train, lr_stability or real_words");
   EXPECT_EQ(first_problem(R"({"model": 64})"),
             "model: expected an object, got a number; use an object with keys d_model, heads, layers, d_ff, ln and wo");
   EXPECT_EQ(first_problem(R"({"model": {"d_model": "64"}})"),
@@ -200,7 +202,7 @@ TEST(Config, EveryRangeHasItsMessage) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"experiment": "all_of_them"})",
        "experiment: unknown value \"all_of_them\"; use remove_wo, freeze_wo, wo_heatmap, activation_stats, "
-       "gain_vs_learning, lr_stability or all"},
+       "gain_vs_learning, lr_stability, real_words or all"},
       {R"({"seeds": 0})", "seeds: 0 is out of range; use an integer in 1..100"},
       {R"({"seeds": 101})", "seeds: 101 is out of range; use an integer in 1..100"},
       {R"({"model": {"d_model": 0}})", "model.d_model: 0 is out of range; use an integer in 1..1024"},
@@ -396,8 +398,8 @@ TEST(Config, SettingsTableCoversEveryField) {
     EXPECT_FALSE(s.help.empty()) << s.path;
     flags += !s.flag.empty();
   }
-  EXPECT_EQ(table.size(), 20u);  // every key of the config JSON
-  EXPECT_EQ(flags, 19);          // all but model.wo, which experiments set per variant
+  EXPECT_EQ(table.size(), 28u);  // every key of the config JSON
+  EXPECT_EQ(flags, 27);          // all but model.wo, which experiments set per variant
   EXPECT_EQ(table[2].flag, "--d-model");
   EXPECT_EQ(table[2].default_value, "64");
   EXPECT_EQ(table[2].allowed, "an integer in 1..1024");

@@ -24,9 +24,9 @@ std::vector<std::string> variant_names(const std::string& experiment) {
   return out;
 }
 
-using Key = std::tuple<WoMode, uint64_t, float, float>;  // variant, seed, lr, clip
+using Key = std::tuple<WoMode, TaskKind, uint64_t, float, float>;  // variant, task, seed, lr, clip
 Key key_of(const PlannedRun& r) {
-  return {r.config.model.wo, r.config.train.seed, r.config.train.lr, r.config.train.clip};
+  return {r.config.model.wo, r.config.task.kind, r.config.train.seed, r.config.train.lr, r.config.train.clip};
 }
 
 bool compares(const PlannedRun& r, const std::string& experiment) {
@@ -42,8 +42,9 @@ TEST(Experiment, VariantsAndNeedsMatchTheDocs) {
   EXPECT_EQ(variant_names("gain_vs_learning"),
             (V{"learned", "identity", "frozen_random", "frozen_random_scaled", "frozen_orthogonal"}));
   EXPECT_EQ(variant_names("lr_stability"), (V{"learned", "identity", "frozen_random", "learned_identity_init"}));
+  EXPECT_EQ(variant_names("real_words"), (V{"learned", "identity", "frozen_random", "learned_identity_init"}));
   EXPECT_EQ(find_experiment("all"), nullptr);
-  EXPECT_EQ(selected_experiments("all").size(), 6u);
+  EXPECT_EQ(selected_experiments("all").size(), 7u);
   EXPECT_TRUE(selected_experiments("nope").empty());
   std::vector<std::string> needs;
   for (const ExperimentInfo& e : experiments())
@@ -54,7 +55,8 @@ TEST(Experiment, VariantsAndNeedsMatchTheDocs) {
   EXPECT_EQ(j[4]["variants"][4], "frozen_orthogonal");
   EXPECT_EQ(j[5], json::parse(R"({"name": "lr_stability", "variants": ["learned", "identity", "frozen_random",
       "learned_identity_init"], "stats": false, "wo_snapshots": false, "lr_sweep": true,
-      "frozen": ["frozen_random"], "not_kept": ["stats", "wo", "ov"]})"));
+      "frozen": ["frozen_random"], "not_kept": ["stats", "wo", "ov"], "needs_data": null})"));
+  EXPECT_EQ(j[6]["needs_data"], "lexicon");  // real_words
   EXPECT_EQ(j[0]["frozen"], json::array());  // remove_wo: learned and identity
   EXPECT_EQ(j[4]["frozen"], json::parse(R"(["frozen_random", "frozen_random_scaled", "frozen_orthogonal"])"));
   EXPECT_EQ(j[2]["not_kept"], json::parse(R"(["stats"])"));  // wo_heatmap keeps W_o
@@ -109,8 +111,9 @@ TEST(Plan, AllTrainsEachDistinctRunOnce) {
   cfg.seeds = 3;
   const auto plan = plan_runs(cfg, {"all"});
   // Per seed: the six W_o modes at train.lr and train.clip, shared by the first five
-  // experiments, and lr_stability's 4 variants × 5 rates, all unclipped, so shared with none.
-  ASSERT_EQ(plan.size(), 3u * (6 + 4 * 5));
+  // experiments, lr_stability's 4 variants × 5 rates, all unclipped, so shared with none, and
+  // real_words' 4 on words.
+  ASSERT_EQ(plan.size(), 3u * (6 + 4 * 5 + 4));
   std::set<Key> keys;
   for (const PlannedRun& r : plan) EXPECT_TRUE(keys.insert(key_of(r)).second) << to_string(r.config.model.wo);
   // Every run an experiment needs on its own is in the plan of "all", under that experiment.
@@ -197,7 +200,7 @@ TEST(Plan, BadNamesAndConfigsAreRefused) {
     ADD_FAILURE();
   } catch (const ConfigError& e) {
     EXPECT_STREQ(e.what(), "experiments: unknown experiment \"nope\"; use remove_wo, freeze_wo, wo_heatmap, "
-                           "activation_stats, gain_vs_learning, lr_stability, or all");
+                           "activation_stats, gain_vs_learning, lr_stability, real_words, or all");
   }
   EXPECT_THROW(plan_runs(cfg, {}), ConfigError);
   ExperimentConfig bad = cfg;
@@ -255,11 +258,11 @@ TEST(Experiment, AllSharesRunsAndEachResultKeepsItsOwn) {
   cfg.base.train.steps = 5;
   cfg.lr_stability.lrs = {0.001f, 0.01f};
   int runs_seen = 0;
-  auto results = run_experiment(cfg, [&](int, int runs, const Trainer&) { runs_seen = runs; });
-  EXPECT_EQ(runs_seen, 6 + 4 * 2);  // not the 2+4+1+2+5+8 = 22 runs of the six experiments
-  ASSERT_EQ(results.size(), 6u);
-  const size_t runs[] = {2, 4, 1, 2, 5, 8};
-  for (size_t i = 0; i < 6; ++i) {
+  auto results = run_experiment(cfg, [&](int, int runs, const Trainer&) { runs_seen = runs; }, 1, small_lexicon());
+  EXPECT_EQ(runs_seen, 6 + 4 * 2 + 4);  // not the 2+4+1+2+5+8+4 = 26 runs of the seven experiments
+  ASSERT_EQ(results.size(), 7u);
+  const size_t runs[] = {2, 4, 1, 2, 5, 8, 4};
+  for (size_t i = 0; i < 7; ++i) {
     const std::string name = experiments()[i].name;
     EXPECT_EQ(results[i]["experiment"], name);
     EXPECT_EQ(results[i]["runs"].size(), runs[i]) << name;
@@ -287,7 +290,7 @@ TEST(Experiment, ParallelJobsGiveTheSameResults) {
   cfg.seeds = 2;
   cfg.base.train.steps = 10;
   cfg.lr_stability.lrs = {0.003f, 0.03f};
-  const auto one = run_experiment(cfg, nullptr, 1);
+  const auto one = run_experiment(cfg, nullptr, 1, small_lexicon());
   std::set<int> seen;
   int concurrent = 0, most = 0;
   const auto two = run_experiment(
@@ -296,7 +299,7 @@ TEST(Experiment, ParallelJobsGiveTheSameResults) {
         if (seen.insert(run).second) most = std::max(most, ++concurrent);
         if (t.finished()) --concurrent;
       },
-      2);
+      2, small_lexicon());
   EXPECT_EQ(most, 2) << "two runs trained at the same time";
   ASSERT_EQ(one.size(), two.size());
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i], two[i]) << one[i]["experiment"];

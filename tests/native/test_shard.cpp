@@ -77,7 +77,7 @@ std::vector<ShardText> shard_texts(const ExperimentConfig& cfg, int n) {
   const auto slices = shard_plan(plan, n);
   std::vector<ShardText> out;
   for (int k = 1; k <= n; ++k) {
-    auto records = train_runs(plan, slices[k - 1], nullptr, 1);
+    auto records = train_runs(plan, slices[k - 1], nullptr, 1, small_lexicon());
     out.push_back({"part" + std::to_string(k) + ".json", json_text(shard_file(cfg, k, n, std::move(records)))});
   }
   return out;
@@ -85,7 +85,7 @@ std::vector<ShardText> shard_texts(const ExperimentConfig& cfg, int n) {
 
 TEST(Shard, MergedSlicesAreTheUnshardedResultsOfEveryExperiment) {
   const ExperimentConfig cfg = all_config();
-  const std::vector<json> whole = run_experiment(cfg, nullptr, 1);
+  const std::vector<json> whole = run_experiment(cfg, nullptr, 1, small_lexicon());
   ASSERT_EQ(whole.size(), experiments().size());
   for (int n : {1, 3}) {  // one slice is the whole plan
     std::vector<ShardText> files = shard_texts(cfg, n);
@@ -105,7 +105,7 @@ TEST(Shard, MergedSlicesAreTheUnshardedResultsOfEveryExperiment) {
     one.experiment = e.name;
     const Merged merged = merge_shards(shard_texts(one, 2));
     ASSERT_EQ(merged.results.size(), 1u) << e.name;
-    EXPECT_EQ(merged.results[0].dump(), run_experiment(one, nullptr, 1)[0].dump()) << e.name;
+    EXPECT_EQ(merged.results[0].dump(), run_experiment(one, nullptr, 1, small_lexicon())[0].dump()) << e.name;
   }
 }
 

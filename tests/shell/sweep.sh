@@ -14,7 +14,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A tiny model: every run of every experiment trains in well under a second.
 flags=(--experiment all --d-model 8 --heads 2 --layers 1 --d-ff 16 --alphabet 4 --length 3 --batch 8
-       --heldout 32 --steps 20 --probe-every 5 --seeds 2 --lrs 0.003,0.03)
+       --heldout 32 --steps 20 --probe-every 5 --seeds 2 --lrs 0.003,0.03
+       --words-d-model 8 --words-heads 2 --words-layers 1 --words-d-ff 16 --words-steps 10 --words-batch 8
+       --words-probe-every 5 --words-heldout 16)
 
 case $case in
 parallel)
@@ -34,7 +36,7 @@ parallel)
     cmp -s "$whole" "sweep.$experiment" || fail "sweep.$experiment differs from $whole"
     n=$((n + 1))
   done
-  [[ $n -eq 6 ]] || fail "expected 6 experiments' files, compared $n"
+  [[ $n -eq 7 ]] || fail "expected 7 experiments' files, compared $n"
   "$wolab" report sweep.*.json >report.txt || fail "report of the merged files"
   grep -q "The article's claims" report.txt || fail "the report has no claims"
   echo "3 slices run by parallel, merged: $n results files identical to the unsharded run's"

@@ -50,7 +50,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   }
   assert.equal(presets.article.model.d_model, 256);
 
-  const plain = { stats: false, wo_snapshots: false, lr_sweep: false, frozen: [], not_kept: ['stats', 'wo', 'ov'] };
+  const plain = { stats: false, wo_snapshots: false, lr_sweep: false, frozen: [], not_kept: ['stats', 'wo', 'ov'], needs_data: null };
   assert.deepEqual(JSON.parse(wolab.experiments()), [
     { name: 'remove_wo', variants: ['learned', 'identity'], ...plain },
     { name: 'freeze_wo', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, frozen: ['frozen_random'] },
@@ -59,6 +59,8 @@ test('module functions: version, presets, experiments, settings, validateConfig,
     { name: 'gain_vs_learning', variants: ['learned', 'identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'], ...plain,
       frozen: ['frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'] },
     { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true, frozen: ['frozen_random'] },
+    // trains on the CMUdict lexicon, which a front end must load and hand over
+    { name: 'real_words', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, frozen: ['frozen_random'], needs_data: 'lexicon' },
   ]);
   assert.deepEqual(wolab.presetNames(), ['quick', 'article'], 'the default first');
   const quick = JSON.stringify({ ...presets.quick, experiment: 'remove_wo' });
