@@ -3,6 +3,7 @@
 // exceptions -> JS Errors. Everything a call does is the core's, exactly as the CLI runs it.
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,10 @@
 #include "lab/plan.h"
 #include "lab/results.h"
 #include "lab/wo_files.h"
+#include "io/cmudict.h"
+#include "run/g2p.h"
 #include "run/memory_estimate.h"
+#include "run/pronounce.h"
 #include "run/trainer.h"
 
 using emscripten::val;
@@ -187,10 +191,64 @@ std::string codes() {
   return js_errors([] { return wolab::codes_json().dump(); });
 }
 
+// ---- the g2p lexicon ----
+
+// The lexicon and its split (run/g2p.h), read from the compact file's text (docs/g2p.md) and
+// shared by every trainer made with it, which keeps it alive after JS deletes this handle.
+struct JsLexicon {
+  std::shared_ptr<const wolab::G2pData> data;
+};
+
+JsLexicon* make_lexicon(val text) {
+  return js_errors([&] {
+    auto lexicon = std::make_shared<const wolab::Lexicon>(wolab::parse_cmudict(text_of(text, "lexicon")));
+    return new JsLexicon{std::make_shared<const wolab::G2pData>(wolab::split_lexicon(std::move(lexicon)))};
+  });
+}
+
+int lexicon_words(const JsLexicon& l) { return static_cast<int>(l.data->lexicon->words.size()); }
+int lexicon_heldout(const JsLexicon& l) { return static_cast<int>(l.data->heldout.size()); }
+
+// {arpabet: "K AE T", ipa: "kæt", phonemes: ["K", "AE", "T"], ipaPhonemes: ["k", "æ", "t"]}
+val pronunciation_object(const std::vector<uint8_t>& pron) {
+  std::vector<std::string> arpabet, ipa;
+  for (uint8_t p : pron) {
+    arpabet.push_back(wolab::to_arpabet({p}));
+    ipa.push_back(wolab::to_ipa({p}));
+  }
+  val out = val::object();
+  out.set("arpabet", wolab::to_arpabet(pron));
+  out.set("ipa", wolab::to_ipa(pron));
+  out.set("phonemes", string_array(arpabet));
+  out.set("ipaPhonemes", string_array(ipa));
+  return out;
+}
+
+// {word, listed, heldout, pronunciations: [pronunciation_object]}
+val entry_object(const wolab::Lexicon& lexicon, const std::string& word) {
+  const wolab::LexiconEntry e = wolab::look_up(lexicon, word);
+  val prons = val::array();
+  for (const std::vector<uint8_t>& p : e.prons) prons.call<void>("push", pronunciation_object(p));
+  val out = val::object();
+  out.set("word", word);
+  out.set("listed", e.listed);
+  out.set("heldout", e.heldout);
+  out.set("pronunciations", prons);
+  return out;
+}
+
+val look_up(const JsLexicon& l, val word) {
+  return js_errors([&] { return entry_object(*l.data->lexicon, wolab::g2p_word(text_of(word, "word"))); });
+}
+
 // ---- Trainer ----
 
 Trainer* make_trainer(val config) {
   return js_errors([&] { return new Trainer(wolab::parse_run_config(text_of(config, "config"))); });
+}
+
+Trainer* make_trainer_with(val config, const JsLexicon& lexicon) {
+  return js_errors([&] { return new Trainer(wolab::parse_run_config(text_of(config, "config")), lexicon.data); });
 }
 
 // A wo file's matrices (lab/wo_files.h): {variant, seed, matrices: [{step, layer, rows, cols,
@@ -226,6 +284,28 @@ val read_wo_file(val bytes) {
 
 Trainer from_checkpoint(val bytes) {
   return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes)); });
+}
+
+Trainer from_checkpoint_with(val bytes, const JsLexicon& lexicon) {
+  return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes), lexicon.data); });
+}
+
+// A g2p model's pronunciation of a word (run/pronounce.h): pronunciation_object's fields and
+// {word, eos, dictionary: entry_object, layers, heads, letters, attention: Float32Array
+// (layers, heads, phonemes, letters)}.
+val pronounce(Trainer& t, val word) {
+  return js_errors([&] {
+    const wolab::Pronunciation p = wolab::pronounce(t, text_of(word, "word"));
+    val out = pronunciation_object(p.phonemes);
+    out.set("word", p.word);
+    out.set("eos", p.eos);
+    out.set("dictionary", entry_object(*t.g2p_data()->lexicon, p.word));
+    out.set("layers", p.layers);
+    out.set("heads", p.heads);
+    out.set("letters", static_cast<int>(p.word.size()));
+    out.set("attention", float32_array(p.attention));
+    return out;
+  });
 }
 
 val step(Trainer& t, int n) {
@@ -352,9 +432,17 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("analyze", &analyze);
   function("codes", &codes);
 
+  emscripten::class_<JsLexicon>("Lexicon")
+      .constructor(&make_lexicon, allow_raw_pointers())
+      .function("words", &lexicon_words)
+      .function("heldoutWords", &lexicon_heldout)
+      .function("lookUp", &look_up);
+
   emscripten::class_<Trainer>("Trainer")
       .constructor(&make_trainer, allow_raw_pointers())
+      .constructor(&make_trainer_with, allow_raw_pointers())
       .class_function("fromCheckpoint", &from_checkpoint)
+      .class_function("fromCheckpoint", &from_checkpoint_with)
       .function("step", &step)
       .function("stepsDone", &Trainer::steps_done)
       .function("nextProbeStep", &Trainer::next_probe_step)
@@ -370,6 +458,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
       .function("headBlockNorms", &head_block_norms)
       .function("ovSingularValues", &ov_singular_values)
       .function("attention", &attention)
+      .function("pronounce", &pronounce)
       .function("parameterCount", &parameter_count)
       .function("keepStats", &keep_stats)
       .function("recordWoSnapshots", &record_wo_snapshots)

@@ -146,23 +146,88 @@ export interface ProbeFragment {
 }
 
 /** One training run: a model, its Adam state, its data stream and what it measured. */
+/** A pronunciation: the same phonemes as ARPAbet and IPA, whole and one by one (docs/g2p.md). */
+export interface Pronunciation {
+  /** ARPAbet separated by spaces, e.g. "K AE T"; "?" for a predicted letter or mark. */
+  arpabet: string;
+  /** IPA run together, e.g. "kæt". */
+  ipa: string;
+  /** (phonemes) e.g. ["K", "AE", "T"] */
+  phonemes: string[];
+  /** (phonemes) e.g. ["k", "æ", "t"] */
+  ipaPhonemes: string[];
+}
+
+/** What the lexicon lists for a word. */
+export interface LexiconEntry {
+  /** The word as read: lower case. */
+  word: string;
+  listed: boolean;
+  /** Listed and held out of training (never drawn for a training batch); false when not listed. */
+  heldout: boolean;
+  /** As listed; the first is the one a run trains on. Empty when not listed. */
+  pronunciations: Pronunciation[];
+}
+
+/** A g2p model's greedy pronunciation of a word (Trainer.pronounce). */
+export interface WordPronunciation extends Pronunciation {
+  /** The word as the model read it: lower case. */
+  word: string;
+  /** False when the model reached its last position without predicting [EOS]. */
+  eos: boolean;
+  /** The lexicon's entry for the word (the trainer's lexicon). */
+  dictionary: LexiconEntry;
+  layers: number;
+  heads: number;
+  /** Letters of the word. */
+  letters: number;
+  /**
+   * (layers * heads * phonemes * letters) the weight the position predicting each output
+   * phoneme gave each letter, per layer and head; a row sums to at most 1 (the rest went to
+   * [BOS], [SEP] and the phonemes before). A copy: it survives the heap growing.
+   */
+  attention: Float32Array;
+}
+
+/**
+ * The CMUdict lexicon and its fixed split (docs/g2p.md), from the text of the compact file the
+ * build makes (build/data/cmudict-g2p.txt) or of CMUdict's dict.txt. Trainers made with it
+ * share it; delete() the handle when done (trainers keep what they use).
+ */
+export declare class Lexicon {
+  /** @throws Error("dictionary ...") when the text is not the format or is cut short. */
+  constructor(text: string);
+  /** Words in the lexicon. */
+  words(): number;
+  /** Of them, held out of training. */
+  heldoutWords(): number;
+  /**
+   * The entry of a word as typed (upper case read as lower case).
+   * @throws Error('word "b4": "4" is not a letter a-z; ...') for a word a model cannot read.
+   */
+  lookUp(word: string): LexiconEntry;
+  delete(): void;
+}
+
 export declare class Trainer {
   /**
    * Validates the config (every field optional, defaults as in docs/config.md; "experiment" and
    * "seeds" are accepted and checked, model.wo picks the variant) and initialises the
-   * weights from train.seed exactly as the native CLI does.
+   * weights from train.seed exactly as the native CLI does. The task g2p needs `lexicon`
+   * (the toy tasks ignore it).
    * @throws Error with the validator's first message when the config is invalid.
    */
-  constructor(configJson: JsonText);
+  constructor(configJson: JsonText, lexicon?: Lexicon);
 
   /**
    * A trainer restored from checkpoint() bytes (or a file of the CLI's --save-checkpoint): it
    * continues exactly as the saved one would have, with the same losses. A checkpoint keeps the
    * losses but not the held-out evals, probes or W_o snapshots taken before it, so stats() is
    * null and record() lists only those taken after the reload.
+   * A g2p checkpoint needs `lexicon`.
    * @throws Error("checkpoint: ...") when the bytes are not a valid wolab checkpoint.
    */
-  static fromCheckpoint(bytes: Uint8Array): Trainer;
+  static fromCheckpoint(bytes: Uint8Array, lexicon?: Lexicon): Trainer;
 
   /**
    * Runs up to n training steps and returns their losses, (n') with n' <= n: fewer once
@@ -200,6 +265,13 @@ export declare class Trainer {
   ovSingularValues(layer: number, head: number): Float32Array;
   /** (T*T) attention weights of a held-out example, row = query, column = key (causal). */
   attention(layer: number, head: number, example: number): Float32Array;
+  /**
+   * A g2p model's greedy pronunciation of a word as typed, with the lexicon's entry and the
+   * attention maps (docs/g2p.md, "Pronouncing a word").
+   * @throws Error for a bad word (empty, over 12 letters, a character outside a-z, named) or a
+   *   model of another task.
+   */
+  pronounce(word: string): WordPronunciation;
   /** Trainable parameters, counted as PyTorch counts them. */
   parameterCount(): number;
 
@@ -302,6 +374,7 @@ export interface WolabModule {
    */
   codes(): JsonText;
   Trainer: typeof Trainer;
+  Lexicon: typeof Lexicon;
 }
 
 /**

@@ -1,5 +1,6 @@
 // wolab: trains the W_o experiments from the command line and writes results JSON (docs/results.md,
-// the page imports it), or reports the held-out metrics of a checkpoint. A plan too big for one
+// the page imports it), reports the held-out metrics of a checkpoint, or pronounces words with
+// a g2p checkpoint. A plan too big for one
 // machine is cut into slices that train anywhere (run --shard, plan --shards) and are merged
 // back into the same results files (merge; docs/sweeps.md).
 //
@@ -35,6 +36,7 @@
 #include "lab/wo_files.h"
 #include "lab/shard.h"
 #include "run/g2p.h"
+#include "run/pronounce.h"
 #include "run/trainer.h"
 
 namespace {
@@ -47,12 +49,13 @@ using namespace wolab;
 const char* const kUsage =
     "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
+    "       wolab pronounce --model run.safetensors WORD...  a g2p run's pronunciation of words\n"
     "       wolab report results.json...             paired comparisons and the article's claims\n"
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
     "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
-    "       wolab --help | run --help | eval --help | report --help | split-wo --help | plan --help |\n"
-    "             merge --help | --version\n";
+    "       wolab --help | run --help | eval --help | pronounce --help | report --help |\n"
+    "             split-wo --help | plan --help | merge --help | --version\n";
 
 // Flags of `wolab run` that are not config settings.
 struct RunFlag {
@@ -96,6 +99,19 @@ void print_run_help() {
 void print_eval_help() {
   std::cout << kUsage << "\nwolab eval --checkpoint FILE: loads a checkpoint written by `wolab run "
                "--save-checkpoint`\n(or the page) and prints its config and held-out metrics.\n";
+}
+
+void print_pronounce_help() {
+  std::cout << kUsage << "\nwolab pronounce --model FILE [--data FILE] WORD...: loads a checkpoint of a g2p run\n"
+               "(`wolab run --task g2p --save-checkpoint FILE`, or the page's) and prints each word's\n"
+               "greedy pronunciation in ARPAbet and IPA, then the lexicon's pronunciations of it, saying\n"
+               "whether the word was held out of training or trained on, or that it is not listed.\n"
+               "  --model FILE            the checkpoint (required)\n"
+               "  --data FILE             the lexicon (default: the one the build made,\n"
+               "                          " WOLAB_LEXICON_TXT ")\n"
+               "A word is 1 to 12 letters a-z, upper case read as lower case (docs/g2p.md). Every word\n"
+               "and file is checked before any word is printed: a bad one exits 2 with one line on\n"
+               "stderr naming it, and nothing on stdout.\n";
 }
 
 void print_report_help() {
@@ -384,12 +400,12 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
   return a;
 }
 
-// The lexicon and its split for a g2p plan, read once and shared by all its runs; null for
-// other tasks. A missing, truncated or corrupt file is one line naming --data.
-std::shared_ptr<const G2pData> load_g2p(const RunArgs& a) {
-  if (a.data.empty()) return nullptr;
+// The lexicon at `path` and its split, read once and shared by all the runs of a g2p plan; null
+// for an empty path (other tasks). A missing, truncated or corrupt file is one line naming --data.
+std::shared_ptr<const G2pData> load_g2p(const std::string& path) {
+  if (path.empty()) return nullptr;
   try {
-    return std::make_shared<const G2pData>(split_lexicon(std::make_shared<const Lexicon>(read_cmudict_file(a.data))));
+    return std::make_shared<const G2pData>(split_lexicon(std::make_shared<const Lexicon>(read_cmudict_file(path))));
   } catch (const ConfigError& e) {
     throw ConfigError(std::string("--data: ") + e.what() + "; give the lexicon the build makes (docs/g2p.md)");
   }
@@ -415,7 +431,7 @@ int run_shard(const RunArgs& a) {
   const std::vector<size_t> runs = slices_of(plan, a.shard->count, "--shard")[static_cast<size_t>(a.shard->index - 1)];
   const std::string path = shard_path(a.out, *a.shard);
   check_writable("--out", path);
-  const std::shared_ptr<const G2pData> g2p = load_g2p(a);
+  const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
   Progress progress;
   std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs, g2p);
   progress.finish();
@@ -443,7 +459,7 @@ int run_command(const std::vector<std::string>& args) {
   const std::vector<std::string> outputs = results_paths(cfg, a.out);
   for (const std::string& path : outputs) check_writable("--out", path);
   if (!a.checkpoint.empty()) check_writable("--save-checkpoint", a.checkpoint);
-  const std::shared_ptr<const G2pData> g2p = load_g2p(a);
+  const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;
@@ -523,21 +539,27 @@ int plan_command(const std::string& wolab, const std::vector<std::string>& args)
   return 0;
 }
 
+// A command's operands (files, words) and its flags, each flag with its value for flag_pairs.
+std::pair<std::vector<std::string>, std::vector<std::string>> operands_and_flags(const std::vector<std::string>& args) {
+  std::vector<std::string> operands, flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].compare(0, 2, "--") != 0) {
+      operands.push_back(args[i]);
+      continue;
+    }
+    flags.push_back(args[i]);
+    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) flags.push_back(args[++i]);
+  }
+  return {operands, flags};
+}
+
 // `wolab merge SHARD_FILE... --out FILE`
 int merge_command(const std::vector<std::string>& args) {
   if (asks_help(args)) {
     print_merge_help();
     return 0;
   }
-  std::vector<std::string> files, flags;  // flags: each with its value, for flag_pairs
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].compare(0, 2, "--") != 0) {
-      files.push_back(args[i]);
-      continue;
-    }
-    flags.push_back(args[i]);
-    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) flags.push_back(args[++i]);
-  }
+  const auto [files, flags] = operands_and_flags(args);
   std::string out;
   for (const auto& [flag, value] : flag_pairs(flags)) {
     if (flag != "--out") throw ConfigError(flag + ": unknown flag; see wolab merge --help");
@@ -591,6 +613,55 @@ int eval_command(const std::vector<std::string>& args) {
               static_cast<long long>(t.parameter_count()));
   std::printf("held-out loss %.4f, token accuracy %.4f, exact match %.4f, greedy exact match %.4f\n", e.loss,
               e.token_acc, e.exact, greedy);
+  return 0;
+}
+
+// A pronunciation as "K AE T /kæt/".
+std::string arpabet_and_ipa(const std::vector<uint8_t>& pron) { return to_arpabet(pron) + " /" + to_ipa(pron) + "/"; }
+
+// `wolab pronounce --model FILE [--data FILE] WORD...`: every word is pronounced before any is
+// printed, so a bad word or file leaves one line on stderr and nothing on stdout.
+int pronounce_command(const std::vector<std::string>& args) {
+  if (asks_help(args)) {
+    print_pronounce_help();
+    return 0;
+  }
+  const auto [words, flags] = operands_and_flags(args);
+  std::string model_path, data_path = WOLAB_LEXICON_TXT;
+  for (const auto& [flag, value] : flag_pairs(flags)) {
+    if (flag == "--model") model_path = value;
+    else if (flag == "--data") data_path = value;
+    else throw ConfigError(flag + ": unknown flag; see wolab pronounce --help");
+  }
+  if (model_path.empty()) throw ConfigError("--model: missing; give a g2p checkpoint, e.g. --model run.safetensors");
+  if (words.empty()) throw ConfigError("pronounce: no word; give one or more, e.g. wolab pronounce --model run.safetensors cat");
+  for (const std::string& w : words) g2p_word(w);  // a bad word before the files are read
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_file_bytes(model_path);
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string("--model: ") + e.what() + "; give a checkpoint of a g2p run");
+  }
+  const std::shared_ptr<const G2pData> g2p = load_g2p(data_path);
+  std::optional<Trainer> model;
+  try {
+    model.emplace(Trainer::from_checkpoint(bytes, g2p));
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string("--model: ") + escape_controls(model_path) + ": " + e.what());
+  }
+  std::vector<Pronunciation> said;
+  for (const std::string& w : words) said.push_back(pronounce(*model, w));
+  for (const Pronunciation& p : said) {
+    std::printf("%s: %s%s\n", p.word.c_str(), p.phonemes.empty() ? "(no phonemes)" : arpabet_and_ipa(p.phonemes).c_str(),
+                p.eos ? "" : " (no [EOS]: cut at the model's last position)");
+    const LexiconEntry e = look_up(*g2p->lexicon, p.word);
+    std::string listed;
+    for (const std::vector<uint8_t>& pron : e.prons) listed += (listed.empty() ? "" : "; ") + arpabet_and_ipa(pron);
+    if (!e.listed)
+      std::printf("  dictionary: not listed\n");
+    else
+      std::printf("  dictionary (%s): %s\n", e.heldout ? "held out" : "trained on", listed.c_str());
+  }
   return 0;
 }
 
@@ -683,11 +754,12 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return run_command(rest);
     if (command == "eval") return eval_command(rest);
+    if (command == "pronounce") return pronounce_command(rest);
     if (command == "report") return report_command(rest);
     if (command == "split-wo") return split_command(rest);
     if (command == "plan") return plan_command(argv[0], rest);
     if (command == "merge") return merge_command(rest);
-    throw ConfigError(command + ": unknown command; use run, eval, report, split-wo, plan, merge, --help or --version");
+    throw ConfigError(command + ": unknown command; use run, eval, pronounce, report, split-wo, plan, merge, --help or --version");
   } catch (const ConfigError& e) {
     std::cerr << "wolab: " << one_line(e.what()) << "\n";
     return 2;

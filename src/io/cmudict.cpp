@@ -25,6 +25,15 @@ std::string to_ipa(const std::vector<uint8_t>& pron) {
   return out;
 }
 
+std::string to_arpabet(const std::vector<uint8_t>& pron) {
+  std::string out;
+  for (uint8_t p : pron) {
+    if (!out.empty()) out += ' ';
+    out += p < kPhonemeCount ? kPhonemes[p] : "?";
+  }
+  return out;
+}
+
 size_t Lexicon::pronunciations() const {
   size_t n = 0;
   for (const LexiconWord& w : words) n += w.prons.size();

@@ -38,6 +38,9 @@ extern const std::array<const char*, kPhonemeCount> kPhonemes;
 extern const std::array<const char*, kPhonemeCount> kPhonemeIpa;
 // A pronunciation in IPA, its phonemes' symbols run together, e.g. "kæt".
 std::string to_ipa(const std::vector<uint8_t>& pron);
+// A pronunciation in ARPAbet, its phonemes separated by spaces, e.g. "K AE T". Both write "?"
+// for an id that is not a phoneme (a model's prediction of a letter or mark, run/g2p.h).
+std::string to_arpabet(const std::vector<uint8_t>& pron);
 
 struct LexiconWord {
   std::string word;                          // a-z, kMinLetters..kMaxLetters letters

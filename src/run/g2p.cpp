@@ -15,10 +15,31 @@ uint64_t fnv1a64(const std::string& text) {
   return h;
 }
 
+namespace {
+
+// The model input length of `w`'s first pronunciation: [BOS] letters [SEP] phonemes.
+int input_length(const LexiconWord& w) { return static_cast<int>(w.word.size() + w.prons[0].size()) + 2; }
+
+}  // namespace
+
 G2pData split_lexicon(std::shared_ptr<const Lexicon> lexicon) {
   G2pData data;
   for (int i = 0; i < static_cast<int>(lexicon->words.size()); i++)
     (is_heldout_word(lexicon->words[i].word) ? data.heldout : data.train).push_back(i);
+  const auto length = [&](int i) { return input_length(lexicon->words[i]); };
+  std::stable_sort(data.train.begin(), data.train.end(), [&](int a, int b) { return length(a) < length(b); });
+  const int n = static_cast<int>(data.train.size());
+  for (int begin = 0, end = 0; end < n;) {
+    const int len = length(data.train[end]);
+    while (end < n && length(data.train[end]) == len) end++;  // every word of this length
+    if (end - begin >= kMinG2pBucket || end == n) {
+      data.bucket_ends.push_back(end);
+      begin = end;
+    }
+  }
+  const size_t buckets = data.bucket_ends.size();  // a last bucket under the minimum joins the one before
+  if (buckets > 1 && data.bucket_ends[buckets - 1] - data.bucket_ends[buckets - 2] < kMinG2pBucket)
+    data.bucket_ends.erase(data.bucket_ends.end() - 2);
   std::vector<std::pair<uint64_t, int>> by_hash;
   for (int i : data.heldout) by_hash.push_back({fnv1a64(lexicon->words[i].word), i});
   std::sort(by_hash.begin(), by_hash.end());
@@ -37,9 +58,6 @@ Batch alloc_g2p_batch(int size) {
 }
 
 namespace {
-
-// The model input length of `w`'s first pronunciation: [BOS] letters [SEP] phonemes.
-int input_length(const LexiconWord& w) { return static_cast<int>(w.word.size() + w.prons[0].size()) + 2; }
 
 // Writes `w` into one row of T ≥ input_length(w) positions: in (T), tg (T).
 void encode(int* in, int* tg, const LexiconWord& w, int T) {
@@ -71,7 +89,11 @@ void fill(Batch& batch, const Lexicon& lexicon, const int* indices) {
 void fill_g2p_batch(Batch& batch, const G2pData& data, Rng& rng) {
   int picks[kMaxG2pBatch];
   if (batch.size > kMaxG2pBatch) throw std::invalid_argument("fill_g2p_batch: batch over 1024");
-  for (int b = 0; b < batch.size; b++) picks[b] = data.train[rng.below(static_cast<int>(data.train.size()))];
+  // the bucket of a word drawn uniformly: each bucket with probability size / train.size()
+  const int first = rng.below(static_cast<int>(data.train.size()));
+  const auto end = std::upper_bound(data.bucket_ends.begin(), data.bucket_ends.end(), first);
+  const int begin = end == data.bucket_ends.begin() ? 0 : *(end - 1);
+  for (int b = 0; b < batch.size; b++) picks[b] = data.train[begin + rng.below(*end - begin)];
   fill(batch, *data.lexicon, picks);
 }
 
@@ -81,6 +103,15 @@ Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int fir
   batch.input.resize(static_cast<size_t>(count) * batch.seq_len);
   batch.target.resize(batch.input.size());
   return batch;
+}
+
+std::vector<uint8_t> guess_phonemes(const std::vector<int>& tokens) {
+  std::vector<uint8_t> out;
+  for (int t : tokens) {
+    const bool phoneme = t >= kPhonemeToken && t < kPhonemeToken + kPhonemeCount;
+    out.push_back(phoneme ? static_cast<uint8_t>(t - kPhonemeToken) : kNotPhoneme);
+  }
+  return out;
 }
 
 int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {

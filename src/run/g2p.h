@@ -35,10 +35,19 @@ uint64_t fnv1a64(const std::string& text);
 inline constexpr uint64_t kHeldoutPerMille = 50;
 inline bool is_heldout_word(const std::string& word) { return fnv1a64(word) % 1000 < kHeldoutPerMille; }
 
+// A bucket of training words holds at least this many (docs/g2p.md): a batch drawn from it
+// repeats few words, while its words' lengths differ by little.
+inline constexpr int kMinG2pBucket = 4096;
+
 // The lexicon and its fixed split: indices into lexicon->words.
 struct G2pData {
   std::shared_ptr<const Lexicon> lexicon;
-  std::vector<int> train;    // in the lexicon's order
+  // By input length (letters + phonemes + 2), then the lexicon's order, and cut into buckets of
+  // consecutive lengths: bucket k is train[bucket_ends[k - 1] .. bucket_ends[k]) (from 0 for
+  // k = 0). Lengths join the bucket before them, shortest first, until it holds kMinG2pBucket
+  // words; a last bucket smaller than that joins the one before it.
+  std::vector<int> train;
+  std::vector<int> bucket_ends;
   // By hash, then index: its first N are the fixed probe subset (task.heldout), spread over the
   // alphabet rather than the words that start with "a".
   std::vector<int> heldout;
@@ -48,9 +57,11 @@ G2pData split_lexicon(std::shared_ptr<const Lexicon> lexicon);
 // Room for `size` examples of kG2pSeqLen positions, not yet filled.
 Batch alloc_g2p_batch(int size);
 inline constexpr int kMaxG2pBatch = 1024;
-// Fills `batch` (at most kMaxG2pBatch examples, train.batch's limit) with batch.size training words drawn uniformly from `rng`, each with its first
-// pronunciation, padded to the longest: batch.seq_len is that length and the layout (size,
-// seq_len).
+// Fills `batch` (at most kMaxG2pBatch examples, train.batch's limit) with batch.size training
+// words from `rng`, each with its first pronunciation, padded to the longest: batch.seq_len is
+// that length and the layout (size, seq_len). The words come from one bucket, chosen with
+// probability proportional to its size, and are drawn uniformly from it, so each slot of the
+// batch is every training word with the same chance, 1 / train.size().
 void fill_g2p_batch(Batch& batch, const G2pData& data, Rng& rng);
 // The words words[first..first+count) of lexicon (indices), in order, as fill_g2p_batch lays
 // them out.
@@ -60,6 +71,15 @@ Batch g2p_batch(const Lexicon& lexicon, const std::vector<int>& indices, int fir
 
 // A decoded token that is not a phoneme (a letter or mark before EOS): it matches nothing.
 inline constexpr uint8_t kNotPhoneme = 0xff;
+
+// One word decoded greedily (Trainer::g2p_decode): the tokens predicted after its [SEP] and
+// before EOS, and whether EOS came before the model's last position.
+struct G2pGuess {
+  std::vector<int> tokens;
+  bool eos = false;
+};
+// `tokens` as phoneme ids, kNotPhoneme for a letter or mark.
+std::vector<uint8_t> guess_phonemes(const std::vector<int>& tokens);
 
 // Levenshtein distance: insertions, deletions and substitutions, each 1.
 int edit_distance(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b);

@@ -164,19 +164,49 @@ struct Trainer::Impl {
     return r;
   }
 
-  // g2p: each held-out word's [BOS] letters [SEP], then its own predictions, through the cache
-  // of keys and values as greedy_exact does, until it predicts EOS or reaches the model's last
-  // position (at most 26 - letters phonemes, ≥ kMaxPhonemes); each word's prompt has its own
-  // length, so a word starts predicting at its own [SEP]. With the teacher-forced metrics of the
-  // same words, chunk by chunk.
+  // g2p: greedy decoding of B ≤ train.batch words (1..kMaxLetters letters a-z) at once: each
+  // is fed [BOS] letters [SEP], then its own predictions, through the model's cache of keys and
+  // values as greedy_exact does, until it predicts EOS or reaches the model's last position (at
+  // most 26 - letters phonemes, ≥ kMaxPhonemes); each word's prompt has its own length, so a word
+  // starts predicting at its own [SEP]. out[b] gets the tokens predicted before EOS.
+  void decode_words(const std::string* const* words, int B, G2pGuess* out) {
+    const int V = cfg.model.vocab;
+    std::vector<int> tokens(B), sep(B);  // (B) fed at position t; [SEP]'s position
+    int last_sep = 0;
+    for (int b = 0; b < B; b++) {
+      sep[b] = 1 + static_cast<int>(words[b]->size());
+      last_sep = std::max(last_sep, sep[b]);
+      out[b] = {};
+    }
+    for (int t = 0; t < cfg.model.seq_len; t++) {
+      for (int b = 0; b < B; b++)
+        if (t <= sep[b]) tokens[b] = t == 0 ? kG2pBos : t == sep[b] ? kG2pSep : kLetterToken + ((*words[b])[t - 1] - 'a');
+      const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+      bool pending = t < last_sep;
+      for (int b = 0; b < B; b++) {
+        if (t < sep[b] || out[b].eos) continue;
+        const float* z = logits + b * V;
+        tokens[b] = static_cast<int>(std::max_element(z, z + V) - z);
+        if (tokens[b] == kG2pEos) {
+          out[b].eos = true;
+          continue;
+        }
+        out[b].tokens.push_back(tokens[b]);
+        pending = true;
+      }
+      if (!pending) break;
+    }
+  }
+
+  // g2p: each held-out word decoded greedily (decode_words) and scored against its closest
+  // listed pronunciation, with the teacher-forced metrics of the same words, chunk by chunk.
   G2pScores g2p_scores(bool all) {
     const Lexicon& lex = *g2p->lexicon;
     const std::vector<int>& ids = g2p->heldout;
-    const int n = all ? static_cast<int>(ids.size()) : heldout.size, V = cfg.model.vocab;
+    const int n = all ? static_cast<int>(ids.size()) : heldout.size;
     const int max_b = cfg.train.batch;
-    std::vector<int> tokens(max_b), sep(max_b);    // (B) fed at position t; [SEP]'s position
-    std::vector<char> done(max_b);                 // (B) EOS predicted
-    std::vector<std::vector<uint8_t>> guess(max_b);
+    std::vector<const std::string*> words(max_b);
+    std::vector<G2pGuess> guess(max_b);
     double loss = 0;
     long long answer_tokens = 0, right_tokens = 0, edits = 0, reference = 0;
     int wrong = 0;
@@ -188,40 +218,15 @@ struct Trainer::Impl {
       loss += double(tf.loss) * chunk_tokens;
       right_tokens += std::llround(double(tf.token_acc) * chunk_tokens);
       answer_tokens += chunk_tokens;
-      int last_sep = 0;
-      for (int b = 0; b < B; b++) {
-        sep[b] = 1 + static_cast<int>(lex.words[ids[start + b]].word.size());
-        last_sep = std::max(last_sep, sep[b]);
-        done[b] = 0;
-        guess[b].clear();
-      }
-      for (int t = 0; t < cfg.model.seq_len; t++) {
-        for (int b = 0; b < B; b++) {
-          const std::string& word = lex.words[ids[start + b]].word;
-          if (t <= sep[b]) tokens[b] = t == 0 ? kG2pBos : t == sep[b] ? kG2pSep : kLetterToken + (word[t - 1] - 'a');
-        }
-        const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
-        bool pending = t < last_sep;
-        for (int b = 0; b < B; b++) {
-          if (t < sep[b] || done[b]) continue;
-          const float* z = logits + b * V;
-          tokens[b] = static_cast<int>(std::max_element(z, z + V) - z);
-          if (tokens[b] == kG2pEos) {
-            done[b] = 1;
-            continue;
-          }
-          const bool phoneme = tokens[b] >= kPhonemeToken && tokens[b] < kPhonemeToken + kPhonemeCount;
-          guess[b].push_back(phoneme ? static_cast<uint8_t>(tokens[b] - kPhonemeToken) : kNotPhoneme);
-          pending = true;
-        }
-        if (!pending) break;
-      }
+      for (int b = 0; b < B; b++) words[b] = &lex.words[ids[start + b]].word;
+      decode_words(words.data(), B, guess.data());
       for (int b = 0; b < B; b++) {
         // a word that never predicted EOS is wrong even if its phonemes are right
-        const PronunciationScore s = score_pronunciation(guess[b], lex.words[ids[start + b]]);
-        edits += s.edits + !done[b];
+        const PronunciationScore s = score_pronunciation(guess_phonemes(guess[b].tokens), lex.words[ids[start + b]]);
+        const bool eos = guess[b].eos;
+        edits += s.edits + !eos;
         reference += s.reference;
-        wrong += s.edits > 0 || !done[b];
+        wrong += s.edits > 0 || !eos;
       }
     }
     G2pScores s;
@@ -291,6 +296,7 @@ Trainer::Trainer(Trainer&&) noexcept = default;
 Trainer& Trainer::operator=(Trainer&&) noexcept = default;
 
 const RunConfig& Trainer::config() const { return impl_->cfg; }
+const std::shared_ptr<const G2pData>& Trainer::g2p_data() const { return impl_->g2p; }
 
 std::vector<float> Trainer::step(int n) {
   // The call's one allocation: the steps themselves allocate nothing (test_alloc.cpp).
@@ -326,6 +332,21 @@ float Trainer::greedy_exact() { return impl_->greedy_exact(); }
 G2pScores Trainer::g2p_scores(bool all) {
   if (!impl_->g2p) throw ConfigError("task.name: g2p scores need the task g2p");
   return impl_->g2p_scores(all);
+}
+std::vector<G2pGuess> Trainer::g2p_decode(const std::vector<std::string>& words) {
+  if (!impl_->g2p) throw ConfigError("task.name: g2p decoding needs the task g2p");
+  std::vector<const std::string*> ptrs;
+  for (const std::string& w : words) {
+    const bool ok = !w.empty() && static_cast<int>(w.size()) <= kMaxLetters &&
+                    std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (!ok) throw std::invalid_argument("g2p_decode: a word is 1 to 12 letters a-z");
+    ptrs.push_back(&w);
+  }
+  std::vector<G2pGuess> out(words.size());
+  const int n = static_cast<int>(words.size()), max_b = impl_->cfg.train.batch;
+  for (int start = 0; start < n; start += max_b)
+    impl_->decode_words(ptrs.data() + start, std::min(max_b, n - start), out.data() + start);
+  return out;
 }
 const std::vector<G2pScores>& Trainer::g2p_evals() const { return impl_->g2p_evals; }
 const std::vector<float>& Trainer::losses() const { return impl_->losses; }
@@ -393,6 +414,24 @@ std::vector<float> Trainer::attention(int layer, int head, int example) {
   m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1, T);
   const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
   return {att, att + T * T};
+}
+
+std::vector<float> Trainer::attention_maps(const std::vector<int>& tokens) {
+  Impl& m = *impl_;
+  const int T = static_cast<int>(tokens.size()), L = m.cfg.model.layers, H = m.cfg.model.heads;
+  if (T < 1 || T > m.cfg.model.seq_len)
+    throw std::invalid_argument("attention_maps: 1 to " + std::to_string(m.cfg.model.seq_len) + " tokens");
+  for (int tok : tokens)
+    if (tok < 0 || tok >= m.cfg.model.vocab) throw std::invalid_argument("attention_maps: a token outside the vocabulary");
+  const std::vector<int> no_target(T, -1);
+  m.model.forward(tokens.data(), no_target.data(), 1, T);
+  std::vector<float> out;
+  out.reserve(static_cast<size_t>(L) * H * T * T);
+  for (int l = 0; l < L; l++) {
+    const float* att = m.model.attention(l);  // (1,H,T,T)
+    out.insert(out.end(), att, att + static_cast<size_t>(H) * T * T);
+  }
+  return out;
 }
 
 std::vector<uint8_t> Trainer::save_checkpoint() const {

