@@ -5,18 +5,28 @@
 #      bench_train.cpp), wasm with and without SIMD under node (tests/bench/bench_train.js:
 #      after warm-up, stepping in ~50 ms chunks as the page does), PyTorch eager
 #      (scripts/bench_torch.py; skipped when python3-torch is missing), with ratios.
-#   2. GEMM GFLOP/s on the training shapes (scripts/bench_gemm.sh).
-#   3. The end-of-run evaluation (held-out eval and greedy decoding) at the Article size, in
+#   2. The task g2p (real words, docs/g2p.md) on the same models, batch 32 words padded to the
+#      longest: training steps/s native, wasm under node (tests/bench/bench_g2p.cpp, built both
+#      ways) and PyTorch eager (scripts/bench_torch.py --task g2p, the same lexicon, split and
+#      layout; skipped when python3-torch is missing), with each one's mean padded length; and
+#      held-out words greedily decoded and scored per second, native and wasm.
+#   3. GEMM GFLOP/s on the training shapes, the g2p shapes included (scripts/bench_gemm.sh).
+#   4. The end-of-run evaluation (held-out eval and greedy decoding) at the Article size, in
 #      training steps of the same config, and the record's W_o singular values
 #      (tests/bench/bench_eval.cpp).
-#   4. Wall time of the Quick and the Article presets' suites (experiments 1-4) on the page in
+#   5. Wall time of the Quick and the Article presets' suites (experiments 1-4) on the page in
 #      headless Chromium (scripts/bench_page.js), served from dist/, which is rebuilt first
 #      (scripts/build-wasm.sh) when it is missing or older than web/, src/ or bindings/.
-# Only training steps are timed (no held-out evals), as in bench_torch.py. Builds what it needs
-# in build/ and build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5)
-# is the timed span per figure. Takes about three minutes; run it on an otherwise idle machine.
+# Only training steps are timed (no held-out evals), as in bench_torch.py. Steps/s and words/s
+# are per second of each process's own CPU time (wall time is in each program's JSON): each is
+# one thread, and on cores shared with other work the CPU time is far steadier than the wall
+# time, whose ratios followed the load (wasm/native 0.42x on the copy task and 0.86x on g2p in
+# one run at a load average of 7 to 16 on 2 cores). Builds what it needs in build/ and
+# build-wasm/ (NATIVE_BUILD / WASM_BUILD name others); BENCH_SECONDS (default 5) is the timed
+# span per figure. Takes about eight minutes; run it on an otherwise idle machine.
 # --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, every measurement once and
-# briefly (the default model only, 0.2 s spans, no wasm warm-up, one GEMM shape, the evaluation at the default size, the
+# briefly (the default model only, 0.2 s spans, no warm-up, 32 held-out words to decode, the
+# head's GEMM shapes, the evaluation at the default size, the
 # page's experiment 1 of the Quick preset only, dist/ used as it is): to check that the benchmark
 # runs, in seconds; its figures mean nothing.
 set -euo pipefail
@@ -29,11 +39,13 @@ if [[ $smoke == 1 ]]; then
   export WOLAB_BENCH_SMOKE=1  # for bench_train.js, bench_gemm.sh and bench_page.js
   seconds=${BENCH_SECONDS:-0.2}
   torch_args=(--steps 3)
+  warm_native=0 warm_wasm=0 heldout=32
   eval_args=('{"model": {"d_model": 64, "d_ff": 256}, "train": {"steps": 100000, "probe_every": 100000}}')
   presets=(quick)
 else
   seconds=${BENCH_SECONDS:-5}
   torch_args=()
+  warm_native=1 warm_wasm=3 heldout=256  # warm-ups in s, as bench_train.cpp and bench_train.js
   eval_args=()
   presets=(quick article)
 fi
@@ -43,21 +55,34 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs Debian's acorn
 configured_release() {  # build dir
   [[ -f $1/CMakeCache.txt ]] && grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$1/CMakeCache.txt"
 }
-echo "building bench_train, bench_eval (native) and the wasm modules ..." >&2
+echo "building bench_train, bench_eval, bench_g2p, the lexicon (native), the wasm modules and bench_g2p ..." >&2
 configured_release "$native" || cmake -B "$native" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
 configured_release "$wasm" || emcmake cmake -B "$wasm" -S . -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node);--no-experimental-fetch" >/dev/null
-cmake --build "$native" --target bench_train bench_eval -j2 >/dev/null
-cmake --build "$wasm" --target wolab wolab-nosimd -j2 >/dev/null
+cmake --build "$native" --target bench_train bench_eval bench_g2p lexicon -j2 >/dev/null
+cmake --build "$wasm" --target wolab wolab-nosimd bench_g2p -j2 >/dev/null
+lexicon=$native/data/cmudict-g2p.txt
 
-steps_per_s() {  # the "steps_per_s" of a JSON line on stdin
-  sed -n 's/.*"steps_per_s": *\([0-9.]*\).*/\1/p'
+steps_per_s() {  # the steps per CPU second of a JSON line on stdin
+  field steps_per_cpu_s
+}
+field() {  # a number field of a JSON line on stdin
+  sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"
+}
+torch_bench() {  # bench_torch.py's JSON line, or nothing when python3-torch is missing (exit 3)
+  local status=0
+  /usr/bin/python3 scripts/bench_torch.py "$@" ${torch_args[@]+"${torch_args[@]}"} || status=$?
+  case $status in
+    0 | 3) ;;  # 3: bench_torch.py said on stderr that torch is missing
+    *) echo "bench: scripts/bench_torch.py failed (exit $status)" >&2; exit 1 ;;
+  esac
 }
 
 # name, d_model, d_ff; steps and probe_every beyond the run, so that no evals are timed.
 models=("d64 (default)|64|256" "d256, d_ff 1024|256|1024")
 [[ $smoke == 1 ]] && models=("${models[0]}")
 rows=()
+torch_about=""  # the last bench_torch.py line, for its torch and BLAS
 for m in "${models[@]}"; do
   IFS='|' read -r name d ff <<<"$m"
   config="{\"model\": {\"d_model\": $d, \"d_ff\": $ff}, \"train\": {\"steps\": 1000000, \"probe_every\": 1000000}}"
@@ -68,18 +93,30 @@ for m in "${models[@]}"; do
   echo "$name: wasm without SIMD ..." >&2
   p=$(node --no-experimental-fetch tests/bench/bench_train.js "$wasm" "$config" "$seconds" wolab-nosimd | steps_per_s)
   echo "$name: PyTorch eager ..." >&2
-  status=0
-  torch_line=$(/usr/bin/python3 scripts/bench_torch.py --d-model "$d" --d-ff "$ff" ${torch_args[@]+"${torch_args[@]}"}) || status=$?
-  case $status in
-    0) t=$(steps_per_s <<<"$torch_line") ;;
-    3) t="" ;;  # python3-torch is not installed: bench_torch.py said so on stderr
-    *) echo "bench: scripts/bench_torch.py failed (exit $status)" >&2; exit 1 ;;
-  esac
+  torch_line=$(torch_bench --d-model "$d" --d-ff "$ff")
+  t=$(steps_per_s <<<"$torch_line")
   rows+=("$name|$n|$w|$p|$t")
+  if [[ -n $torch_line ]]; then torch_about=$torch_line; fi
+done
+
+g2p_rows=()
+for m in "${models[@]}"; do
+  IFS='|' read -r name d ff <<<"$m"
+  config="{\"model\": {\"d_model\": $d, \"d_ff\": $ff}, \"task\": {\"name\": \"g2p\", \"heldout\": $heldout}, \"train\": {\"steps\": 1000000, \"probe_every\": 1000000}}"
+  echo "$name, g2p: native ..." >&2
+  native_line=$("$native"/tests/bench/bench_g2p "$lexicon" "$config" "$seconds" "$warm_native")
+  echo "$name, g2p: wasm SIMD under node $(node --version) ..." >&2
+  wasm_line=$(node --no-experimental-fetch "$wasm"/tests/bench/bench_g2p.js "$lexicon" "$config" "$seconds" "$warm_wasm")
+  echo "$name, g2p: PyTorch eager ..." >&2
+  torch_line=$(torch_bench --task g2p --lexicon "$lexicon" --d-model "$d" --d-ff "$ff")
+  g2p_rows+=("$name|$(steps_per_s <<<"$native_line")|$(steps_per_s <<<"$wasm_line")|$(steps_per_s <<<"$torch_line")|\
+$(field positions <<<"$native_line")|$(field positions <<<"$wasm_line")|$(field positions <<<"$torch_line")|\
+$(field words_per_cpu_s <<<"$native_line")|$(field words_per_cpu_s <<<"$wasm_line")")
 done
 
 echo
-echo "Training steps/s, one thread ($(nproc) cores, $(uname -m)); ratios of steps/s"
+echo "Training steps per second of CPU time, one thread ($(nproc) cores, $(uname -m), 1-minute load"
+echo "average $(cut -d' ' -f1 /proc/loadavg) now); ratios of those"
 printf '%-17s %9s %9s %9s %9s %12s %12s %12s\n' \
   model native wasm wasm-noSIMD pytorch wasm/native native/torch wasm/torch
 for r in "${rows[@]}"; do
@@ -89,6 +126,37 @@ for r in "${rows[@]}"; do
     nt = (t == "") ? "-" : sprintf("%.2fx", n / t)
     wt = (t == "") ? "-" : sprintf("%.2fx", w / t)
     printf "%-17s %9.1f %9.1f %9.1f %9s %12s %12s %12s\n", name, n, w, p, cell, sprintf("%.2fx", w / n), nt, wt
+  }'
+done
+if [[ -n $torch_about ]]; then
+  node -e 'const r = JSON.parse(process.argv[1]);
+const ob = r.openblas.core ? `, kernels for ${r.openblas.core}, ${r.openblas.threads} thread(s)` : "";
+console.log(`PyTorch ${r.torch} eager, ${r.threads} OS thread(s); BLAS ${r.blas}${ob}`);' "$torch_about"
+else
+  echo "PyTorch: skipped (python3-torch is not installed)"
+fi
+echo
+echo "G2P, batch 32 words each padded to its batch's longest: training steps per CPU second, one"
+echo "thread; ratios of those; mean padded positions per batch of each (native/wasm/pytorch)"
+printf '%-17s %9s %9s %9s %12s %12s %12s %17s\n' \
+  model native wasm pytorch wasm/native native/torch wasm/torch positions
+for r in "${g2p_rows[@]}"; do
+  IFS='|' read -r name n w t pn pw pt dn dw <<<"$r"
+  awk -v name="$name" -v n="$n" -v w="$w" -v t="$t" -v pn="$pn" -v pw="$pw" -v pt="$pt" 'BEGIN {
+    cell = (t == "") ? "skipped" : sprintf("%.1f", t)
+    nt = (t == "") ? "-" : sprintf("%.2fx", n / t)
+    wt = (t == "") ? "-" : sprintf("%.2fx", w / t)
+    printf "%-17s %9.1f %9.1f %9s %12s %12s %12s %17s\n", name, n, w, cell, sprintf("%.2fx", w / n), nt, wt,
+      sprintf("%.1f/%.1f/%s", pn, pw, (pt == "") ? "-" : sprintf("%.1f", pt))
+  }'
+done
+echo "G2P held-out words decoded greedily (to EOS or the cap) and scored per CPU second, $heldout"
+echo "words, an untrained model (step 0: the same weights in both), one thread"
+printf '%-17s %9s %9s %12s\n' model native wasm wasm/native
+for r in "${g2p_rows[@]}"; do
+  IFS='|' read -r name n w t pn pw pt dn dw <<<"$r"
+  awk -v name="$name" -v n="$dn" -v w="$dw" 'BEGIN {
+    printf "%-17s %9.1f %9.1f %12s\n", name, n, w, sprintf("%.2fx", w / n)
   }'
 done
 echo

@@ -4,7 +4,8 @@
 # already, runs both and prints one table of GFLOP/s (best and median of 40 timed batches, after
 # warm-up): wasm SIMD kernels, Eigen autovectorized in wasm, native Eigen (-march=native: AVX-512 where the CPU has it).
 # Usage: scripts/bench_gemm.sh [--smoke] [shape filter, e.g. "d64" or "dW"]
-# --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, one small shape unless a
+# --smoke (or WOLAB_BENCH_SMOKE=1): a smoke run for scripts/test.sh, the d64 head's forward on
+# the copy and the g2p batch unless a
 # filter names others: a few seconds, to check that the benchmark runs; no figure to read.
 # NATIVE_BUILD / WASM_BUILD name other build dirs (e.g. to stay out of a build in progress).
 # Takes about a minute; the figures are only meaningful on an otherwise idle machine.
@@ -63,16 +64,16 @@ awk -F'\t' '
   }
   END {
     printf "GFLOP/s, best (median)\n"
-    printf "%-17s %-2s %-13s %14s %14s %7s %14s %7s %14s\n", "product", "", "MxKxN", "ceiling", "wasm SIMD", "of ceil", "wasm Eigen", "ratio", "native Eigen"
+    printf "%-20s %-2s %-13s %14s %14s %7s %14s %7s %14s\n", "product", "", "MxKxN", "ceiling", "wasm SIMD", "of ceil", "wasm Eigen", "ratio", "native Eigen"
     for (i = 1; i <= n; i++) {
       k = order[i]; split(k, f, "\t")
       ratio = ((k, "wasm_eigen") in best && best[k, "wasm_eigen"] > 0 && (k, "wasm_simd") in best) ? \
               sprintf("%6.2fx", best[k, "wasm_simd"] / best[k, "wasm_eigen"]) : sprintf("%7s", "-")
-      printf "%-17s %-2s %-13s %s %s %s %s %s %s\n", f[1], f[2], f[3], cell(k, "wasm_simd_ceiling"), cell(k, "wasm_simd"), \
+      printf "%-20s %-2s %-13s %s %s %s %s %s %s\n", f[1], f[2], f[3], cell(k, "wasm_simd_ceiling"), cell(k, "wasm_simd"), \
         share(((k, "wasm_simd") in best) ? best[k, "wasm_simd"] : "", best[k, "wasm_simd_ceiling"]), \
         cell(k, "wasm_eigen"), ratio, cell(k, "native_eigen")
     }
-    printf "%-34s %14s", "mix (all rows above)", (ceil_n > 0) ? sprintf("%5.1f", ceil_sum / ceil_n) : "-"
+    printf "%-37s %14s", "mix (all rows above)", (ceil_n > 0) ? sprintf("%5.1f", ceil_sum / ceil_n) : "-"
     split("wasm_simd wasm_eigen native_eigen", impls, " ")
     for (j = 1; j <= 3; j++) {
       printf " %14s", (impls[j] in mixt) ? sprintf("%5.1f", mixf[impls[j]] / mixt[impls[j]]) : "-"

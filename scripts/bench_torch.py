@@ -1,13 +1,21 @@
 #!/usr/bin/python3
 """Training steps per second of the spec's model in PyTorch eager on one thread: the yardstick
-for the C++ and wasm trainers. Copy task, a fresh random batch each step, Adam + clipping as in
-the spec; 20 warm-up steps, then --steps timed. Prints one JSON line.
+for the C++ and wasm trainers. Copy task (or g2p), a fresh random batch each step, Adam +
+clipping as in the spec; 20 warm-up steps, then --steps timed. Prints one JSON line.
 
     /usr/bin/python3 scripts/bench_torch.py --d-model 256 --d-ff 1024
+    /usr/bin/python3 scripts/bench_torch.py --task g2p --lexicon build/data/cmudict-g2p.txt
+
+--task g2p draws --batch training words uniformly from the compact lexicon the build makes
+(docs/g2p.md), with the core's split (FNV-1a of the word) and each word's first pronunciation,
+and pads each batch to its longest word as src/run/g2p.cpp does (make_reference.g2p_pad, whose
+layout tests/native/test_reference.cpp checks against the core's); "positions" is the mean
+padded length.
 
 Exits 3 when torch is missing (the project's bench reads that as "skip").
 """
 import argparse
+import ctypes
 import json
 import os
 import sys
@@ -38,10 +46,47 @@ def blas_libraries():
             paths = {line.split()[-1] for line in f
                      if "blas" in line.lower() or "mkl" in line.lower()}
     except OSError:
-        return "unknown"
+        return "unknown", {}
     # the directory tells OpenBLAS's libblas.so.3 (openblas-pthread/) from the reference one (blas/)
-    return ",".join(sorted(os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p))
-                           for p in paths)) or "unknown"
+    names = ",".join(sorted(os.path.join(os.path.basename(os.path.dirname(p)), os.path.basename(p))
+                            for p in paths)) or "unknown"
+    return names, openblas_settings(p for p in paths if "libopenblas" in os.path.basename(p))
+
+
+def openblas_settings(paths):
+    """OpenBLAS's own word on the kernels it chose for this CPU and its threads; {} without it."""
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)  # already loaded by torch: this finds the same copy
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            return {"core": lib.openblas_get_corename().decode(), "threads": lib.openblas_get_num_threads()}
+        except (OSError, AttributeError):
+            continue
+    return {}
+
+
+def fnv1a64(text):
+    """64-bit FNV-1a, as src/run/g2p.cpp hashes a word for the split."""
+    h = 0xcbf29ce484222325
+    for byte in text.encode():
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def training_words(path):
+    """The compact lexicon -> g2p_sequence of each training word's first pronunciation."""
+    words = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith(";;;") or not line.strip():
+                continue
+            head, *phonemes = line.split()
+            word = head.lower()
+            if "(" not in word and fnv1a64(word) % 1000 >= 50:  # not an alternate, not held out
+                words.append(ref.g2p_sequence(word, phonemes))
+    if not words:
+        sys.exit(f"bench_torch: {path}: no words; give the lexicon the build makes (docs/g2p.md)")
+    return words
 
 
 def parse_args():
@@ -49,8 +94,14 @@ def parse_args():
     for flag, default in (("--d-model", 64), ("--heads", 4), ("--layers", 2), ("--d-ff", 256),
                           ("--length", 8), ("--alphabet", 10), ("--batch", 32), ("--steps", 200)):
         parser.add_argument(flag, type=int, default=default)
+    parser.add_argument("--task", choices=("copy", "g2p"), default="copy")
+    parser.add_argument("--lexicon", help="g2p: the compact lexicon file (docs/g2p.md)")
     args = parser.parse_args()
+    if (args.task == "g2p") != (args.lexicon is not None):
+        parser.error("--lexicon: give it with --task g2p, and only then")
     for name, value in vars(args).items():
+        if not isinstance(value, int):
+            continue
         if value < 1:
             flag = "--" + name.replace("_", "-")
             parser.error(f"{flag}: {value} is not positive; use an integer >= 1")
@@ -64,30 +115,44 @@ def main():
     args = parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
+    task = ({"name": "g2p"} if args.task == "g2p" else
+            {"name": "copy", "alphabet": args.alphabet, "length": args.length})
     config = {"model": {"d_model": args.d_model, "heads": args.heads, "layers": args.layers,
                         "d_ff": args.d_ff, "ln": "post", "wo": "learned"},
-              "task": {"name": "copy", "alphabet": args.alphabet, "length": args.length},
-              "train": {"batch": args.batch, "lr": 0.001, "clip": 1.0}}
+              "task": task, "train": {"batch": args.batch, "lr": 0.001, "clip": 1.0}}
     model = ref.build_model(config)
     optimizer = ref.make_optimizer(model, config["train"]["lr"])
+    words = training_words(args.lexicon) if args.task == "g2p" else None
+
+    def batch():
+        if words is None:
+            x = torch.randint(args.alphabet, (args.batch, args.length))
+            return ref.copy_batch(x, args.alphabet)
+        return ref.g2p_pad([words[i] for i in torch.randint(len(words), (args.batch,)).tolist()])
 
     def step():
-        x = torch.randint(args.alphabet, (args.batch, args.length))
-        ref.train_step(model, optimizer, *ref.copy_batch(x, args.alphabet), clip=1.0)
+        tokens, target = batch()
+        ref.train_step(model, optimizer, tokens, target, clip=1.0)
+        return tokens.shape[1]
 
     for _ in range(WARMUP_STEPS):
         step()
-    start = time.perf_counter()
+    positions = 0
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(args.steps):
-        step()
-    elapsed = time.perf_counter() - start
+        positions += step()
+    elapsed, cpu_elapsed = time.perf_counter() - start, time.process_time() - cpu
 
+    blas, openblas = blas_libraries()
+    shape = ({"task": "g2p", "words": len(words), "positions": round(positions / args.steps, 2)}
+             if words else {"task": "copy", "length": args.length, "alphabet": args.alphabet})
     print(json.dumps({"impl": "pytorch", "d_model": args.d_model, "heads": args.heads,
-                      "layers": args.layers, "d_ff": args.d_ff, "length": args.length,
-                      "alphabet": args.alphabet, "batch": args.batch, "steps": args.steps,
+                      "layers": args.layers, "d_ff": args.d_ff, **shape,
+                      "batch": args.batch, "steps": args.steps,
                       "steps_per_s": round(args.steps / elapsed, 2),
+                      "steps_per_cpu_s": round(args.steps / cpu_elapsed, 2),  # all its threads' CPU time
                       "threads": len(os.listdir("/proc/self/task")),  # OS threads of this process
-                      "torch": torch.__version__, "blas": blas_libraries()}))
+                      "torch": torch.__version__, "blas": blas, "openblas": openblas}))
 
 
 if __name__ == "__main__":

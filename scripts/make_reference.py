@@ -5,9 +5,10 @@ the C++ tests check against it, in the way llm.c's train_gpt2.py dumps a state f
 Run by hand, not in CI (needs Debian's python3-torch):
     /usr/bin/python3 scripts/make_reference.py [--out tests/fixtures]
 For each W_o mode x LN placement it writes ref_<wo>_<ln>.safetensors (initial weights, one
-copy-task batch, logits, loss, every gradient, the losses of 10 Adam steps), then reads every
-file back and checks it. Same bytes on every run on one machine. scripts/bench_torch.py imports
-the model.
+copy-task batch, logits, loss, every gradient, the losses of 10 Adam steps), and for each LN
+placement ref_g2p_<ln>.safetensors, the same for a padded batch of the task g2p (docs/g2p.md);
+then it reads every file back and checks it. Same bytes on every run on one machine.
+scripts/bench_torch.py imports the model and the g2p batch layout.
 """
 import argparse
 import json
@@ -133,7 +134,11 @@ def build_model(config):
     m, task = config["model"], config["task"]
     if m["wo"] not in WO_MODES or m["ln"] not in LN_MODES or m["d_model"] % m["heads"]:
         raise ValueError(f"bad model config {m}")
-    return Transformer(vocab=task["alphabet"] + 2, seq_len=2 * task["length"] + 1,
+    if task["name"] == "g2p":  # the data's vocabulary and longest example (docs/g2p.md)
+        vocab, seq_len = G2P_VOCAB, G2P_SEQ_LEN
+    else:
+        vocab, seq_len = task["alphabet"] + 2, 2 * task["length"] + 1
+    return Transformer(vocab=vocab, seq_len=seq_len,
                        d_model=m["d_model"], heads=m["heads"], layers=m["layers"],
                        d_ff=m["d_ff"], ln=m["ln"], wo=m["wo"])
 
@@ -171,6 +176,40 @@ def copy_batch(x, alphabet):
     target = seq[:, 1:].clone()  # (B,T)
     target[:, : L + 1] = -1
     return seq[:, :-1].to(torch.int32), target.to(torch.int32)
+
+
+# The task g2p (docs/g2p.md, src/run/g2p.h): letters a-z are tokens 0-25, the 39 phonemes
+# 26-64 in CMUdict's order, then [BOS] 65, [SEP] 66, [EOS] 67.
+PHONEMES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY "
+            "P R S SH T TH UH UW V W Y Z ZH").split()
+G2P_BOS = 26 + len(PHONEMES)
+G2P_SEP, G2P_EOS, G2P_VOCAB = G2P_BOS + 1, G2P_BOS + 2, G2P_BOS + 3
+G2P_SEQ_LEN = 12 + 14 + 2  # [BOS], 12 letters, [SEP], 14 phonemes
+
+
+def g2p_sequence(word, phonemes):
+    """-> ([BOS] letters [SEP] phonemes [EOS] as tokens, the position of its [SEP])."""
+    return ([G2P_BOS] + [ord(c) - ord("a") for c in word] + [G2P_SEP]
+            + [26 + PHONEMES.index(p) for p in phonemes] + [G2P_EOS]), len(word) + 1
+
+
+def g2p_pad(sequences):
+    """[g2p_sequence, ...] -> input, target (B,T): each row its sequence without the last token,
+    targets from [SEP] on (the phonemes, then EOS), -1 before; padded at the end to the longest
+    row (T) with input EOS and target -1."""
+    T = max(len(seq) - 1 for seq, _ in sequences)
+    tokens = np.full((len(sequences), T), G2P_EOS, dtype=np.int32)
+    target = np.full((len(sequences), T), -1, dtype=np.int32)
+    for b, (seq, sep) in enumerate(sequences):
+        n = len(seq) - 1
+        tokens[b, :n] = seq[:-1]
+        target[b, sep:n] = seq[sep + 1:]
+    return torch.from_numpy(tokens), torch.from_numpy(target)
+
+
+def g2p_batch(words):
+    """[(word, [phoneme, ...]), ...] -> input, target (B,T), laid out as src/run/g2p.cpp does."""
+    return g2p_pad([g2p_sequence(word, phonemes) for word, phonemes in words])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,21 +264,39 @@ SEED = 0
 ADAM_STEPS = 10
 
 
-def fixture_config(wo, ln):
+# The g2p fixtures' words, as dictionary lines (CMUdict's pronunciations, stress removed): 6 to
+# 10 input positions, so three of the four rows end in pads.
+G2P_WORDS = ("AT  AE T", "PHONE  F OW N", "OX  AA K S", "CAT  K AE T")
+
+
+def fixture_config(wo, ln, task="copy"):
     return {"model": {"d_model": 8, "heads": 2, "layers": 2, "d_ff": 16, "ln": ln, "wo": wo},
-            "task": {"name": "copy", "alphabet": 5, "length": 3},
+            "task": {"name": "g2p"} if task == "g2p" else {"name": "copy", "alphabet": 5, "length": 3},
             "train": {"steps": ADAM_STEPS, "batch": 4, "lr": 0.001, "clip": 1.0}}
+
+
+def g2p_words(lines):
+    """Dictionary lines -> [(word, [phoneme, ...]), ...]."""
+    return [(line.split()[0].lower(), line.split()[1:]) for line in lines]
+
+
+def fixture_batch(config):
+    """-> input, target (B,T) of the fixture's one batch."""
+    task, train = config["task"], config["train"]
+    if task["name"] == "g2p":
+        return g2p_batch(g2p_words(G2P_WORDS))
+    # The batch has its own generator, so every fixture sees the same one.
+    x = torch.randint(task["alphabet"], (train["batch"], task["length"]),
+                      generator=torch.Generator().manual_seed(SEED))
+    return copy_batch(x, task["alphabet"])
 
 
 def make_fixture(config):
     """-> (tensors in file order, metadata) for one config."""
-    task, train = config["task"], config["train"]
+    train = config["train"]
     torch.manual_seed(SEED)
     model = build_model(config)
-    # The batch has its own generator, so every fixture sees the same one.
-    x = torch.randint(task["alphabet"], (train["batch"], task["length"]),
-                      generator=torch.Generator().manual_seed(SEED))
-    tokens, target = copy_batch(x, task["alphabet"])
+    tokens, target = fixture_batch(config)
 
     tensors = {name: p.detach().clone() for name, p in model.named_parameters()}
     initial = {name: t.clone() for name, t in tensors.items()}
@@ -261,6 +318,8 @@ def make_fixture(config):
                 "config": json.dumps(config, separators=(",", ":")),
                 "torch": torch.__version__, "torch_seed": str(SEED),
                 "parameters": str(sum(p.numel() for p in trainable(model)))}
+    if config["task"]["name"] == "g2p":
+        metadata["words"] = "\n".join(G2P_WORDS) + "\n"
     return tensors, metadata
 
 
@@ -321,10 +380,38 @@ def check_fixture(path, config, tensors, metadata):
     assert grads == [n for n in params if n in grads], "grads not in parameter order"
     assert sum(back[n].numel() for n in grads) == int(metadata["parameters"])
     assert back["adam_losses"][0] == back["loss"][0], "adam_losses[0] != loss"
-    assert (back["target"] != -1).sum() == config["train"]["batch"] * config["task"]["length"]
+    if config["task"]["name"] == "g2p":  # each word's phonemes and its EOS
+        answers = sum(len(phonemes) + 1 for _, phonemes in g2p_words(G2P_WORDS))
+        assert back_metadata["words"] == "\n".join(G2P_WORDS) + "\n"
+    else:
+        answers = config["train"]["batch"] * config["task"]["length"]
+    assert (back["target"] != -1).sum() == answers
     assert all(torch.isfinite(t.float()).all() for t in back.values())
     crosscheck_logits(config, back)
+    if config["task"]["name"] == "g2p":
+        check_padding(config, back, params)
     return back
+
+
+def check_padding(config, tensors, params):
+    """The padded batch is a batch of its words: its loss is the mean of each word's loss alone
+    (no pads) weighted by its answer tokens, and other pad inputs change no real position's
+    logits."""
+    torch.manual_seed(SEED)
+    model = build_model(config)
+    model.load_state_dict({n: tensors[n] for n in params})
+    with torch.no_grad():
+        total = 0.0
+        for word in g2p_words(G2P_WORDS):
+            tokens, target = g2p_batch([word])
+            total += loss_fn(model(tokens), target).item() * (target != -1).sum().item()
+        mean = total / (tensors["target"] != -1).sum().item()
+        assert math.isclose(mean, tensors["loss"].item(), rel_tol=1e-6), (mean, tensors["loss"])
+        pads = tensors["input"] == G2P_EOS  # a real input is never EOS (the row's last token)
+        assert pads[:, 0].logical_not().all() and (tensors["target"][pads] == -1).all()
+        other = torch.where(pads, torch.zeros_like(tensors["input"]), tensors["input"])
+        real = tensors["target"] != -1
+        assert torch.allclose(model(other)[real], tensors["logits"][real], rtol=0, atol=1e-6)
 
 
 def main():
@@ -362,6 +449,16 @@ def main():
     for ln in LN_MODES:
         a, b = written[("identity", ln)], written[("learned_identity_init", ln)]
         assert torch.allclose(a["logits"], b["logits"], rtol=0, atol=1e-6), f"identity_{ln}"
+    for ln in LN_MODES:
+        config = fixture_config("learned", ln, task="g2p")
+        tensors, metadata = make_fixture(config)
+        path = os.path.join(args.out, f"ref_g2p_{ln}.safetensors")
+        write_safetensors(path, tensors, metadata)
+        check_fixture(path, config, tensors, metadata)
+        print(f"{os.path.relpath(path)}: {os.path.getsize(path)} bytes, "
+              f"{metadata['parameters']} parameters, batch {tuple(tensors['input'].shape)}, "
+              f"loss {tensors['loss'].item():.6f}, "
+              f"after {ADAM_STEPS} Adam steps {tensors['adam_losses'][-1].item():.6f}")
     print("all fixtures read back and checked")
 
 

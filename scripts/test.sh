@@ -210,7 +210,7 @@ elif ((wasm_status == 2)); then
 fi
 
 # Every benchmark once in its smoke mode: scripts/bench.sh --smoke runs each benchmark script
-# (bench_train, bench_torch, bench_gemm.sh, bench_eval, bench_page.js) once and briefly, ~20 s,
+# (bench_train, bench_g2p, bench_torch, bench_gemm.sh, bench_eval, bench_page.js) once and briefly,
 # so that none can break unseen; no figure is checked. One test: passed when it exits 0. It
 # needs build/, build-wasm/ and dist/, all built above.
 banner "bench smoke: scripts/bench.sh --smoke"

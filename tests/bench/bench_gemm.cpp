@@ -1,4 +1,5 @@
-// GFLOP/s of the three matmul variants on the training shapes (B·T = 32·17 = 544 rows).
+// GFLOP/s of the three matmul variants on the training shapes (B·T = 32·17 = 544 rows), and on
+// the task g2p's (B·T = 32·24 = 768 rows, a uniform batch's mean padded length; V = 68).
 // In a wasm build it times both wolab's SIMD kernels and Eigen's autovectorized path (included
 // here directly), natively Eigen alone (which is what wolab uses there).
 // Each (shape, implementation) is first warmed up for a while, so that V8 has tiered the code up
@@ -48,6 +49,14 @@ const Shape kShapes[] = {
     {"d256 fc2 dx", Variant::nn, 544, 256, 1024},
     {"d256 qkv,W_o dW", Variant::tn, 256, 544, 256},
     {"d256 fc1 dW", Variant::tn, 1024, 544, 256},
+    // g2p (docs/g2p.md): words padded to the batch's longest, and the head's 68 tokens.
+    {"g2p d64  qkv,W_o fwd", Variant::nt, 768, 64, 64},
+    {"g2p d64  fc1 fwd", Variant::nt, 768, 64, 256},
+    {"g2p d64  head fwd", Variant::nt, 768, 64, 68},
+    {"g2p d64  head dx", Variant::nn, 768, 68, 64},
+    {"g2p d64  head dW", Variant::tn, 68, 768, 64},
+    {"g2p d256 head fwd", Variant::nt, 768, 256, 68},
+    {"g2p d256 head dW", Variant::tn, 68, 768, 256},
 };
 
 using Gemm = void (*)(float*, const float*, const float*, int, int, int, bool);

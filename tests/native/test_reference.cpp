@@ -1,6 +1,8 @@
 // The model against the PyTorch reference (scripts/make_reference.py), the way llm.c's
 // test_gpt2.c checks itself: load the reference's weights and batch, then compare the logits, the
-// loss, every gradient by name, and the losses of 10 clipped Adam steps, in float32.
+// loss, every gradient by name, and the losses of 10 clipped Adam steps, in float32. The g2p
+// fixtures' batch is padded (docs/g2p.md), and is first checked to be the batch the core lays
+// out for the same words.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,9 +10,11 @@
 #include <string>
 
 #include "io/checkpoint.h"
+#include "io/cmudict.h"
 #include "lab/config.h"
 #include "nn/adam.h"
 #include "nn/model.h"
+#include "run/g2p.h"
 
 namespace wolab {
 namespace {
@@ -32,6 +36,18 @@ TEST_P(Reference, MatchesPyTorch) {
   const auto& input = ref.i32.at("input");
   const auto& target = ref.i32.at("target");
   const int B = static_cast<int>(input.shape[0]);
+  const int T = static_cast<int>(input.shape[1]);  // g2p: the batch's longest word, < seq_len
+  if (cfg.task.kind == TaskKind::g2p) {
+    // the same words through the core's layout: the same tokens, pads and targets
+    const Lexicon words = parse_cmudict(ref.metadata.at("words"));
+    std::vector<int> order(words.words.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = static_cast<int>(i);
+    const Batch batch = g2p_batch(words, order, 0, B);
+    ASSERT_EQ(batch.seq_len, T);
+    EXPECT_EQ(batch.input, input.data);
+    EXPECT_EQ(batch.target, target.data);
+    ASSERT_LT(T, cfg.model.seq_len);
+  }
 
   Model<float> model(cfg.model, B);
   size_t tensors = 0;
@@ -49,7 +65,7 @@ TEST_P(Reference, MatchesPyTorch) {
   EXPECT_EQ(tensors, ref_params);
   EXPECT_EQ(std::to_string(model.trainable_count()), ref.metadata.at("parameters"));
 
-  const float loss = model.forward(input.data.data(), target.data.data(), B);
+  const float loss = model.forward(input.data.data(), target.data.data(), B, T);
   EXPECT_NEAR(loss, ref.f32.at("loss").data[0], 1e-5);
   const std::vector<float>& logits = ref.f32.at("logits").data;
   for (size_t i = 0; i < logits.size(); i++) ASSERT_NEAR(model.logits()[i], logits[i], 1e-5) << i;
@@ -78,7 +94,7 @@ TEST_P(Reference, MatchesPyTorch) {
   Adam adam(cfg.train, model.params.size());
   const std::vector<float>& adam_losses = ref.f32.at("adam_losses").data;
   for (size_t step = 0; step < adam_losses.size(); step++) {
-    const float l = model.forward(input.data.data(), target.data.data(), B);
+    const float l = model.forward(input.data.data(), target.data.data(), B, T);
     EXPECT_NEAR(l, adam_losses[step], 1e-4) << "step " << step;
     model.backward();
     adam.step(model.params, model.grads, model.param_info());
@@ -91,6 +107,7 @@ INSTANTIATE_TEST_SUITE_P(EveryModeAndPlacement, Reference,
                                          "frozen_orthogonal_post", "learned_pre", "identity_pre",
                                          "frozen_random_pre", "learned_identity_init_pre",
                                          "frozen_random_scaled_pre", "frozen_orthogonal_pre"));
+INSTANTIATE_TEST_SUITE_P(PaddedG2pBatch, Reference, testing::Values("g2p_post", "g2p_pre"));
 
 }  // namespace
 }  // namespace wolab
