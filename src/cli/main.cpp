@@ -68,8 +68,8 @@ const RunFlag kRunFlags[] = {
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
-    {"--save-checkpoints", "DIR", "safetensors of every run of the plan, DIR/<variant>.seed<N>.safetensors (a plan\n"
-                                  "                          with two runs of one variant and seed is refused: use one experiment)"},
+    {"--save-checkpoints", "DIR", "every run's model, DIR/<variant>.seed<N>.safetensors: a checkpoint without Adam's\n"
+                                  "                          moments (a plan with two runs of one variant and seed is refused)"},
     {"--data", "FILE", "the CMUdict lexicon a g2p run reads (default: the one the build made,\n"
                        "                          " WOLAB_LEXICON_TXT "); docs/g2p.md"},
     {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
@@ -495,7 +495,7 @@ int run_command(const std::vector<std::string>& args) {
       [&](int run, int runs, const Trainer& t) {
         progress(run, runs, t);
         if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
-        if (!models.empty() && t.finished()) models[run] = t.save_checkpoint();
+        if (!models.empty() && t.finished()) models[run] = t.save_checkpoint(/*optimizer=*/false);
       },
       a.jobs, g2p);
   progress.finish();
