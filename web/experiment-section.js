@@ -9,6 +9,7 @@ import { CurvesView } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
 import { LrView } from './view-lr.js';
+import { WordsView } from './view-words.js';
 import { curvesCsv, download } from './export.js';
 import { renderVerdict } from './lesson.js';
 import { renderPrediction } from './predict.js';
@@ -22,8 +23,9 @@ import { copyEmbed } from './share.js';
 
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
-// runs keep, or that it sweeps learning rates.
-const viewFor = (info) => (info.wo_snapshots ? HeatmapView : info.stats ? StatsView : info.lr_sweep ? LrView : CurvesView);
+// runs keep, that it sweeps learning rates, or that it trains on the lexicon (real words).
+const viewFor = (info) => (info.needs_data === 'lexicon' ? WordsView : info.wo_snapshots ? HeatmapView : info.stats ? StatsView
+  : info.lr_sweep ? LrView : CurvesView);
 
 // An experiment's section, a copy of index.html's template with the experiment's name in its
 // ids and text keys.

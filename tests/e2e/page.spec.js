@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { openPage, presets, query, runAndWait, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
-const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability'];
+const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words'];
 
 test('loads with no console errors, nothing off-origin, the Quick preset selected', async ({ page }) => {
   const problems = await openPage(page);
@@ -14,8 +14,8 @@ test('loads with no console errors, nothing off-origin, the Quick preset selecte
   const { quick } = await presets(page);
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
   await expect(page.locator('#s-task')).toHaveValue(quick.task.name);
-  // g2p needs the lexicon (settings(): needs_data), which the page does not load: not offered.
-  await expect(page.locator('#s-task option')).toHaveText(['copy', 'reverse', 'sort']);
+  // g2p needs the lexicon (settings(): needs_data), which the page loads when a run needs it.
+  await expect(page.locator('#s-task option')).toHaveText(['copy', 'reverse', 'sort', 'g2p (words → sounds)']);
   await expect(page.locator('#s-steps')).toHaveValue(String(quick.train.steps));
   await expect(page.locator('#run-all')).toBeEnabled();
   for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeEnabled();
