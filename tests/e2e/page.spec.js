@@ -78,7 +78,7 @@ test('bad values in a link fall back to the preset with a message, never a crash
   await expect(notices.locator('.notice-text > p')).toHaveText('This link has 5 problems, so the page uses all settings of the Quick preset instead:');
   const items = notices.locator('li');
   await expect(items.filter({ hasText: 'Model width (d_model): “abc” was not understood (enter a whole number).' })).toHaveCount(1);
-  await expect(items.filter({ hasText: 'Task: “translate” was not understood (use copy, reverse, sort).' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Task: “translate” was not understood (use copy, reverse, sort, g2p).' })).toHaveCount(1);
   await expect(items.filter({ hasText: 'Language: “xx” was not understood (use en, zh); the page is in English.' })).toHaveCount(1);
   await expect(items.filter({ hasText: `Heads: d_model ${quick.model.d_model} is not divisible by heads 7;` })).toHaveCount(1);
   await expect(items.filter({ hasText: 'Embedded experiment: “nope” was not understood (use remove_wo, ' })).toHaveCount(1);
