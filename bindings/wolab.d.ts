@@ -109,6 +109,10 @@ export interface ExperimentInfo {
   lr_sweep: boolean;
   /** The record parts its results leave empty, as it does not keep them: "stats", "wo", "ov". */
   not_kept: string[];
+  /** The data file its runs train on ("lexicon": real_words, on the task g2p), which a front end
+   * must load and hand to the trainer; null for the toy tasks. The page leaves such an
+   * experiment out. */
+  needs_data: string | null;
 }
 
 /** One run of plan(): train it once, for every experiment in `experiments`. */
@@ -495,6 +499,9 @@ export interface Analysis {
   thresholds: Record<string, number>;
   experiments: ExperimentAnalysis[];
   claims: ClaimVerdict[];
+  /** Claims 1-4 judged again on real words (experiment real_words) alone, same rules, in order
+   * (docs/claims.md, "Real words"). */
+  real_words_claims: ClaimVerdict[];
   /** What the conclusion under the claims says (docs/claims.md, "The conclusion"). */
   conclusion: {
     counts: { supported: number; partly_supported: number; not_supported: number; not_decided: number; not_tested: number };
@@ -517,6 +524,8 @@ export interface Codes {
   trained_to_end: RunStatus['state'][];
   /** The experiments each claim reads, in its order of preference (docs/claims.md). */
   claim_sources: { id: number; experiments: string[] }[];
+  /** The claims judged a second time on real words, and the experiment they read. */
+  real_words_claims: { ids: number[]; experiments: string[] };
 }
 
 /** Options of the Emscripten factory that matter here. */

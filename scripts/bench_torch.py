@@ -6,9 +6,10 @@ clipping as in the spec; 20 warm-up steps, then --steps timed. Prints one JSON l
     /usr/bin/python3 scripts/bench_torch.py --d-model 256 --d-ff 1024
     /usr/bin/python3 scripts/bench_torch.py --task g2p --lexicon build/data/cmudict-g2p.txt
 
---task g2p draws --batch training words uniformly from the compact lexicon the build makes
-(docs/g2p.md), with the core's split (FNV-1a of the word) and each word's first pronunciation,
-and pads each batch to its longest word as src/run/g2p.cpp does (make_reference.g2p_pad, whose
+--task g2p draws --batch training words from the compact lexicon the build makes (docs/g2p.md),
+with the core's split (FNV-1a of the word) and each word's first pronunciation, from one bucket
+of similar lengths as src/run/g2p.cpp draws them (length_buckets), and pads each batch to its
+longest word as src/run/g2p.cpp does (make_reference.g2p_pad, whose
 layout tests/native/test_reference.cpp checks against the core's); "positions" is the mean
 padded length.
 
@@ -16,6 +17,7 @@ Exits 3 when torch is missing (the project's bench reads that as "skip").
 """
 import argparse
 import ctypes
+import itertools
 import json
 import os
 import sys
@@ -89,6 +91,29 @@ def training_words(path):
     return words
 
 
+MIN_BUCKET = 4096  # kMinG2pBucket, src/run/g2p.h
+
+
+def length_buckets(words):
+    """The training words by input length (stable), cut as split_lexicon cuts them: lengths join
+    a bucket, shortest first, until it holds MIN_BUCKET words; a last bucket under that joins the
+    one before."""
+    buckets, current = [], []
+    def length(word):  # a g2p_sequence: (tokens, [SEP]'s position)
+        return len(word[0])
+
+    for _, group in itertools.groupby(sorted(words, key=length), key=length):
+        current += group
+        if len(current) >= MIN_BUCKET:
+            buckets.append(current)
+            current = []
+    if current and buckets:
+        buckets[-1] += current
+    elif current:
+        buckets.append(current)
+    return buckets
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for flag, default in (("--d-model", 64), ("--heads", 4), ("--layers", 2), ("--d-ff", 256),
@@ -122,12 +147,18 @@ def main():
               "task": task, "train": {"batch": args.batch, "lr": 0.001, "clip": 1.0}}
     model = ref.build_model(config)
     optimizer = ref.make_optimizer(model, config["train"]["lr"])
-    words = training_words(args.lexicon) if args.task == "g2p" else None
+    buckets = length_buckets(training_words(args.lexicon)) if args.task == "g2p" else None
 
     def batch():
-        if words is None:
+        if buckets is None:
             x = torch.randint(args.alphabet, (args.batch, args.length))
             return ref.copy_batch(x, args.alphabet)
+        # the bucket of a uniformly drawn word, then the batch uniformly from it
+        first = int(torch.randint(sum(map(len, buckets)), ()))
+        for words in buckets:
+            if first < len(words):
+                break
+            first -= len(words)
         return ref.g2p_pad([words[i] for i in torch.randint(len(words), (args.batch,)).tolist()])
 
     def step():
@@ -144,8 +175,8 @@ def main():
     elapsed, cpu_elapsed = time.perf_counter() - start, time.process_time() - cpu
 
     blas, openblas = blas_libraries()
-    shape = ({"task": "g2p", "words": len(words), "positions": round(positions / args.steps, 2)}
-             if words else {"task": "copy", "length": args.length, "alphabet": args.alphabet})
+    shape = ({"task": "g2p", "words": sum(map(len, buckets)), "positions": round(positions / args.steps, 2)}
+             if buckets else {"task": "copy", "length": args.length, "alphabet": args.alphabet})
     print(json.dumps({"impl": "pytorch", "d_model": args.d_model, "heads": args.heads,
                       "layers": args.layers, "d_ff": args.d_ff, **shape,
                       "batch": args.batch, "steps": args.steps,

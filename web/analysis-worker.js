@@ -1,14 +1,20 @@
 // The core's results calls (makeResults, parseResults, analyze: docs/api.md), and plan for the
 // estimate before Run, in a classic Web Worker of their own, so that the page's main thread never
-// waits for them: on a large experiment each takes hundreds of ms. Text in, text out (docs/worker.md, "Analysis worker"), but for
-// makeResults, which takes the records and also answers their summary; and woFile,
-// which fetches a run's W_o snapshot file (docs/results.md, "W_o snapshots apart") and reads it
-// with the core's readWoFile, answering with its matrices in one Float32Array, transferred.
+// waits for them: on a large experiment each takes hundreds of ms (docs/worker.md, "Analysis
+// worker"). A results document stays out of the main thread as text: makeResults answers it as
+// a Blob (with its summary), and analyze and parseResults read Blobs here; a Blob goes between
+// threads by reference, while a string of tens of MB (W_o snapshots at d_model 256) took the
+// main thread hundreds of ms each way. woFile fetches a run's W_o snapshot file (docs/results.md,
+// "W_o snapshots apart") and reads it with the core's readWoFile, answering with its matrices in
+// one Float32Array, transferred.
 'use strict';
 
 let ready = null;  // Promise of the Embind module, set by 'init'
 
-const TEXT_CALLS = ['parseResults', 'analyze', 'plan'];
+const TEXT_CALLS = ['plan'];
+
+// A results document's text: a Blob's, or a string as it is.
+const textOf = (doc) => (typeof doc === 'string' ? doc : doc.text());
 
 // The matrices of the wo file at `url` (same origin, relative to the page).
 async function woFile(wolab, url) {
@@ -41,7 +47,17 @@ self.onmessage = (e) => {
       const [experiment, configJson, runs] = msg.args;
       const runsJson = JSON.stringify(runs, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
       const text = wolab.makeResults(experiment, configJson, runsJson);
-      self.postMessage({ type: 'answer', request: msg.request, value: { text, summary: JSON.parse(text).summary } });
+      const blob = new Blob([text], { type: 'application/json' });
+      self.postMessage({ type: 'answer', request: msg.request, value: { blob, summary: JSON.parse(text).summary } });
+      return;
+    }
+    if (msg.method === 'parseResults') {
+      self.postMessage({ type: 'answer', request: msg.request, text: wolab.parseResults(await textOf(msg.args[0])) });
+      return;
+    }
+    if (msg.method === 'analyze') {
+      const texts = await Promise.all(msg.args[0].map(textOf));
+      self.postMessage({ type: 'answer', request: msg.request, text: wolab.analyze(`[${texts.join(',')}]`) });
       return;
     }
     if (msg.method === 'woFile') {

@@ -46,13 +46,14 @@ export function startAnalysis(script) {
   call = analysisWorker(script);
 }
 
-// The same arguments as the Embind functions of the same names (docs/api.md), all text.
-// makeResults takes the records themselves (W_o matrices as Float32Arrays), which the worker
-// writes as JSON, and resolves to { text, summary }: at d_model 256 the text is tens of MB, too
-// much to write or parse on the main thread.
+// The Embind functions of the same names (docs/api.md), with results documents as Blobs of their
+// JSON text (docs/worker.md): at d_model 256 a document is tens of MB, too much to write, parse
+// or even pass as a string on the main thread. makeResults takes the records themselves (W_o
+// matrices as Float32Arrays) and resolves to { blob, summary }; parseResults takes a Blob (or a
+// string) and resolves to the normalised text; analyze takes an array of documents.
 export const makeResults = (experiment, configJson, runs) => call('makeResults', experiment, configJson, runs);
-export const parseResults = (text) => call('parseResults', text);
-export const analyze = (resultsArrayJson) => call('analyze', resultsArrayJson);
+export const parseResults = (doc) => call('parseResults', doc);
+export const analyze = (docs) => call('analyze', docs);
 // plan, for the estimate before Run (web/estimate.js): the seven plans of a preset's size take
 // 50 to 200 ms, a long task on the main thread. A Run press plans on the main thread (one plan).
 export const planAside = (configJson, experimentsJson) => call('plan', configJson, experimentsJson);
@@ -64,7 +65,7 @@ export function woFile(url) {
   return snapshots('woFile', url);
 }
 // analyze, in the second worker: for results the page does not show.
-export function analyzeAside(resultsArrayJson) {
+export function analyzeAside(docs) {
   background ||= analysisWorker(loaded);
-  return background('analyze', resultsArrayJson);
+  return background('analyze', docs);
 }

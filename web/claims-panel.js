@@ -58,11 +58,11 @@ const training = (exp) => exp.runs.some(active);
 // Its runs are training, or have ended and their analysis is on its way.
 const pending = (exp) => exp.runs.length > 0 && !exp.analysed;
 
-// An input of an analysis: one results document. key names it for as long as it is shown (a
-// recording by its file; live and imported results by their experiment's epoch); aside: a
-// recording the page does not show.
+// An input of an analysis: one results document (doc, a Blob). key names it for as long as it is
+// shown (a recording by its file; live and imported results by their experiment's epoch); aside:
+// a recording the page does not show.
 const shownInput = (exp) => ({
-  source: exp.source, text: exp.resultsText,
+  source: exp.source, doc: exp.resultsBlob,
   key: exp.source === 'recorded' ? exp.file : `${exp.source}:${exp.name}:${exp.epoch}`,
 });
 
@@ -79,8 +79,8 @@ function columnInputs(preset) {
     const mine = presetOf(exp) === preset;
     if (mine && exp.analysis) inputs.set(exp.name, shownInput(exp));
     else if (recorded && recorded.has(exp.name) && !(mine && pending(exp))) {
-      const { file, text } = recorded.get(exp.name);
-      inputs.set(exp.name, { source: 'recorded', text, key: file, aside: true });
+      const { file, blob } = recorded.get(exp.name);
+      inputs.set(exp.name, { source: 'recorded', doc: blob, key: file, aside: true });
     }
   }
   return inputs;
@@ -104,7 +104,7 @@ function analysisOf(inputs) {
   const key = inputKey(inputs);
   if (!panel.analyses.has(key)) {
     const aside = inputs.every((i) => i.aside);
-    const made = (aside ? analyzeAside : analyze)(`[${inputs.map((i) => i.text).join(',')}]`).then((text) => {
+    const made = (aside ? analyzeAside : analyze)(inputs.map((i) => i.doc)).then((text) => {
       const analysis = JSON.parse(text);
       serials.set(analysis, nextSerial++);
       if (panel.analyses.get(key) === made) panel.analyses.set(key, analysis);

@@ -46,8 +46,8 @@ const shown = () => ({
   file: '',           // the file shown (recorded or imported)
   createdBy: '',      // the file's created_by
   runs: [],           // one per (variant, seed, lr): the page's run objects (live-runs.js)
-  resultsText: null,  // the results document (docs/results.md) as JSON text: the file shown, or
-                      // the core's makeResults of the finished runs once they have all ended
+  resultsBlob: null,  // the results document (docs/results.md), a Blob of its JSON text: the file
+                      // shown, or the core's makeResults of the finished runs once they have all ended
   summary: null,      // its summary
   analysis: null,     // the core's analysis of it (docs/claims.md), once the worker answers
   settled: false,     // a live experiment's runs have all ended and its results are being made
@@ -82,7 +82,7 @@ export function makeExperiment(info) {
   exports.className = 'exports';
   exp.exportJson = button('small', () => {
     try {
-      download(`wolab-${name}.json`, exp.resultsText, 'application/json');
+      download(`wolab-${name}.json`, exp.resultsBlob, 'application/json');
     } catch (e) {
       notice(errorText(e), 'error', { box: exp.notices });
     }
@@ -135,7 +135,7 @@ function renderFrame(exp) {
   exp.runList.render(exp.runs, exp.source);
   renderVariants(exp);
   // Hidden rather than disabled until there is something to export.
-  exp.exports.hidden = !exp.resultsText;
+  exp.exports.hidden = !exp.resultsBlob;
   exp.exportJson.textContent = t('exportResults');
   exp.exportCsv.textContent = t('exportCsv');
 }

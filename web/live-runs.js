@@ -26,14 +26,14 @@ function kept(exp, record) {
 // when the experiment was reset meanwhile (the answer is then dropped).
 async function summarize(exp) {
   const done = finishedRuns(exp);
-  exp.resultsText = null;
+  exp.resultsBlob = null;
   exp.summary = null;
   if (!done.length) return true;
   const epoch = exp.epoch;
   try {
-    const { text, summary } = await makeResults(exp.name, JSON.stringify(exp.config), done.map((r) => kept(exp, r.record)));
+    const { blob, summary } = await makeResults(exp.name, JSON.stringify(exp.config), done.map((r) => kept(exp, r.record)));
     if (exp.epoch !== epoch) return false;
-    exp.resultsText = text;
+    exp.resultsBlob = blob;
     exp.summary = summary;
   } catch (e) {
     if (exp.epoch !== epoch) return false;

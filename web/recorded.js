@@ -18,7 +18,7 @@ export const isRecordedWith = (file, preset) => file.startsWith(folder(preset));
 export const recordedPreset = (file) => file.split('/')[1];
 
 // The files of `experiments` (the names the page shows) recorded with `preset`, as recorded:
-// [{ experiment, file, text }], those that could not be fetched left out; null when there is no
+// [{ experiment, file, blob }], those that could not be fetched left out; null when there is no
 // index (nothing is recorded here); empty with `recording` set while they are being recorded.
 export async function recordedFiles(preset, experiments) {
   let index;
@@ -35,7 +35,7 @@ export async function recordedFiles(preset, experiments) {
     const file = folder(preset) + String(recorded[experiment]);
     try {
       const response = await fetch(file);
-      return response.ok ? { experiment, file, text: await response.text() } : null;
+      return response.ok ? { experiment, file, blob: await response.blob() } : null;
     } catch {
       return null;
     }
@@ -66,9 +66,9 @@ export async function loadRecorded(preset, experiments, show) {
     none.textContent = t(none.dataset.i18n);
     return;
   }
-  for (const { file, text } of files) {
+  for (const { file, blob } of files) {
     try {
-      const parsed = await parseResults(text);
+      const parsed = await parseResults(blob);
       show(JSON.parse(parsed), parsed, { source: 'recorded', file });
     } catch (e) {
       console.error(`${file}: ${e.message || e}`);

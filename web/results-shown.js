@@ -36,7 +36,7 @@ export async function importFile(file) {
   const refuse = (message) => notice(t('importRefused', { file: file.name, message }), 'error');
   let text;
   try {
-    text = await parseResults(await file.text());
+    text = await parseResults(file);
   } catch (e) {
     if (e.fault) notice(t(`importFault_${e.fault}`, { file: file.name }), 'error', { details: errorText(e) });
     else refuse(errorText(e));
@@ -62,7 +62,7 @@ function showResults(results, text, { source, file = '' }) {
   if (exp.runs.some(active)) return t('importBusy');
   reset(exp, {
     config: results.config, source, file, createdBy: results.created_by,
-    resultsText: text, summary: results.summary,
+    resultsBlob: new Blob([text], { type: 'application/json' }), summary: results.summary,
   });
   const steps = results.config.train.steps;
   for (const record of results.runs) {
@@ -86,7 +86,7 @@ export async function onExperimentSettled(exp) {
   if (finishedRuns(exp).length) {
     const epoch = exp.epoch;
     try {
-      const text = await analyze(`[${exp.resultsText}]`);
+      const text = await analyze([exp.resultsBlob]);
       if (exp.epoch !== epoch) return;
       exp.analysis = JSON.parse(text).experiments[0];
     } catch (e) {

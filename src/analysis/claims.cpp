@@ -30,84 +30,6 @@ json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
 
-// 1. Without W_o the loss falls clearly slower: learned against identity on speed.
-json claim_slower(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, claim_sources(1), {"learned", "identity"});
-  if (!e) return claim(1, Reason::experiment_absent);
-  Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(1, Reason::no_pairs, e);
-  const MetricPair& m = *p.speed;
-  const json f = pair_figures(*e, p, m);
-  if (auto c = too_few_seeds(1, p.n(), e, f)) return *c;
-  const auto verdict = [&](Reason r) { return claim(1, r, e, f, m.split()); };
-  if (m.leader != 1) return verdict(Reason::not_slower);
-  if (!m.consistent) return verdict(Reason::slower_some_seeds);
-  if (m.mean_gap() < kClearSpeedGap) return verdict(Reason::slower_small_gap);
-  return verdict(Reason::clearly_slower);
-}
-
-// 2. Without W_o final accuracy drops by 5-15%: learned against identity on token accuracy.
-json claim_drop(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, claim_sources(2), {"learned", "identity"});
-  if (!e) return claim(2, Reason::experiment_absent);
-  Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(2, Reason::no_pairs, e);
-  const MetricPair& m = p.by("token_acc");
-  json f = pair_figures(*e, p, m);
-  if (auto c = too_few_seeds(2, p.n(), e, f)) return *c;
-  // A claim about final accuracy needs final runs: one still learning has not reached its own.
-  if (!p.still_learning.empty()) {
-    f["needs_more_than"] = e->steps;
-    return claim(2, Reason::still_learning, e, f);
-  }
-  const auto verdict = [&](Reason r) { return claim(2, r, e, f, m.split()); };
-  if (p.at_ceiling) return verdict(Reason::both_at_ceiling);
-  if (m.leader != 1) return verdict(Reason::no_drop);
-  if (!m.consistent) return verdict(Reason::drop_some_seeds);
-  if (m.mean_gap() < kClaimedDropLow) return verdict(Reason::drop_smaller);
-  if (m.mean_gap() > kClaimedDropHigh) return verdict(Reason::drop_larger);
-  return verdict(Reason::drop_in_range);
-}
-
-// 3. A frozen random W_o does better than none: frozen_random against identity on performance.
-json claim_frozen_better(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, claim_sources(3), {"frozen_random", "identity"});
-  if (!e) return claim(3, Reason::experiment_absent);
-  Pair p = pair(*e, "frozen_random", "identity");
-  if (p.n() == 0) return claim(3, Reason::no_pairs, e);
-  const MetricPair& m = *p.performance;
-  json f = pair_figures(*e, p, m);
-  // gain_vs_learning separates the matrix's scale from its being frozen.
-  for (const Exp& g : exps)
-    if (g.name == "gain_vs_learning") {
-      json fg = finding(g);
-      f["refinement"] = {{"experiment", g.name}, {"speed_vs_identity", fg["speed_vs_identity"]},
-                         {"scaled_like_identity", fg["scaled_like_identity"]}, {"unscaled_lags", fg["unscaled_lags"]}};
-      break;
-    }
-  if (auto c = too_few_seeds(3, p.n(), e, f)) return *c;
-  const auto verdict = [&](Reason r) { return claim(3, r, e, f, m.split()); };
-  if (m.leader == 1) return verdict(m.consistent ? Reason::frozen_better : Reason::frozen_better_some_seeds);
-  return verdict(m.leader == 2 ? Reason::identity_better : Reason::no_difference);
-}
-
-// 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
-json claim_far_worse(const std::vector<Exp>& exps) {
-  const Exp* e = source(exps, claim_sources(4), {"learned", "frozen_random"});
-  if (!e) return claim(4, Reason::experiment_absent);
-  Pair p = pair(*e, "learned", "frozen_random");
-  if (p.n() == 0) return claim(4, Reason::no_pairs, e);
-  const MetricPair& m = *p.performance;
-  const json f = pair_figures(*e, p, m);
-  if (auto c = too_few_seeds(4, p.n(), e, f)) return *c;
-  const auto verdict = [&](Reason r) { return claim(4, r, e, f, m.split()); };
-  if (m.leader != 1) return verdict(Reason::not_worse);
-  if (!m.consistent) return verdict(Reason::worse_some_seeds);
-  const double far = m.info->higher_better ? kFarAccuracyGap : kFarSpeedGap;
-  if (m.mean_gap() < far) return verdict(Reason::worse_not_far);
-  return verdict(Reason::far_worse);
-}
-
 // A claim of two parts, (a) and (b) (5, 6, 8, 9): with no seed to read, `absent`; too few seeds,
 // not decided; otherwise the reason of the parts that hold (both_hold, a_only, b_only or
 // neither_holds), fragile where a part splits the seeds.
@@ -238,6 +160,88 @@ json thresholds_json() {
 
 }  // namespace
 
+// Claims 1-4 are judged twice: from the toy tasks' experiments (claim_sources) and from
+// real_words alone (real_words.cpp), under the same rules; `names` is the list to read.
+
+// 1. Without W_o the loss falls clearly slower: learned against identity on speed.
+json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
+  const Exp* e = source(exps, names, {"learned", "identity"});
+  if (!e) return claim(1, Reason::experiment_absent);
+  Pair p = pair(*e, "learned", "identity");
+  if (p.n() == 0) return claim(1, Reason::no_pairs, e);
+  const MetricPair& m = *p.speed;
+  const json f = pair_figures(*e, p, m);
+  if (auto c = too_few_seeds(1, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(1, r, e, f, m.split()); };
+  if (m.leader != 1) return verdict(Reason::not_slower);
+  if (!m.consistent) return verdict(Reason::slower_some_seeds);
+  if (m.mean_gap() < kClearSpeedGap) return verdict(Reason::slower_small_gap);
+  return verdict(Reason::clearly_slower);
+}
+
+// 2. Without W_o final accuracy drops by 5-15%: learned against identity on the final accuracy
+// (token accuracy; on real words WER, accuracy_metric).
+json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
+  const Exp* e = source(exps, names, {"learned", "identity"});
+  if (!e) return claim(2, Reason::experiment_absent);
+  Pair p = pair(*e, "learned", "identity");
+  if (p.n() == 0) return claim(2, Reason::no_pairs, e);
+  const MetricPair& m = *p.final_accuracy;
+  json f = pair_figures(*e, p, m);
+  if (auto c = too_few_seeds(2, p.n(), e, f)) return *c;
+  // A claim about final accuracy needs final runs: one still learning has not reached its own.
+  if (!p.still_learning.empty()) {
+    f["needs_more_than"] = e->steps;
+    return claim(2, Reason::still_learning, e, f);
+  }
+  const auto verdict = [&](Reason r) { return claim(2, r, e, f, m.split()); };
+  if (p.at_ceiling) return verdict(Reason::both_at_ceiling);
+  if (m.leader != 1) return verdict(Reason::no_drop);
+  if (!m.consistent) return verdict(Reason::drop_some_seeds);
+  if (m.mean_gap() < kClaimedDropLow) return verdict(Reason::drop_smaller);
+  if (m.mean_gap() > kClaimedDropHigh) return verdict(Reason::drop_larger);
+  return verdict(Reason::drop_in_range);
+}
+
+// 3. A frozen random W_o does better than none: frozen_random against identity on performance.
+json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
+  const Exp* e = source(exps, names, {"frozen_random", "identity"});
+  if (!e) return claim(3, Reason::experiment_absent);
+  Pair p = pair(*e, "frozen_random", "identity");
+  if (p.n() == 0) return claim(3, Reason::no_pairs, e);
+  const MetricPair& m = *p.performance;
+  json f = pair_figures(*e, p, m);
+  // gain_vs_learning separates the matrix's scale from its being frozen (on its own task).
+  for (const Exp& g : exps)
+    if (g.name == "gain_vs_learning" && g.g2p == e->g2p) {
+      json fg = finding(g);
+      f["refinement"] = {{"experiment", g.name}, {"speed_vs_identity", fg["speed_vs_identity"]},
+                         {"scaled_like_identity", fg["scaled_like_identity"]}, {"unscaled_lags", fg["unscaled_lags"]}};
+      break;
+    }
+  if (auto c = too_few_seeds(3, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(3, r, e, f, m.split()); };
+  if (m.leader == 1) return verdict(m.consistent ? Reason::frozen_better : Reason::frozen_better_some_seeds);
+  return verdict(m.leader == 2 ? Reason::identity_better : Reason::no_difference);
+}
+
+// 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
+json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
+  const Exp* e = source(exps, names, {"learned", "frozen_random"});
+  if (!e) return claim(4, Reason::experiment_absent);
+  Pair p = pair(*e, "learned", "frozen_random");
+  if (p.n() == 0) return claim(4, Reason::no_pairs, e);
+  const MetricPair& m = *p.performance;
+  const json f = pair_figures(*e, p, m);
+  if (auto c = too_few_seeds(4, p.n(), e, f)) return *c;
+  const auto verdict = [&](Reason r) { return claim(4, r, e, f, m.split()); };
+  if (m.leader != 1) return verdict(Reason::not_worse);
+  if (!m.consistent) return verdict(Reason::worse_some_seeds);
+  const double far = m.info->points ? kFarAccuracyGap : kFarSpeedGap;
+  if (m.mean_gap() < far) return verdict(Reason::worse_not_far);
+  return verdict(Reason::far_worse);
+}
+
 json claim(int id, Reason reason, const Exp* e, json figures, bool fragile) {
   const Verdict v = verdict_of(reason);
   return {{"id", id}, {"verdict", code(v)}, {"reason", code(reason)},
@@ -287,14 +291,22 @@ json analyze(const std::vector<json>& results) {
                            {"thresholds", thresholds}});
   }
 
-  json claims = {claim_slower(exps),    claim_drop(exps),  claim_frozen_better(exps), claim_far_worse(exps),
-                 claim_structure(exps), claim_scale(exps), claim_stability(exps),      claim_early(exps),
+  json claims = {claim_slower(exps, claim_sources(1)),
+                 claim_drop(exps, claim_sources(2)),
+                 claim_frozen_better(exps, claim_sources(3)),
+                 claim_far_worse(exps, claim_sources(4)),
+                 claim_structure(exps),
+                 claim_scale(exps),
+                 claim_stability(exps),
+                 claim_early(exps),
                  claim_valve(exps)};
+
   return {{"format", "wolab-analysis"},
           {"version", 1},
           {"thresholds", thresholds},
           {"experiments", experiments},
           {"claims", claims},
+          {"real_words_claims", real_words_claims(exps)},
           {"conclusion", conclusion(claims)}};
 }
 

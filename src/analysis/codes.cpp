@@ -35,8 +35,12 @@ nlohmann::json codes_json() {
     if (RunStatus::trained_to_end(static_cast<RunStatus::State>(i))) trained.push_back(kStateCodes[i]);
   nlohmann::json sources = nlohmann::json::array();
   for (const ClaimSources& c : kClaimSources) sources.push_back({{"id", c.id}, {"experiments", c.experiments}});
-  return {{"verdicts", kVerdictCodes}, {"reasons", reasons},         {"states", kStateCodes},
-          {"trained_to_end", trained},  {"claim_sources", sources}};
+  return {{"verdicts", kVerdictCodes},
+          {"reasons", reasons},
+          {"states", kStateCodes},
+          {"trained_to_end", trained},
+          {"claim_sources", sources},
+          {"real_words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}}};
 }
 
 }  // namespace wolab

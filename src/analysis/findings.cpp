@@ -20,19 +20,24 @@ const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& k
       {"activation_stats", {{"learned", "identity"}}},
       {"gain_vs_learning", {{"frozen_random_scaled", "identity"}, {"frozen_orthogonal", "identity"},
                             {"frozen_random", "identity"}, {"learned", "identity"}}},
+      // each variant against learned, on final PER and WER (every held-out word)
+      {"real_words", {{"identity", "learned"}, {"frozen_random", "learned"}, {"learned_identity_init", "learned"}}},
   };
   return pairs;
 }
 
+// Real words also give PER and WER.
 json key_pair_json(const Exp& e, const Pair& p) {
-  return {{"a", p.a},
-          {"b", p.b},
-          {"n", p.n()},
-          {"excluded", p.excluded},
-          {"speed", metric_json(e, p, *p.speed)},
-          {"accuracy", metric_json(e, p, p.by("token_acc"))},
-          {"at_ceiling", p.at_ceiling},
-          {"still_learning", p.still_learning}};
+  json out = {{"a", p.a},
+              {"b", p.b},
+              {"n", p.n()},
+              {"excluded", p.excluded},
+              {"speed", metric_json(e, p, *p.speed)},
+              {"accuracy", metric_json(e, p, p.by("token_acc"))},
+              {"at_ceiling", p.at_ceiling},
+              {"still_learning", p.still_learning}};
+  out.update(words_figures(e, p));
+  return out;
 }
 
 // Speed of `variant` against identity: "behind" (identity clearly ahead), "ahead" (variant

@@ -3,6 +3,7 @@
 #include "analysis/verdicts.h"
 
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace wolab::verdicts {
@@ -11,15 +12,19 @@ namespace {
 
 // Accuracies first, then speed: steps to the threshold and the smoothed loss at fixed steps.
 const MetricInfo kMetrics[] = {
-    {"token_acc", true, 0},   {"exact", true, 0},         {"steps_to_loss_0_1", false, 0},
-    {"loss_at_25", false, 0.25}, {"loss_at_50", false, 0.5}, {"loss_at_100", false, 1.0},
+    {"token_acc", true, 0, true},      {"exact", true, 0, true},         {"steps_to_loss_0_1", false, 0, false},
+    {"loss_at_25", false, 0.25, false}, {"loss_at_50", false, 0.5, false}, {"loss_at_100", false, 1.0, false},
 };
+// Real words (g2p) add their error rates on every held-out word (final.heldout_words).
+const MetricInfo kWordMetrics[] = {{"per", false, 0, true}, {"wer", false, 0, true}};
+bool is_word_metric(const MetricInfo& m) { return &m >= std::begin(kWordMetrics) && &m < std::end(kWordMetrics); }
 bool is_steps(const MetricInfo& m) { return std::string(m.name) == "steps_to_loss_0_1"; }
 
 // A finished run's value; nullopt only for steps to a threshold the run never reached.
 std::optional<double> value_of(const Exp& e, const Run& r, const MetricInfo& m) {
   if (is_steps(m)) return r.steps_to_threshold();
   if (m.share > 0) return window_loss(*r.record, step_at(e, m.share), smooth_window(e));
+  if (is_word_metric(m)) return r.final()["heldout_words"][m.name].get<double>();
   return r.final()[m.name].get<double>();
 }
 
@@ -29,10 +34,8 @@ Side compare(const MetricInfo& m, std::optional<double> a, std::optional<double>
   if (!a && !b) return Side::neither;
   if (!a) return Side::b;  // only a threshold can be missed, and reaching it wins
   if (!b) return Side::a;
-  if (m.higher_better) {
-    if (std::fabs(*a - *b) <= kAccuracyTie) return Side::tie;
-    return *a > *b ? Side::a : Side::b;
-  }
+  if (m.points && std::fabs(*a - *b) <= kAccuracyTie) return Side::tie;
+  if (m.points || m.higher_better) return (*a > *b) == m.higher_better ? Side::a : Side::b;
   if (std::fabs(*a - *b) <= kRelativeTie * std::min(*a, *b)) return Side::tie;
   return *a < *b ? Side::a : Side::b;
 }
@@ -41,7 +44,7 @@ Side compare(const MetricInfo& m, std::optional<double> a, std::optional<double>
 // relative to x's. A threshold never reached counts as the run's length, so a gap involving one
 // is a lower bound.
 std::optional<double> gap(const MetricInfo& m, double x, double other) {
-  if (m.higher_better) return x - other;
+  if (m.points) return m.higher_better ? x - other : other - x;
   if (x <= 0) return other <= 0 ? std::optional<double>(0) : std::nullopt;
   return (other - x) / x;
 }
@@ -106,6 +109,8 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   if (still_a) p.still_learning.push_back(a);
   if (still_b) p.still_learning.push_back(b);
   for (const MetricInfo& m : kMetrics) p.metrics.push_back(compare_metric(e, m, runs));
+  if (e.g2p)
+    for (const MetricInfo& m : kWordMetrics) p.metrics.push_back(compare_metric(e, m, runs));
   const MetricPair& steps = p.by("steps_to_loss_0_1");
   // Steps to the threshold measure speed when every seed decided it (at least one run reached
   // it); otherwise some runs were still on their way, and how far each got, its loss at the
@@ -115,9 +120,12 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   p.at_ceiling = acc.n() > 0;
   for (const auto& s : acc.seeds) p.at_ceiling = p.at_ceiling && *s.a >= kCeilingAccuracy && *s.b >= kCeilingAccuracy;
   // Accuracy at the ceiling says nothing, and a run still learning has no final accuracy yet.
-  p.performance = p.at_ceiling || !p.still_learning.empty() ? p.speed : &acc;
+  p.final_accuracy = &p.by(accuracy_metric(e));
+  p.performance = p.at_ceiling || !p.still_learning.empty() ? p.speed : p.final_accuracy;
   return p;
 }
+
+const char* accuracy_metric(const Exp& e) { return e.g2p ? "wer" : "token_acc"; }
 
 namespace {
 

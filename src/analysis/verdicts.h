@@ -86,6 +86,9 @@ struct MetricInfo {
   const char* name;
   bool higher_better;
   double share;  // loss at this share of the run; 0 for the others
+  // A rate in [0, 1] compared in points (accuracies, and g2p's error rates PER and WER): ties,
+  // gaps and "clear" in points; the others (steps, losses) relative to the smaller.
+  bool points;
 };
 
 struct MetricPair {
@@ -111,7 +114,7 @@ struct MetricPair {
   }
   double mean_gap() const { return mean(gaps); }
   bool clear() const {
-    return consistent && !gaps.empty() && mean_gap() >= (info->higher_better ? kClearAccuracyGap : kClearSpeedGap);
+    return consistent && !gaps.empty() && mean_gap() >= (info->points ? kClearAccuracyGap : kClearSpeedGap);
   }
 };
 
@@ -125,8 +128,10 @@ struct Pair {
   std::vector<std::string> still_learning;
   std::vector<MetricPair> metrics;
   const MetricPair* speed = nullptr;        // steps to the threshold, or the loss at the end (see pair())
-  // Token accuracy; speed when both are at the ceiling or a run of the pair is still learning.
+  // The final accuracy (token accuracy; on real words WER, accuracy()); speed when both are at
+  // the ceiling or a run of the pair is still learning.
   const MetricPair* performance = nullptr;
+  const MetricPair* final_accuracy = nullptr;  // accuracy()'s metric
 
   int n() const { return metrics.empty() ? 0 : metrics.front().n(); }
   const MetricPair& by(const std::string& name) const {
@@ -137,6 +142,9 @@ struct Pair {
 };
 
 Pair pair(const Exp& e, const std::string& a, const std::string& b);
+// The metric a claim about final accuracy reads: token accuracy on the toy tasks; on real words
+// (g2p) WER on every held-out word, the share of words pronounced wrong (docs/claims.md).
+const char* accuracy_metric(const Exp& e);
 json metric_json(const Exp& e, const Pair& p, const MetricPair& m);
 json pair_json(const Exp& e, const Pair& p);
 
@@ -307,6 +315,20 @@ json claim(int id, Reason reason, const Exp* e = nullptr, json figures = json::o
 // Enough evidence or no verdict: with n < kMinSeeds seeds, claim `id` is not decided
 // (too_few_seeds, with {n, needed} added to the figures); nullopt when n is enough.
 std::optional<json> too_few_seeds(int id, int n, const Exp* e, json figures = json::object());
+
+// Claims 1-4, judged from the first experiment of `names` in the input that has their pair:
+// kClaimSources' for the first column, kRealWordsSources' for the second.
+json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& names);
+json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names);
+json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::string>& names);
+json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string>& names);
+
+// ---- Real words (real_words.cpp) ----
+
+// Claims 1-4 judged on real words alone: the analysis's real_words_claims.
+json real_words_claims(const std::vector<Exp>& exps);
+// A key pair's figures on real words (per and wer), added to its finding; {} for the toy tasks.
+json words_figures(const Exp& e, const Pair& p);
 
 // ---- Findings per experiment (findings.cpp) ----
 

@@ -174,6 +174,7 @@ test('both languages have the same texts, the core-built keys included', async (
       if (s.form) keys.push(`f_${s.key}`, `h_${s.key}`);
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
+    // Every experiment: the page loads the data real_words needs (web/data-files.js).
     for (const e of JSON.parse(core.experiments())) {
       keys.push(`${e.name}_title`, `${e.name}_question`);
       for (const v of e.variants) keys.push(`vh_${v}`);

@@ -198,7 +198,8 @@ TEST(Results, ParseNormalisesAndRecomputesTheSummary) {
   tampered["config"] = {{"seeds", 2},
                         {"model", {{"d_model", 8}, {"heads", 2}, {"layers", 1}, {"d_ff", 16}}},
                         {"task", {{"alphabet", 4}, {"length", 3}}},
-                        {"train", {{"steps", 20}, {"batch", 8}, {"probe_every", 5}}}};
+                        {"train", {{"steps", 20}, {"batch", 8}, {"probe_every", 5}}},
+                        {"real_words", r["config"]["real_words"]}};  // small_config()'s own
   tampered["unknown_extra"] = true;
   EXPECT_EQ(parse_results(tampered.dump()), r);
 }
