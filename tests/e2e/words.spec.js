@@ -18,7 +18,7 @@ async function pronounce(section, word) {
   await box.locator('button[type="submit"]').click();
 }
 
-test('real words on load: recorded charts, table and verdict, and the word box answering from the recorded models', async ({ page }) => {
+test('real words on load: recorded charts, table and verdict, and the word box answering from the recorded models', TIMED, async ({ page }) => {
   const requests = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
   const problems = await openPage(page);
@@ -51,6 +51,10 @@ test('real words on load: recorded charts, table and verdict, and the word box a
   const answers = (await tableCells(box.locator('.word-table'))).slice(1);
   expect(answers.map((r) => r[0])).toEqual(VARIANTS);
   for (const r of answers) expect(r[2]).toMatch(/^[A-Z]+( [A-Z]+)*/);  // ARPAbet
+  // The worker's time for the word with all four Quick models (a first word: its code still cold).
+  const ms = Number(await box.getAttribute('data-ms'));
+  console.log(`knight, 4 Quick models: ${ms} ms`);
+  expect(ms).toBeLessThan(4 * 100);
   // What the section fetched, lexicon and models included.
   const fetched = requests.filter((p) => p.endsWith('.safetensors') || p.endsWith('cmudict-g2p.txt'));
   expect(fetched.filter((p) => p.endsWith('.safetensors'))).toHaveLength(4);
