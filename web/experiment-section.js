@@ -110,6 +110,25 @@ export function makeExperiment(info) {
   return exp;
 }
 
+// The config an experiment's runs train with, as its config line describes it: an experiment
+// with settings of its own (real_words: model, task and length) trains its planned runs' model,
+// task and train settings (the core's plan), not the toy ones of `config`. Cached by config.
+const own = new Map();
+function ownConfig(exp, config) {
+  if (!exp.info.needs_data) return config;
+  const key = JSON.stringify(config);
+  if (!own.has(key)) {
+    let planned = null;
+    try {
+      planned = JSON.parse(app.wolab.plan(key, JSON.stringify([exp.name])))[0];
+    } catch {
+      // settings the core refuses: the line describes them as they are (Run says why)
+    }
+    own.set(key, planned ? { ...config, model: planned.config.model, task: planned.config.task, train: { ...config.train, ...planned.config.train, seed: config.train.seed } } : config);
+  }
+  return own.get(key);
+}
+
 // data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
 // its summary and verdict have been made from them) and on #controls (idle | running | paused),
 // data-status on run rows: the page's state for tests and scripts/bench_page.js.
@@ -118,12 +137,12 @@ function renderFrame(exp) {
   // An embed has no settings panel: before a run, the line says what Run will train.
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
-    const config = describeConfig(exp.config);
+    const config = describeConfig(ownConfig(exp, exp.config));
     exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
       : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (app.embed) {
-    exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
+    exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(app.settings, exp.name))) });
   }
   const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
   exp.estimateLine.hidden = !estimate;

@@ -2,7 +2,7 @@
 // verdict, and the word box answering from the recorded models), fetched only once the section
 // comes near; a live tiny run replacing it; a bad word; the 700 px embed; 中文.
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, query, runAndWait, screenshot, tableCells, TIMED, TINY, untilAttribute, NUMBER } from './helpers.js';
+import { chartData, openPage, presets, query, runAndWait, screenshot, tableCells, TIMED, TINY, untilAttribute, NUMBER } from './helpers.js';
 
 const VARIANTS = ['learned', 'identity', 'frozen_random', 'learned_identity_init'];
 
@@ -27,6 +27,10 @@ test('real words on load: recorded charts, table and verdict, and the word box a
   expect(requests.filter((p) => p.endsWith('.safetensors') || p.endsWith('cmudict-g2p.txt'))).toEqual([]);
   await untilAttribute(section, 'data-state', 'settled', 20_000);
   await unfold(section);
+  // The config line describes the experiment's own model and task, not the toy ones.
+  const { quick } = await presets(page);
+  await expect(section.locator('.config-line')).toContainText(`g2p (words → sounds), d_model ${quick.real_words.d_model},`);
+  await expect(section.locator('.config-line')).toContainText(`${quick.real_words.steps} steps`);
   for (const name of ['loss', 'per', 'wer']) {
     const data = await chartData(page, `#exp-real_words canvas[data-chart="${name}"]`);
     expect(new Set(data.map((d) => d.variant))).toEqual(new Set(VARIANTS));
