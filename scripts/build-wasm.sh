@@ -3,7 +3,9 @@
 # wolab-nosimd.js/.wasm without, and the GoogleTest suite for node, unless WOLAB_WASM_TARGETS
 # names fewer targets), then assembles dist/, keeping dist/recorded:
 # web/ + the modules + vendor/chart.umd.js + rules.html (docs/claims.md, the rules the claims panel
-# links to, rendered by scripts/render-doc.js). Extra arguments go to the CMake configure step.
+# links to, rendered by scripts/render-doc.js) + the compact CMUdict lexicon and its licence, which
+# the native build makes (build-native.sh: build/data/; without it the page leaves out what needs
+# it). Extra arguments go to the CMake configure step.
 # Exit status: 0 done; 1 the wasm build failed; 2 built, but dist/ could not be assembled.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +38,13 @@ cp -R web/. dist.tmp/ &&
   cp build-wasm/wolab.js build-wasm/wolab.wasm \
      build-wasm/wolab-nosimd.js build-wasm/wolab-nosimd.wasm dist.tmp/ &&
   cp "$chart" dist.tmp/vendor/chart.umd.js || cannot_assemble "copying into dist.tmp/ failed"
+# The lexicon is fetched only when the page's real-words section needs it (web/data-files.js).
+lexicon=build/data/cmudict-g2p.txt
+if [[ -f $lexicon ]]; then
+  cp "$lexicon" build/data/cmudict-LICENSE.txt dist.tmp/ || cannot_assemble "copying the lexicon failed"
+else
+  echo "build-wasm: $lexicon not built (run build-native.sh): the page will leave out the real-words section" >&2
+fi
 node scripts/render-doc.js docs/claims.md dist.tmp/rules.html || cannot_assemble "rendering docs/claims.md failed"
 # The recordings (scripts/record.sh, which may be writing them meanwhile) stay.
 if [[ -d dist/recorded ]]; then mv dist/recorded dist.tmp/recorded || cannot_assemble "keeping dist/recorded failed"; fi

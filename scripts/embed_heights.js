@@ -30,7 +30,7 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: Math.max(1000, WIDTH + 40), height: 900 } });
     await page.goto(`${labUrl}/`);
     await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 30_000 });
-    const names = await page.evaluate(async () => JSON.parse((await createWolab()).experiments()).filter((e) => !e.needs_data).map((e) => e.name));
+    const names = await page.evaluate(async () => JSON.parse((await createWolab()).experiments()).map((e) => e.name));
     console.log(`frame ${WIDTH} px wide\n| experiment | folded (px) | shown (px) |`);
     for (const name of names) {
       fs.writeFileSync(path.join(hostDir, 'index.html'), hostPage(name));

@@ -3,7 +3,9 @@
 # results to show on load: dist/recorded/<preset>/results.<experiment>.json, one per experiment,
 # each run's W_o snapshots beside them (results.<experiment>.<variant>.seed<N>.safetensors, named
 # by the run's wo_file), the CLI's report (report.txt), and dist/recorded/index.json listing them by
-# experiment, so that a page showing one experiment (an embed) fetches only its file. Needs only
+# experiment, so that a page showing one experiment (an embed) fetches only its file; and the
+# models of real_words' first seed, one per variant (models/<variant>.seed<N>.safetensors, listed
+# under "models" in index.json, with a few held-out words on which they differ), which the page's word box pronounces with. Needs only
 # the wolab CLI (build-native.sh): build-wasm.sh may assemble dist/ meanwhile, and keeps
 # dist/recorded when it does.
 #   WOLAB_BIN   the wolab CLI (default build/wolab)
@@ -15,6 +17,24 @@ cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 dist=${WOLAB_DIST:-dist}
 read -r -a presets <<<"${WOLAB_PRESETS:-quick article}"
+
+# Telling words for the word box's chips: held-out words (every 50th word of the lexicon
+# pronounced) whose pronunciations differ between the recorded models in folder $1, at most 6,
+# one a line.
+examples() {
+  local lexicon words=() i=0 f
+  lexicon=$(dirname "$bin")/data/cmudict-g2p.txt
+  mapfile -t words < <(awk '!/^;;;/ && $1 !~ /\(/ && NR % 50 == 0 { print tolower($1) }' "$lexicon")
+  for f in "$1"/*.safetensors; do
+    # word<TAB>pronunciation<TAB>held out (1 or 0), a line per word, in the same order for each model
+    "$bin" pronounce --model "$f" --data "$lexicon" "${words[@]}" |
+      awk '/^[a-z]+: / { w = $1; sub(/:$/, "", w); p = $0; sub(/^[a-z]+: /, "", p); next }
+           /^  dictionary/ { print w "\t" p "\t" ($0 ~ /held out/ ? 1 : 0) }' > "$1/pron.$i.tmp"
+    i=$((i + 1))
+  done
+  paste "$1"/pron.*.tmp | awk -F '\t' '$3 == 1 { for (i = 5; i <= NF; i += 3) if ($i != $2) { print $1; break } }' | head -6
+  rm -f "$1"/pron.*.tmp
+}
 
 # Written beside dist/ (which build-wasm.sh may replace meanwhile) and moved into place, so the
 # page never sees half of it.
@@ -33,10 +53,19 @@ for preset in "${presets[@]}"; do
   for f in "$tmp/$preset"/results.*.json; do
     "$bin" split-wo "$f" --out "$f" > /dev/null
   done
+  # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
+  # depends only on its config and seed).
+  mkdir -p "$tmp/$preset/models"
+  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 \
+    --out "$tmp/$preset/models/results.json" --save-checkpoints "$tmp/$preset/models" > /dev/null
+  rm "$tmp/$preset/models/results.json"
+  examples "$tmp/$preset/models" > "$tmp/$preset/models/examples.txt"
   echo "record: $preset in $(( $(date +%s) - start )) s"
 done
 
-# index.json: {"presets": {"quick": {"remove_wo": "results.remove_wo.json", ...}, ...}}
+# index.json: {"presets": {"quick": {"remove_wo": "results.remove_wo.json", ...}, ...},
+#              "models": {"quick": {"files": {"learned": "models/learned.seed0.safetensors", ...},
+#                                   "examples": ["word", ...]}, ...}}
 {
   printf '{"presets": {'
   sep=''
@@ -50,6 +79,25 @@ done
       sep2=', '
     done
     printf '}'
+    sep=', '
+  done
+  printf '}, "models": {'
+  sep=''
+  for preset in "${presets[@]}"; do
+    printf '%s"%s": {"files": {' "$sep" "$preset"
+    sep2=''
+    for f in "$tmp/$preset"/models/*.safetensors; do
+      file=$(basename "$f")
+      printf '%s"%s": "models/%s"' "$sep2" "${file%%.*}" "$file"
+      sep2=', '
+    done
+    printf '}, "examples": ['
+    sep2=''
+    while read -r word; do
+      printf '%s"%s"' "$sep2" "$word"
+      sep2=', '
+    done < "$tmp/$preset/models/examples.txt"
+    printf ']}'
     sep=', '
   done
   printf '}}\n'

@@ -4,6 +4,7 @@
 // convert it to time with what this device measured.
 import { t } from './i18n.js';
 import { app } from './app-state.js';
+import { runData } from './state.js';
 import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
 import { runRank } from './live-runs.js';
@@ -52,7 +53,7 @@ async function measureSpeed() {
   if (runAllConfig() !== all) return;
   const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
   const first = plans.get('all')[0];
-  const answers = first && await app.runner.time(first.config, first.keep);
+  const answers = first && await app.runner.time(first.config, first.keep, runData(first.config));
   if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
   const perUnit = answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
   const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total), app.runner.size)]));

@@ -9,6 +9,7 @@ import { CurvesView } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
 import { LrView } from './view-lr.js';
+import { WordsView } from './view-words.js';
 import { curvesCsv, download } from './export.js';
 import { renderVerdict } from './lesson.js';
 import { renderPrediction } from './predict.js';
@@ -22,8 +23,9 @@ import { copyEmbed } from './share.js';
 
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
-// runs keep, or that it sweeps learning rates.
-const viewFor = (info) => (info.wo_snapshots ? HeatmapView : info.stats ? StatsView : info.lr_sweep ? LrView : CurvesView);
+// runs keep, that it sweeps learning rates, or that it trains on the lexicon (real words).
+const viewFor = (info) => (info.needs_data === 'lexicon' ? WordsView : info.wo_snapshots ? HeatmapView : info.stats ? StatsView
+  : info.lr_sweep ? LrView : CurvesView);
 
 // An experiment's section, a copy of index.html's template with the experiment's name in its
 // ids and text keys.
@@ -108,6 +110,25 @@ export function makeExperiment(info) {
   return exp;
 }
 
+// The config an experiment's runs train with, as its config line describes it: an experiment
+// with settings of its own (real_words: model, task and length) trains its planned runs' model,
+// task and train settings (the core's plan), not the toy ones of `config`. Cached by config.
+const own = new Map();
+function ownConfig(exp, config) {
+  if (!exp.info.needs_data) return config;
+  const key = JSON.stringify(config);
+  if (!own.has(key)) {
+    let planned = null;
+    try {
+      planned = JSON.parse(app.wolab.plan(key, JSON.stringify([exp.name])))[0];
+    } catch {
+      // settings the core refuses: the line describes them as they are (Run says why)
+    }
+    own.set(key, planned ? { ...config, model: planned.config.model, task: planned.config.task, train: { ...config.train, ...planned.config.train, seed: config.train.seed } } : config);
+  }
+  return own.get(key);
+}
+
 // data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
 // its summary and verdict have been made from them) and on #controls (idle | running | paused),
 // data-status on run rows: the page's state for tests and scripts/bench_page.js.
@@ -116,12 +137,12 @@ function renderFrame(exp) {
   // An embed has no settings panel: before a run, the line says what Run will train.
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {
-    const config = describeConfig(exp.config);
+    const config = describeConfig(ownConfig(exp, exp.config));
     exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
       : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (app.embed) {
-    exp.configLine.textContent = t('settingsLine', { config: describeConfig(experimentConfig(app.settings, exp.name)) });
+    exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(app.settings, exp.name))) });
   }
   const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
   exp.estimateLine.hidden = !estimate;

@@ -15,7 +15,8 @@ export function appendProgress(record, { firstStep, losses, fragment }, probed) 
   if (!fragment || fragment.step <= probed) return probed;
   if (fragment.eval) {
     record.eval.step.push(fragment.step);
-    for (const key of ['loss', 'token_acc', 'exact']) record.eval[key].push(fragment.eval[key]);
+    // loss, token_acc, exact; a g2p run's per and wer too (docs/results.md)
+    for (const key of Object.keys(record.eval)) if (key !== 'step') record.eval[key].push(fragment.eval[key]);
   }
   record.stats.push(...fragment.stats);
   record.wo.push(...fragment.wo);

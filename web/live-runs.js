@@ -2,7 +2,7 @@
 // pool, followed message by message (docs/worker.md), and each experiment's results made by the
 // core once its runs have all ended. Also Pause, Stop, and a live run's model saved.
 import { t } from './i18n.js';
-import { experimentConfig } from './state.js';
+import { experimentConfig, runData } from './state.js';
 import { app, errorText } from './app-state.js';
 import { notice } from './notices.js';
 import { overall } from './control-bar.js';
@@ -148,7 +148,9 @@ export function runExperiments(names) {
     exp.renderNow();
     settle(exp);  // its runs may all have trained already
   }
-  app.runner.enqueue(jobs.map((job) => ({ id: job.id, config: job.plan.config, keep: job.plan.keep, rank: runRank(job.plan) })));
+  app.runner.enqueue(jobs.map((job) => ({
+    id: job.id, config: job.plan.config, keep: job.plan.keep, data: runData(job.plan.config), rank: runRank(job.plan),
+  })));
   overall.renderNow();
 }
 
@@ -159,7 +161,15 @@ export function onWorker(msg) {
   const now = performance.now();
   if (msg.type === 'started') job.record = msg.record;
   if (msg.type === 'progress') job.probed = appendProgress(job.record, msg, job.probed);
-  if (msg.type === 'finished') hold(job.id, msg.checkpoint);
+  if (msg.type === 'finished') {
+    hold(job.id, msg.checkpoint);
+    // A view that uses the model itself (the word box of real words) takes it too, unless the
+    // run diverged (its weights are then not a model to read).
+    for (const run of job.runs) {
+      const view = app.exps.get(run.experiment).view;
+      if (view.words && msg.record.status.state !== 'diverged') view.words.takeModel(run, msg.checkpoint);
+    }
+  }
   for (const run of job.runs) updateRun(run, job, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
   if (!app.runner.busy && !app.batch.end) {

@@ -43,6 +43,18 @@ export async function recordedFiles(preset, experiments) {
   return files.filter(Boolean);
 }
 
+// The models recorded beside a recording (`file`, as showResults keeps it), from index.json's
+// "models" of its preset (scripts/record.sh): { files: { variant: url }, examples: [word] },
+// real_words' first seed and the held-out words on which its variants differ; empty when none.
+export async function recordedModels(file) {
+  const preset = recordedPreset(file);
+  const response = await fetch('recorded/index.json', { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`recorded/index.json: ${response.status}`);
+  const models = ((await response.json()).models || {})[preset] || {};
+  const files = Object.entries(models.files || {}).map(([variant, path]) => [variant, folder(preset) + String(path)]);
+  return { files: Object.fromEntries(files), examples: (models.examples || []).map(String) };
+}
+
 // Fetches the files of `experiments` recorded with `preset` and shows them.
 // show(results, text, { source, file }): results-shown.js's showResults; returns why it did not show them, or ''.
 export async function loadRecorded(preset, experiments, show) {
@@ -73,7 +85,7 @@ const pending = new WeakMap();  // record -> { error }: '' while fetching, why a
 const near = new WeakMap();     // box -> { now: near the viewport, then: run when it comes near }
 
 // Whether el is within a screen's height of the viewport; if not, `then` runs when it comes near.
-function nearViewport(el, then) {
+export function nearViewport(el, then) {
   let state = near.get(el);
   if (!state) {
     state = { now: false, then: null };

@@ -15,7 +15,7 @@ export class Runner {
     this.size = size;
     this.listener = listener;
     this.slots = [];       // { worker, job } ; job is null when idle
-    this.queue = [];       // jobs not yet given to a worker: { id, config, keep, rank }
+    this.queue = [];       // jobs not yet given to a worker: { id, config, keep, data, rank }
     this.paused = false;
     this.timing = null;          // { workers, resolve } of a speed measurement (time())
   }
@@ -128,7 +128,7 @@ export class Runner {
   // cores as the pool's runs will; they are terminated once they answer. Resolves to null at
   // once while runs train or wait (they would slow the measurement, and it them) and when runs
   // are queued meanwhile.
-  time(config, keep) {
+  time(config, keep, data) {
     this.stopTiming();
     if (this.busy || this.paused) return Promise.resolve(null);
     const workers = Array.from({ length: this.size }, () => new Worker('worker.js'));
@@ -146,7 +146,7 @@ export class Runner {
           this.stopTiming();
         };
         worker.postMessage({ type: 'init', script: this.script });
-        worker.postMessage({ type: 'time', config, keep });
+        worker.postMessage({ type: 'time', config, keep, data });
       }
     });
   }

@@ -3,22 +3,26 @@
 // (Embind settings(), docs/api.md), and the experiments are its experiments(): this module
 // only parses text by kind and maps keys to config paths. Ranges and cross-field rules are
 // judged by the wasm validator.
+import { canLoad, dataFor } from './data-files.js';
 
 export const LANGS = ['en', 'zh'];
 export const THEMES = ['light', 'dark'];  // without ?theme=, the browser's prefers-color-scheme
 export const CHROME_KEYS = ['lang', 'theme', 'embed'];  // the parameters besides the settings
 
-const core = { settings: [], experiments: [] };
+const core = { all: [], settings: [], experiments: [] };
 
 // Takes the core's tables (parsed settings() and experiments()); called once the module loads.
+// A choice or an experiment that needs data this page cannot load (needs_data, web/data-files.js)
+// is neither offered nor read from a link.
 export function setCoreTables(settings, experiments) {
-  // The page loads no data file yet: a choice that needs one (settings(): needs_data, the g2p
-  // task's lexicon) is neither offered nor read from a link.
-  const offered = (s) => (s.choices && s.needs_data ? { ...s, choices: s.choices.filter((c) => !s.needs_data[c]) } : s);
+  const offered = (s) => (s.choices && s.needs_data ? { ...s, choices: s.choices.filter((c) => canLoad(s.needs_data[c])) } : s);
+  core.all = settings;
   core.settings = settings.filter((s) => s.form).map(offered);
-  // Nor is an experiment that trains on such data (experiments(): needs_data, real_words).
-  core.experiments = experiments.filter((e) => !e.needs_data);
+  core.experiments = experiments.filter((e) => canLoad(e.needs_data));
 }
+
+// The data files a run config needs, { name: url } (web/data-files.js).
+export const runData = (config) => dataFor(config, core.all);
 
 // The form's settings, in the core's order: { key, path, kind, default, choices, ... }.
 export const formSettings = () => core.settings;

@@ -9,9 +9,9 @@ import { addRow, headerCells } from './tables.js';
 
 // Summary means are null where every run of a variant diverged; std is null where one run is
 // behind the mean: one seed has no spread to show (docs/results.md).
-const spread = (m, f) => (m.mean == null ? '—' : m.std == null ? f(m.mean) : `${f(m.mean)} ± ${f(m.std)}`);
+export const spread = (m, f) => (m.mean == null ? '—' : m.std == null ? f(m.mean) : `${f(m.mean)} ± ${f(m.std)}`);
 const fmtSteps = (m) => spread(m, (x) => String(Math.round(x)));
-const fmtPercent = (m) => (m.mean == null ? '—' : `${spread(m, (x) => (100 * x).toFixed(1))}%`);
+export const fmtPercent = (m) => (m.mean == null ? '—' : `${spread(m, (x) => (100 * x).toFixed(1))}%`);
 
 const MAX_POINTS = 150;  // per line: enough for a chart ~600 px wide, cheap to redraw
 

@@ -10,6 +10,7 @@ let ready = null;      // Promise of the Embind module, set by 'init'
 let pending = null;    // a job waiting for the module to load
 let run = null;        // { job, trainer, chunk } of the run in progress
 let paused = false;
+const lexicons = new Map();  // url -> Promise of the wolab.Lexicon read from it, once per worker
 
 // A zero-delay tick: unlike setTimeout it is not clamped to 4 ms, and like it, it lets queued
 // messages (pause, stop) run between chunks.
@@ -27,10 +28,10 @@ self.onmessage = (e) => {
       break;
     case 'run':
       pending = msg.job;
-      ready.then((wolab) => {
-        if (pending !== msg.job) return;  // stopped before the module was ready
+      ready.then((wolab) => withData(wolab, msg.job.data)).then(([wolab, lexicon]) => {
+        if (pending !== msg.job) return;  // stopped before the module and its data were ready
         pending = null;
-        start(wolab, msg.job);
+        start(wolab, msg.job, lexicon);
       }).catch((err) => fail(msg.job.id, err));
       break;
     case 'pause':
@@ -51,13 +52,30 @@ self.onmessage = (e) => {
       }
       break;
     case 'time':
-      ready.then((wolab) => self.postMessage({ type: 'timed', ...timeSteps(wolab, msg.config, msg.keep) }))
+      ready.then((wolab) => withData(wolab, msg.data))
+        .then(([wolab, lexicon]) => self.postMessage({ type: 'timed', ...timeSteps(wolab, msg.config, msg.keep, lexicon) }))
         .catch((err) => self.postMessage({ type: 'timed', error: errorText(err) }));
       break;
     default:
       throw new Error(`worker: unknown message type ${msg.type}`);
   }
 };
+
+// The module and the data a job names (docs/worker.md: `data`, { lexicon: url } for the task g2p):
+// [wolab, lexicon or undefined]. Each lexicon is fetched and read once per worker.
+function withData(wolab, data) {
+  const url = data && data.lexicon;
+  if (!url) return [wolab, undefined];
+  if (!lexicons.has(url)) {
+    lexicons.set(url, fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+      return response.text();
+    }).then((text) => new wolab.Lexicon(text)));
+  }
+  const lexicon = lexicons.get(url);
+  lexicon.catch(() => lexicons.delete(url));  // a failed fetch is tried again by the next job
+  return lexicon.then((l) => [wolab, l]);
+}
 
 function errorText(err) {
   return err && err.message ? err.message : String(err);
@@ -80,10 +98,13 @@ function packWo(entries, transfer) {
   return entries;
 }
 
+// A trainer of a run config, with the lexicon a g2p config needs (Embind Trainer, docs/api.md).
+const makeTrainer = (wolab, config, lexicon) => (lexicon ? new wolab.Trainer(JSON.stringify(config), lexicon) : new wolab.Trainer(JSON.stringify(config)));
+
 // A planned run (docs/api.md): it keeps what its experiments keep, and the page starts its
 // record from the trainer's own step-0 record.
-function start(wolab, job) {
-  const trainer = new wolab.Trainer(JSON.stringify(job.config));  // throws the validator's message
+function start(wolab, job, lexicon) {
+  const trainer = makeTrainer(wolab, job.config, lexicon);  // throws the validator's message
   trainer.keepStats(job.keep.stats);
   trainer.recordWoSnapshots(job.keep.wo);
   run = { job, trainer, chunk: 5 };
@@ -145,10 +166,10 @@ function finish(job, trainer) {
 // optimised it), then on for TIME_MS and to the next probe step. A long period is cut at
 // 4 TIME_MS (its eval then weighs little). The run keeps what the planned run keeps. Returns
 // { steps, probes, ms } of the timed part: the steps, the probe steps among them, the wall time.
-function timeSteps(wolab, config, keep) {
+function timeSteps(wolab, config, keep, lexicon) {
   const every = config.train.probe_every;
   const trainer = () => {
-    const tr = new wolab.Trainer(JSON.stringify(config));
+    const tr = makeTrainer(wolab, config, lexicon);
     tr.keepStats(keep.stats);
     tr.recordWoSnapshots(keep.wo);
     return tr;

@@ -68,6 +68,8 @@ const RunFlag kRunFlags[] = {
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
+    {"--save-checkpoints", "DIR", "every run's model, DIR/<variant>.seed<N>.safetensors: a checkpoint without Adam's\n"
+                                  "                          moments (a plan with two runs of one variant and seed is refused)"},
     {"--data", "FILE", "the CMUdict lexicon a g2p run reads (default: the one the build made,\n"
                        "                          " WOLAB_LEXICON_TXT "); docs/g2p.md"},
     {"--jobs", "N", "runs trained at the same time, one thread each (default: the number of cores); the\n"
@@ -340,6 +342,7 @@ void write_all(const std::vector<std::string>& paths, const std::function<std::s
 struct RunArgs {
   ExperimentConfig cfg;  // validated
   std::string out, checkpoint;
+  std::string checkpoints;  // --save-checkpoints: the folder of every run's model
   std::string data;  // the lexicon file of a g2p plan (--data, else the build's); empty for other tasks
   int jobs = 1;
   std::optional<ShardSpec> shard;
@@ -355,6 +358,7 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
     else if (flag == "--config") config_path = value;
     else if (flag == "--out") a.out = value;
     else if (flag == "--save-checkpoint") a.checkpoint = value;
+    else if (flag == "--save-checkpoints") a.checkpoints = value;
     else if (flag == "--data") a.data = value;
     else if (flag == "--jobs") a.jobs = parse_jobs(value);
     else if (flag == "--shard") a.shard = parse_shard(value);
@@ -390,6 +394,8 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   if (a.shard && !a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
+  if (a.shard && !a.checkpoints.empty())
+    throw ConfigError("--save-checkpoints: cannot be combined with --shard; give it to a run of the whole plan");
   if (!needs_lexicon(cfg)) {
     if (!a.data.empty())
       throw ConfigError("--data: only the task g2p (and experiment real_words) reads a data file; the task is " +
@@ -409,6 +415,24 @@ std::shared_ptr<const G2pData> load_g2p(const std::string& path) {
   } catch (const ConfigError& e) {
     throw ConfigError(std::string("--data: ") + e.what() + "; give the lexicon the build makes (docs/g2p.md)");
   }
+}
+
+// --save-checkpoints DIR: the file of each run of the plan, in plan order, DIR/<variant>.seed<N>.safetensors;
+// none without DIR. A plan with two runs of one variant and seed (a learning-rate sweep, or
+// experiments on different tasks) is refused, since their names would clash.
+std::vector<std::string> checkpoint_paths(const ExperimentConfig& cfg, const std::string& dir) {
+  std::vector<std::string> paths;
+  if (dir.empty()) return paths;
+  for (const PlannedRun& r : plan_runs(cfg, {cfg.experiment})) {
+    const std::string path = dir + "/" + to_string(r.config.model.wo) + ".seed" + std::to_string(r.config.train.seed) +
+                             ".safetensors";
+    if (std::find(paths.begin(), paths.end(), path) != paths.end())
+      throw ConfigError("--save-checkpoints: the plan trains " + std::string(to_string(r.config.model.wo)) + " with seed " +
+                        std::to_string(r.config.train.seed) +
+                        " more than once; give one experiment without a learning-rate sweep");
+    paths.push_back(path);
+  }
+  return paths;
 }
 
 void require_out(const RunArgs& a) {
@@ -459,15 +483,19 @@ int run_command(const std::vector<std::string>& args) {
   const std::vector<std::string> outputs = results_paths(cfg, a.out);
   for (const std::string& path : outputs) check_writable("--out", path);
   if (!a.checkpoint.empty()) check_writable("--save-checkpoint", a.checkpoint);
+  const std::vector<std::string> model_paths = checkpoint_paths(cfg, a.checkpoints);
+  for (const std::string& path : model_paths) check_writable("--save-checkpoints", path);
   const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;
+  std::vector<std::vector<uint8_t>> models(model_paths.size());
   std::vector<json> results = run_experiment(
       cfg,
       [&](int run, int runs, const Trainer& t) {
         progress(run, runs, t);
         if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
+        if (!models.empty() && t.finished()) models[run] = t.save_checkpoint(/*optimizer=*/false);
       },
       a.jobs, g2p);
   progress.finish();
@@ -476,8 +504,11 @@ int run_command(const std::vector<std::string>& args) {
   std::printf("\n%s\n", format_analysis(analyze(results)).c_str());
   std::vector<std::string> paths = outputs;
   if (!a.checkpoint.empty()) paths.push_back(a.checkpoint);
+  paths.insert(paths.end(), model_paths.begin(), model_paths.end());
+  const size_t first_model = paths.size() - model_paths.size();
   write_all(paths, [&](size_t i) {
-    return i < results.size() ? results[i].dump() + "\n" : std::string(last_checkpoint.begin(), last_checkpoint.end());
+    const std::vector<uint8_t>& bytes = i >= first_model ? models[i - first_model] : last_checkpoint;
+    return i < results.size() ? results[i].dump() + "\n" : std::string(bytes.begin(), bytes.end());
   });
   for (const std::string& path : paths) std::printf("wrote %s\n", path.c_str());
   return 0;

@@ -537,10 +537,10 @@ json settings_json() {
                    {"max_items", s.kind == Kind::reals ? json(kMaxReals) : json(nullptr)},
                    {"choices", choices},
                    {"needs_data", needs_data},
-                   // The experiment and the W_o mode are chosen per run by the plan (plan.h);
-                   // real_words' settings serve only an experiment that needs data.
-                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo" &&
-                                std::string(s.path).rfind("real_words.", 0) != 0},
+                   // The experiment and the W_o mode are chosen per run by the plan (plan.h).
+                   // real_words' settings are a form's too: a front end that cannot load the
+                   // lexicon leaves the experiment out, and they then change nothing it runs.
+                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo"},
                    {"allowed", allowed(s)},
                    {"help", s.help}});
   }

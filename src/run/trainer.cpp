@@ -434,7 +434,7 @@ std::vector<float> Trainer::attention_maps(const std::vector<int>& tokens) {
   return out;
 }
 
-std::vector<uint8_t> Trainer::save_checkpoint() const {
+std::vector<uint8_t> Trainer::save_checkpoint(bool optimizer) const {
   const Impl& m = *impl_;
   SafeTensors st;
   st.metadata = {{"format", "wolab-checkpoint"},
@@ -444,12 +444,13 @@ std::vector<uint8_t> Trainer::save_checkpoint() const {
                  {"step", std::to_string(m.steps_done())},
                  {"data_rng", std::to_string(m.data_rng.state())},
                  {"status", describe(m.status)}};
+  if (!optimizer) st.metadata["optimizer"] = "none";
   for (const ParamInfo& p : m.model.param_info()) {
     auto slice = [&](const std::vector<float>& v) {
       return Tensor<float>{p.shape, {v.begin() + p.offset, v.begin() + p.offset + p.size}};
     };
     st.f32[p.name] = slice(m.model.params);
-    if (!p.trainable) continue;
+    if (!p.trainable || !optimizer) continue;
     st.f32["adam.m." + p.name] = slice(m.adam.m);
     st.f32["adam.v." + p.name] = slice(m.adam.v);
   }
@@ -494,9 +495,14 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_
     }
     std::copy(it->second.data.begin(), it->second.data.end(), out);
   };
+  // A model file (save_checkpoint(false)) has no Adam moments: they stay zero.
+  const auto optimizer = st.metadata.find("optimizer");
+  if (optimizer != st.metadata.end() && optimizer->second != "none")
+    throw ConfigError("checkpoint: metadata \"optimizer\" is " + in_quotes(optimizer->second) + "; only \"none\" is known");
+  const bool moments = optimizer == st.metadata.end();
   for (const ParamInfo& p : m.model.param_info()) {
     take(p.name, p.shape, m.model.params.data() + p.offset);
-    if (!p.trainable) continue;
+    if (!p.trainable || !moments) continue;
     take("adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
     take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
   }

@@ -125,8 +125,10 @@ class Trainer {
   std::vector<float> attention_maps(const std::vector<int>& tokens);
 
   // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
-  // from them continues exactly as this one would.
-  std::vector<uint8_t> save_checkpoint() const;
+  // from them continues exactly as this one would. Without `optimizer`, a model file: no Adam
+  // moments (a third of the size) and metadata "optimizer": "none"; a trainer made from it
+  // predicts and evaluates the same, and trains on with Adam's moments started at zero.
+  std::vector<uint8_t> save_checkpoint(bool optimizer = true) const;
   // throws ConfigError; `g2p` as for the constructor
   static Trainer from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_ptr<const G2pData> g2p = nullptr);
 

@@ -14,6 +14,9 @@ export const TIMED = { tag: '@timed' };
 export const TINY = {
   task: 'copy', d_model: 8, heads: 2, layers: 2, d_ff: 16, ln: 'post', length: 4, alphabet: 5,
   batch: 8, lr: 0.01, steps: 40, seeds: 2, seed: 0, probe_every: 10,
+  // experiment 7 (real words): a model and a run as small, so that Run all stays quick
+  words_d_model: 8, words_heads: 2, words_layers: 1, words_d_ff: 16, words_steps: 20, words_batch: 8,
+  words_probe_every: 10, words_heldout: 16,
 };
 
 export function query(settings, extra = {}) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { openPage, presets, query, runAndWait, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
-const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability'];
+const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words'];
 
 test('loads with no console errors, nothing off-origin, the Quick preset selected', async ({ page }) => {
   const problems = await openPage(page);
@@ -14,8 +14,8 @@ test('loads with no console errors, nothing off-origin, the Quick preset selecte
   const { quick } = await presets(page);
   await expect(page.locator('#s-d_model')).toHaveValue(String(quick.model.d_model));
   await expect(page.locator('#s-task')).toHaveValue(quick.task.name);
-  // g2p needs the lexicon (settings(): needs_data), which the page does not load: not offered.
-  await expect(page.locator('#s-task option')).toHaveText(['copy', 'reverse', 'sort']);
+  // g2p needs the lexicon (settings(): needs_data), which the page loads when a run needs it.
+  await expect(page.locator('#s-task option')).toHaveText(['copy', 'reverse', 'sort', 'g2p (words → sounds)']);
   await expect(page.locator('#s-steps')).toHaveValue(String(quick.train.steps));
   await expect(page.locator('#run-all')).toBeEnabled();
   for (const e of EXPERIMENTS) await expect(page.locator(`#exp-${e} button.run`)).toBeEnabled();
@@ -78,7 +78,7 @@ test('bad values in a link fall back to the preset with a message, never a crash
   await expect(notices.locator('.notice-text > p')).toHaveText('This link has 5 problems, so the page uses all settings of the Quick preset instead:');
   const items = notices.locator('li');
   await expect(items.filter({ hasText: 'Model width (d_model): “abc” was not understood (enter a whole number).' })).toHaveCount(1);
-  await expect(items.filter({ hasText: 'Task: “translate” was not understood (use copy, reverse, sort).' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Task: “translate” was not understood (use copy, reverse, sort, g2p).' })).toHaveCount(1);
   await expect(items.filter({ hasText: 'Language: “xx” was not understood (use en, zh); the page is in English.' })).toHaveCount(1);
   await expect(items.filter({ hasText: `Heads: d_model ${quick.model.d_model} is not divisible by heads 7;` })).toHaveCount(1);
   await expect(items.filter({ hasText: 'Embedded experiment: “nope” was not understood (use remove_wo, ' })).toHaveCount(1);
@@ -174,8 +174,8 @@ test('both languages have the same texts, the core-built keys included', async (
       if (s.form) keys.push(`f_${s.key}`, `h_${s.key}`);
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
-    // The experiments the page shows: not those that need a data file it does not load.
-    for (const e of JSON.parse(core.experiments()).filter((x) => !x.needs_data)) {
+    // Every experiment: the page loads the data real_words needs (web/data-files.js).
+    for (const e of JSON.parse(core.experiments())) {
       keys.push(`${e.name}_title`, `${e.name}_question`);
       for (const v of e.variants) keys.push(`vh_${v}`);
     }

@@ -78,7 +78,7 @@ for (const preset of ['quick', 'article']) {
       section.set(experiment, (section.get(experiment) || 0) + r.bytes);
     }
     console.log(`${preset}: ${[...section].map(([e, b]) => `${e} ${b}`).join(', ')}`);
-    expect([...section.keys()].sort()).toEqual(['activation_stats', 'freeze_wo', 'gain_vs_learning', 'lr_stability', 'remove_wo', 'wo_heatmap']);
+    expect([...section.keys()].sort()).toEqual(['activation_stats', 'freeze_wo', 'gain_vs_learning', 'lr_stability', 'real_words', 'remove_wo', 'wo_heatmap']);
     for (const [experiment, bytes] of section) expect(bytes, experiment).toBeLessThanOrEqual(SECTION_BUDGET);
     // The heatmap fetched the W_o file of the run it draws, and no other.
     expect(mine.filter((r) => r.url.endsWith('.safetensors')).map((r) => r.url.split('/').pop()))
@@ -86,6 +86,31 @@ for (const preset of ['quick', 'article']) {
     expect(problems).toEqual([]);
   });
 }
+
+// Section 7 shown in full: its recording, the lexicon and the four recorded models its word box
+// pronounces with, fetched once it is unfolded and scrolled to, and none of them before.
+test('real words: the section with its lexicon and models takes at most 3 MB on the wire, none of it before it is shown', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sent = transfers(page);
+  const problems = await openPage(page);
+  const section = page.locator('#exp-real_words');
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
+  const data = (r) => r.url.startsWith('/recorded/quick/models/') || r.url === '/cmudict-g2p.txt';
+  expect((await sent()).filter(data)).toEqual([]);
+  const show = section.locator('button.predict-show');
+  if (await show.isVisible()) await show.click();
+  const box = section.locator('.word-box');
+  await box.scrollIntoViewIfNeeded();
+  await untilAttribute(box, 'data-models', '4', 30_000);
+  await page.waitForLoadState('networkidle');
+  const mine = (await sent()).filter((r) => data(r) || r.url === '/recorded/quick/results.real_words.json');
+  const total = mine.reduce((sum, r) => sum + r.bytes, 0);
+  console.log(`real words: ${mine.map((r) => `${r.url} ${r.bytes}`).join(', ')}; ${total} bytes`);
+  expect(mine.filter((r) => r.url.endsWith('.safetensors'))).toHaveLength(4);
+  expect(mine.filter((r) => r.url === '/cmudict-g2p.txt').length).toBeGreaterThanOrEqual(1);
+  expect(total).toBeLessThanOrEqual(SECTION_BUDGET);
+  expect(problems).toEqual([]);
+});
 
 // Choosing Article re-renders every section and times the estimate before Run (estimate.js) on
 // the main thread, which this spec measures but does not bound; showing its heatmap (the W_o

@@ -127,6 +127,10 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --shard 2" + out, "--shard: \"2\" is not a slice"},
       {"run --seeds 2 --shard 5/5" + out, "--shard: 5 slices of a plan of 4 runs; use 1..4"},
       {"run --shard 1/2 --save-checkpoint '" + dir_ + "c.safetensors'" + out, "--save-checkpoint: cannot be combined with --shard"},
+      {"run --shard 1/2 --save-checkpoints '" + dir_ + "'" + out, "--save-checkpoints: cannot be combined with --shard"},
+      {"run --experiment lr_stability --save-checkpoints '" + dir_ + "'" + out,
+       "--save-checkpoints: the plan trains learned with seed 0 more than once"},
+      {"run --save-checkpoints '" + dir_ + "missing'" + out, "--save-checkpoints: "},
       {"plan --shards 0", "--shards: \"0\" is not a number of slices; use an integer in 1..9999"},
       {"plan --seeds 2 --shards 5" + out, "--shards: 5 slices of a plan of 4 runs"},
       {"plan --shards 2", "--out: missing"},
@@ -178,6 +182,30 @@ TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
   char expected[64];
   std::snprintf(expected, sizeof expected, "token accuracy %.4f", r["runs"][3]["final"]["token_acc"].get<double>());
   EXPECT_NE(e.out.find(expected), std::string::npos) << e.out;
+}
+
+// --save-checkpoints DIR: one model file per run, named by variant and seed, without Adam's
+// moments; the plan's last holds the weights --save-checkpoint's full checkpoint holds, and eval
+// reads it to the same held-out metrics.
+TEST_F(Cli, SaveCheckpointsWritesEveryRunsModel) {
+  const std::string last = dir_ + "last.safetensors";
+  Outcome o = wolab("run --d-model 8 --heads 2 --steps 5 --seeds 2 --out '" + dir_ + "r.json' --save-checkpoint '" + last +
+                    "' --save-checkpoints '" + dir_ + "'");
+  ASSERT_EQ(o.code, 0) << o.err;
+  for (const char* name : {"learned.seed0", "learned.seed1", "identity.seed0", "identity.seed1"}) {
+    std::vector<uint8_t> bytes = read_file_bytes(dir_ + name + ".safetensors");
+    const SafeTensors st = read_safetensors(bytes.data(), bytes.size());
+    EXPECT_EQ(st.metadata.at("step"), "5") << name;
+    EXPECT_EQ(st.metadata.at("optimizer"), "none") << name;
+    for (const auto& entry : st.f32) EXPECT_NE(entry.first.rfind("adam.", 0), 0u) << name << ": " << entry.first;
+  }
+  std::vector<uint8_t> full_bytes = read_file_bytes(last), model_bytes = read_file_bytes(dir_ + "identity.seed1.safetensors");
+  const SafeTensors full = read_safetensors(full_bytes.data(), full_bytes.size());
+  const SafeTensors model = read_safetensors(model_bytes.data(), model_bytes.size());
+  for (const auto& [name, tensor] : model.f32) EXPECT_EQ(tensor.data, full.f32.at(name).data) << name;
+  Outcome a = wolab("eval --checkpoint '" + last + "'"), b = wolab("eval --checkpoint '" + dir_ + "identity.seed1.safetensors'");
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(a.out.substr(a.out.find('\n')), b.out.substr(b.out.find('\n')));  // after the line naming the file
 }
 
 // One seed has no spread: its summary cells give the mean alone (never "± 0", "nan" or "null"),

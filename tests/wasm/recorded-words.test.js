@@ -1,0 +1,57 @@
+// The word box's models as recorded (scripts/record.sh: real_words' first seed of each variant,
+// dist/recorded/quick/models/): the wasm engine's pronunciation of 50 held-out words, the page's
+// path (Trainer.fromCheckpoint with the build's lexicon, then pronounce), equals `wolab pronounce`
+// on the same files, word for word.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { loadWolab, nativeTool } = require('./helpers.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const dist = path.resolve(root, process.env.WOLAB_DIST || 'dist');
+const lexiconFile = path.join(dist, 'cmudict-g2p.txt');
+const index = path.join(dist, 'recorded', 'index.json');
+const recorded = fs.existsSync(index) ? ((JSON.parse(fs.readFileSync(index, 'utf8')).models || {}).quick || {}) : {};
+const models = recorded.files || {};
+const wolabCli = nativeTool('wolab');
+const missing = !wolabCli ? 'no native build' : !fs.existsSync(lexiconFile) ? 'no lexicon in dist/'
+  : !Object.keys(models).length ? 'no recorded models (scripts/record.sh)' : false;
+
+test('the recorded models pronounce 50 held-out words in wasm as wolab pronounce does', { skip: missing }, async () => {
+  const wolab = await loadWolab();
+  const text = fs.readFileSync(lexiconFile, 'utf8');
+  const lexicon = new wolab.Lexicon(text);
+  try {
+    // The first 50 held-out words of the file, in its order.
+    const words = [];
+    for (const line of text.split('\n')) {
+      const word = line.split(' ')[0].toLowerCase();
+      if (!line || line.startsWith(';;;') || word.includes('(')) continue;
+      if (lexicon.lookUp(word).heldout && !words.includes(word)) words.push(word);
+      if (words.length === 50) break;
+    }
+    assert.equal(words.length, 50);
+    assert.deepEqual(Object.keys(models).sort(), ['frozen_random', 'identity', 'learned', 'learned_identity_init']);
+    for (const [variant, file] of Object.entries(models)) {
+      const modelPath = path.join(dist, 'recorded', 'quick', file);
+      const native = execFileSync(wolabCli, ['pronounce', '--model', modelPath, '--data', lexiconFile, ...words], { encoding: 'utf8' })
+        .split('\n').filter((line) => line && !line.startsWith(' '));
+      const trainer = wolab.Trainer.fromCheckpoint(new Uint8Array(fs.readFileSync(modelPath)), lexicon);
+      try {
+        const page = words.map((w) => {
+          const p = trainer.pronounce(w);
+          return `${w}: ${p.arpabet} /${p.ipa}/`;
+        });
+        assert.deepEqual(page, native, variant);
+      } finally {
+        trainer.delete();
+      }
+    }
+  } finally {
+    lexicon.delete();
+  }
+});
