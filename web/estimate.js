@@ -7,7 +7,7 @@ import { app } from './app-state.js';
 import { runData } from './state.js';
 import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
-import { runRank } from './live-runs.js';
+import { runAllNames, runRank } from './live-runs.js';
 import { stepsTrained } from './run-status.js';
 import { planAside } from './analysis.js';
 
@@ -46,7 +46,7 @@ async function measureSpeed() {
   const lists = [...names, 'all'];
   let texts;
   try {
-    texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? names : [name]))));
+    texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? runAllNames() : [name]))));
   } catch {
     return;  // settings the core refuses: no estimate (Run says why)
   }

@@ -81,6 +81,11 @@ function liveJob(p) {
 // A planned run's place in the pool's queue: the page's order of the first experiment that
 // shows it (its experiments are in that order), so that experiments finish in page order and
 // a Run pressed on an earlier experiment overtakes the runs of later ones.
+// What Run all trains: every experiment on the page but those that fetch a data file first
+// (experiments(): needs_data; real words, with the dictionary and a model 4 times wider, take
+// minutes at Quick where the others take seconds): each of those has its own Run.
+export const runAllNames = () => [...app.exps.values()].filter((exp) => !exp.info.needs_data).map((exp) => exp.name);
+
 export const runRank = (p) => [...app.exps.keys()].indexOf(p.experiments[0]);
 
 // Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
@@ -94,7 +99,7 @@ export function runExperiments(names) {
     app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
   }
   if (!app.runner || !configValid()) return;
-  if (names === 'all') names = [...app.exps.keys()];
+  if (names === 'all') names = runAllNames();
   const free = names.filter((name) => !app.exps.get(name).runs.some(active));
   if (!free.length) return;
   let plan;
