@@ -95,14 +95,17 @@ const failsFirst = {
 
 // A sweep asks which variant fails first; W_o snapshots, whether W_o looks diagonal; activation
 // statistics, W_o's early scale; frozen matrices scaled like the identity, whether scale is what
-// a frozen W_o lacks; else a speed race against no W_o: a frozen random W_o's where there is one
-// (the article's claim 3), the learned one's otherwise. null: no question.
+// a frozen W_o lacks; real words, the race of no W_o against the learned one; else a speed race
+// against no W_o: a frozen random W_o's where there is one (the article's claim 3), the learned
+// one's otherwise. null: no question.
 export function questionFor(info) {
   const has = (v) => info.variants.includes(v);
   if (info.lr_sweep) return failsFirst;
   if (info.wo_snapshots) return diagonal;
   if (info.stats) return earlyScale;
   if (has('frozen_random_scaled')) return scaling;
+  // Real words compares each variant against learned (docs/claims.md, "Real words").
+  if (info.needs_data && has('identity')) return speedQuestion('identity', 'learned');
   if (has('identity')) return speedQuestion(has('frozen_random') ? 'frozen_random' : 'learned', 'identity');
   return null;
 }

@@ -41,8 +41,9 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
     await untilAttribute(section, 'data-state', 'settled');
     await expect(section.locator('.config-line')).toHaveText(/^Recorded natively with the same core \(the wolab command, when the page was built\); a live run in your browser may differ where a verdict is fragile\. /);
     await expect(section.locator('.verdict-box p').first()).not.toHaveText(/No runs yet|Not enough/);
-    // Quick: one layer, eight heads; a count of one reads in the singular.
-    await expect(section.locator('.config-line')).toContainText(', 8 heads, 1 layer, ');
+    // Quick: one layer, eight heads, a count of one in the singular; real words train a model of
+    // their own (two layers, four heads).
+    await expect(section.locator('.config-line')).toContainText(name === 'real_words' ? ', 4 heads, 2 layers, ' : ', 8 heads, 1 layer, ');
   }
   // Folded behind each experiment's question (predict.spec.js) until shown.
   for (const name of shown) await page.locator(`#exp-${name} button.predict-show`).click();
