@@ -108,10 +108,16 @@ export async function chartData(page, selector) {
   }, selector);
 }
 
+// Screenshots are taken with WOLAB_SCREENSHOTS=1 (or WOLAB_DOCS_SCREENSHOTS=1, which copies some
+// to docs/screenshots/): encoding them, and growing the viewport to hold each element, cost the
+// page tests about a tenth of their time (a half of the layout tests), and no test reads them.
+const SHOTS = Boolean(process.env.WOLAB_SCREENSHOTS || process.env.WOLAB_DOCS_SCREENSHOTS);
+
 // Saves test-results/screenshots/<name>.png: of the viewport, or of one element with every
 // chart in it drawn (the page draws charts only near the viewport, so the viewport is made as
 // tall as the element for the shot, and the sticky control bar is let go so it covers nothing).
 export async function screenshot(page, name, locator = null) {
+  if (!SHOTS) return null;
   const dir = path.join('test-results', 'screenshots');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);

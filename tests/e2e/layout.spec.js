@@ -2,9 +2,9 @@
 // experiment and at 390 px (a phone), with the recorded Quick results on load and (700 and 390
 // px) after a live tiny run, no element is wider than the box it sits in: no page-level horizontal scroll, no
 // table wider than its column (scrollWidth <= clientWidth, so no table scrolls sideways), no
-// caption cut off, and no word of a table split across two lines. Each section is saved as a
-// screenshot under test-results/screenshots/; layout_<width>.png, one per width, are copied to
-// docs/screenshots/ with WOLAB_DOCS_SCREENSHOTS=1.
+// caption cut off, and no word of a table split across two lines. With WOLAB_SCREENSHOTS=1 each
+// section is saved as a screenshot under test-results/screenshots/; with WOLAB_DOCS_SCREENSHOTS=1
+// layout_<width>.png, one per width, are copied to docs/screenshots/ as well.
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
