@@ -509,6 +509,9 @@ export interface Analysis {
     still_learning: boolean;
     /** Ids of the claims whose comparison the conclusion quotes: of 1 and 3, those tested. */
     quotes: number[];
+    /** Ids of claims 1-4 whose verdicts on the toy tasks and on real words, where both decide,
+     * are the same (agree) or not (differ). */
+    real_words: { agree: number[]; differ: number[] };
   };
 }
 

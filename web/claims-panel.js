@@ -20,6 +20,8 @@ const CUSTOM = 'custom';  // the column of results trained with settings that ma
 const panel = {
   sources: new Map(),     // claim id -> the experiments it reads, in the core's order of preference
                           // (codes().claim_sources)
+  words: { ids: new Set(), sources: [] },  // the claims judged again on real words, and what
+                          // that judgement reads (codes().real_words_claims)
   recordings: new Map(),  // preset -> Map experiment -> { file, text } once fetched, or null while
                           // being fetched: each preset's recordings, fetched once
   analyses: new Map(),    // inputs' key (inputKey) -> their analysis, or its promise while it is
@@ -39,6 +41,7 @@ const panel = {
 // preset's recordings are fetched.
 export function setUpClaims(codes, shown) {
   panel.sources = new Map(codes.claim_sources.map((c) => [c.id, c.experiments]));
+  panel.words = { ids: new Set(codes.real_words_claims.ids), sources: codes.real_words_claims.experiments };
   panel.ready = !app.embed;
   shown.finally(() => {
     panel.loaded = true;
@@ -195,9 +198,9 @@ export function renderClaims() {
 
 // The experiments a claim's verdict in `column` depends on: those it prefers up to the one it
 // read, all of them when it read none. A claim the core lists no experiments for depends on the
-// one it read.
-function dependsOn(id, claim) {
-  const sources = panel.sources.get(id) || [];
+// one it read. words: its verdict on real words.
+function dependsOn(id, claim, words) {
+  const sources = (words ? panel.words.sources : panel.sources.get(id)) || [];
   const read = claim && claim.experiment;
   if (!read) return sources;
   return sources.includes(read) ? sources.slice(0, sources.indexOf(read) + 1) : [read];
@@ -207,9 +210,11 @@ function dependsOn(id, claim) {
 // | { state: 'verdict', claim, source, serial }. why: the i18n key of why there is no verdict:
 // runs of these experiments were trained here with this preset and stopped before any finished,
 // the preset's recordings are still to come, none is recorded, or (CUSTOM) none was run.
-function cellOf(column, id) {
-  const claim = column.analysis && column.analysis.claims.find((c) => c.id === id);
-  const depends = dependsOn(id, claim);
+// words: the claim's verdict on real words (the analysis's real_words_claims).
+function cellOf(column, id, words = false) {
+  const claims = column.analysis && column.analysis[words ? 'real_words_claims' : 'claims'];
+  const claim = claims && claims.find((c) => c.id === id);
+  const depends = dependsOn(id, claim, words);
   const busy = depends.map((name) => app.exps.get(name)).filter((exp) => exp && pending(exp) && presetOf(exp) === column.preset);
   const trains = busy.filter(training);
   if (trains.length) {
@@ -230,26 +235,27 @@ function cellOf(column, id) {
 
 const sourceKey = { live: 'srcLive', recorded: 'srcRecorded', import: 'srcImport' };
 
-function renderCell(td, column, cell) {
-  td.dataset.state = cell.state;
+// A cell's verdict, figures and reason, into `box` (a table cell, or its real-words part).
+function renderCell(box, column, cell) {
+  box.dataset.state = cell.state;
   if (cell.state === 'running') {
-    td.dataset.source = 'live';
-    td.append(el('span', 'verdict v-running', t('cellRunning', { k: cell.k, n: cell.n })), ' ', el('span', 'source-tag', t('srcLive')));
+    box.dataset.source = 'live';
+    box.append(el('span', 'verdict v-running', t('cellRunning', { k: cell.k, n: cell.n })), ' ', el('span', 'source-tag', t('srcLive')));
     return;
   }
   if (cell.state === 'analysing') {
-    td.append(el('span', 'verdict v-running', t('cellAnalysing')));
+    box.append(el('span', 'verdict v-running', t('cellAnalysing')));
     return;
   }
   if (cell.state === 'none') {
-    td.append(el('span', 'verdict v-none', t(cell.why)));
+    box.append(el('span', 'verdict v-none', t(cell.why)));
     return;
   }
   const { claim: c, source } = cell;
   const th = column.analysis.thresholds;
-  td.dataset.source = source;
-  td.dataset.verdict = c.verdict;
-  td.append(el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), ' ', el('span', 'source-tag', t(sourceKey[source])));
+  box.dataset.source = source;
+  box.dataset.verdict = c.verdict;
+  box.append(el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), ' ', el('span', 'source-tag', t(sourceKey[source])));
   const figures = el('p', 'figures', claimFigures(c, th));
   if (c.experiment) {
     const link = el('a', null, t('seeExperiment', { title: t(`${c.experiment}_title`) }));
@@ -257,9 +263,20 @@ function renderCell(td, column, cell) {
     const zh = lang() === 'zh';
     figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
   }
-  td.append(figures);
-  td.append(el('p', 'reason', reasonLine(c, th)));
-  if (c.fragile) td.append(el('p', 'fragile', t('cellFragile')));
+  box.append(figures);
+  box.append(el('p', 'reason', reasonLine(c, th)));
+  if (c.fragile) box.append(el('p', 'fragile', t('cellFragile')));
+}
+
+// A claim's cell: its verdict on the toy tasks and, for the claims judged again on real words,
+// that verdict below it under its own heading (unless there is none to show in this column).
+function renderCells(td, column, cells) {
+  renderCell(td, column, cells.toy);
+  if (!cells.words || cells.words.state === 'none') return;
+  const words = el('div', 'words-verdict');
+  words.append(el('p', 'words-label', t('cellWords')));
+  renderCell(words, column, cells.words);
+  td.append(words);
 }
 
 // ---------- the table ----------
@@ -272,8 +289,10 @@ function renderTable() {
   const columns = panel.columns;
   const first = columns.find((c) => c.analysis);
   const ids = first ? first.analysis.claims.map((c) => c.id) : [...panel.sources.keys()];
-  const cells = ids.map((id) => columns.map((column) => cellOf(column, id)));
-  const any = cells.some((row) => row.some((c) => c.state !== 'none'));
+  const cells = ids.map((id) => columns.map((column) => ({
+    toy: cellOf(column, id), words: panel.words.ids.has(id) ? cellOf(column, id, true) : null,
+  })));
+  const any = cells.some((row) => row.some((c) => c.toy.state !== 'none' || (c.words && c.words.state !== 'none')));
   $('#claims-none').hidden = any;
   $('#claims-table').hidden = !any;
   const labels = columns.map((c) => t(presetKey(c.preset)));
@@ -290,7 +309,8 @@ function renderTable() {
   }
   const body = $('#claims-body');
   const rows = ids.map((id, r) => {
-    const key = JSON.stringify([lang(), labels, cells[r].map(({ claim, ...c }) => c)]);
+    const bare = (cell) => cell && (({ claim, ...rest }) => rest)(cell);
+    const key = JSON.stringify([lang(), labels, cells[r].map((c) => [bare(c.toy), bare(c.words)])]);
     const old = body.querySelector(`tr[data-claim="${id}"]`);
     if (old && old.dataset.key === key) return old;
     const tr = document.createElement('tr');
@@ -305,7 +325,7 @@ function renderTable() {
       const td = document.createElement('td');
       td.dataset.preset = column.preset;
       td.dataset.label = labels[i];  // the column's name above a cell where the columns stack
-      renderCell(td, column, cells[r][i]);
+      renderCells(td, column, cells[r][i]);
       return td;
     }));
     return tr;

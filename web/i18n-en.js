@@ -332,6 +332,7 @@ export const en = {
   range: '{mean} ({min} to {max})',
   // figures
   mTokenAcc: 'token accuracy', mExact: 'exact match', mSteps: 'steps to loss < {thr}', mLossAt: 'loss at step {step}',
+  mWer: 'WER on every held-out word', mPer: 'PER on every held-out word',
   inOnlySeed: 'in the only seed', inKofN: 'in {k} of {n} seeds',
   noPairs: 'no seed where both runs finished',
   tiedOnly: 'tied in the only seed', neitherOnly: 'neither reached it in the only seed',
@@ -413,6 +414,9 @@ export const en = {
   conclusionUntested: '; {nt} not tested with these settings',
   conclusionClaim1: 'Learned W_o against none (identity), {metric}: {lead}.',
   conclusionClaim3: 'A frozen random W_o against none, {metric}: {lead}.',
+  conclusionWords: 'On real words (experiment 7), where both it and the toy tasks decide, the verdicts agree on {agree} and differ on {differ}.',
+  claimOneId: 'claim {ids}', claimIds: 'claims {ids}', claimNoId: 'no claim',
+  cellWords: 'On real words',
   conclusionStill: '. Some runs were still learning at the last step, so longer runs may change these verdicts',
   // recorded results
   sourceRecorded: 'Recorded natively with the same core (the wolab command, when the page was built); a live run in your browser may differ where a verdict is fragile. {config}',

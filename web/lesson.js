@@ -26,12 +26,15 @@ function metricLabel(m, th) {
     case 'token_acc': return t('mTokenAcc');
     case 'exact': return t('mExact');
     case 'steps_to_loss_0_1': return t('mSteps', { thr: th.loss_threshold });
+    case 'wer': return t('mWer');
+    case 'per': return t('mPer');
     default: return t('mLossAt', { step: m.step });
   }
 }
 
 const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
-const isAccuracy = (m) => m.metric === 'token_acc' || m.metric === 'exact';
+// Rates in points: accuracies, and real words' error rates.
+const isAccuracy = (m) => ['token_acc', 'exact', 'wer', 'per'].includes(m.metric);
 const ties = (k) => (k === 1 ? t('tieOne') : t('tiesMany', { k }));
 const neither = (k) => (k ? t('tallyNeither', { k }) : '');
 
@@ -179,6 +182,10 @@ export function renderConclusion(a) {
     const m = a.claims.find((c) => c.id === id).figures.comparison;
     sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
   }
+  // Claims 1-4 on real words against the toy tasks, where both columns decide.
+  const { agree, differ } = a.conclusion.real_words;
+  const claimList = (ids) => (ids.length ? t(ids.length === 1 ? 'claimOneId' : 'claimIds', { ids: andList(ids.map(String)) }) : t('claimNoId'));
+  if (agree.length || differ.length) sentences.push(t('conclusionWords', { agree: claimList(agree), differ: claimList(differ) }));
   $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
 }
 

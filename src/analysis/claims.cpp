@@ -301,13 +301,15 @@ json analyze(const std::vector<json>& results) {
                  claim_early(exps),
                  claim_valve(exps)};
 
+  json words = real_words_claims(exps);
+  json summary = conclusion(claims, words);
   return {{"format", "wolab-analysis"},
           {"version", 1},
           {"thresholds", thresholds},
           {"experiments", experiments},
           {"claims", claims},
-          {"real_words_claims", real_words_claims(exps)},
-          {"conclusion", conclusion(claims)}};
+          {"real_words_claims", std::move(words)},
+          {"conclusion", std::move(summary)}};
 }
 
 json analyze_text(const std::string& results_array) {

@@ -1,10 +1,23 @@
-// The conclusion under the claims: what it counts and which claims it quotes (docs/claims.md,
-// "The conclusion"), from the claims' JSON as claims.cpp writes it.
+// The conclusion under the claims: what it counts, which claims it quotes and where real words
+// agree with the toy tasks (docs/claims.md, "The conclusion"), from the claims' JSON as claims.cpp
+// writes it.
+#include <algorithm>
+
 #include "analysis/verdicts.h"
 
 namespace wolab::verdicts {
 
-json conclusion(const json& claims) {
+namespace {
+
+// A verdict that decides: supported, partly supported or not supported.
+bool decides(const json& claim) {
+  const std::string v = claim["verdict"].get<std::string>();
+  return v != code(Verdict::not_decided) && v != code(Verdict::not_tested);
+}
+
+}  // namespace
+
+json conclusion(const json& claims, const json& words_claims) {
   json counts = json::object();
   for (const char* v : kVerdictCodes) counts[v] = 0;
   bool still = false;
@@ -19,7 +32,18 @@ json conclusion(const json& claims) {
     const int id = c["id"].get<int>();
     if ((id == 1 || id == 3) && f.contains("comparison") && f["comparison"]["n"].get<int>() > 0) quotes.push_back(id);
   }
-  return {{"counts", counts}, {"still_learning", still}, {"quotes", quotes}};
+  // Claims 1-4 on the toy tasks against real words, where both columns decide.
+  json agree = json::array(), differ = json::array();
+  for (const json& w : words_claims) {
+    const auto toy = std::find_if(claims.begin(), claims.end(), [&](const json& c) { return c["id"] == w["id"]; });
+    if (toy == claims.end() || !decides(*toy) || !decides(w)) continue;
+    const int id = w["id"].get<int>();
+    ((*toy)["verdict"] == w["verdict"] ? agree : differ).push_back(id);
+  }
+  return {{"counts", counts},
+          {"still_learning", still},
+          {"quotes", quotes},
+          {"real_words", {{"agree", agree}, {"differ", differ}}}};
 }
 
 }  // namespace wolab::verdicts

@@ -648,6 +648,17 @@ std::string format_analysis(const json& analysis) {
            "rules; the final accuracy is WER on every held-out word. The article's \"BLEU drops by two\n"
            "points\" is a translation claim, and this is the closest test these runs make of it.\n" +
            claims_text(words);
+  // Where both columns decide, whether they agree (the conclusion's real_words).
+  const json& both = analysis["conclusion"]["real_words"];
+  const auto claims = [](const json& ids) {  // "no claim", "claim 1", "claims 1, 2 and 4"
+    if (ids.empty()) return std::string("no claim");
+    std::string s = ids.size() == 1 ? "claim " : "claims ";
+    for (size_t i = 0; i < ids.size(); ++i) s += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i].dump();
+    return s;
+  };
+  if (!both["agree"].empty() || !both["differ"].empty())
+    out += "Where both decide, the toy tasks and real words agree on " + claims(both["agree"]) + " and differ on " +
+           claims(both["differ"]) + ".\n";
   return out;
 }
 

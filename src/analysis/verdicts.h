@@ -336,7 +336,9 @@ json finding(const Exp& e);
 
 // ---- The conclusion (conclusion.cpp) ----
 
-// {counts: per verdict, still_learning, quotes: ids of the claims it quotes} of the claims' JSON.
-json conclusion(const json& claims);
+// {counts: per verdict, still_learning, quotes: ids of the claims it quotes, real_words: {agree,
+// differ}: ids of claims 1-4 whose verdicts on the toy tasks and on real words, both deciding, are
+// the same or not} of the claims' JSON and real_words_claims.
+json conclusion(const json& claims, const json& words_claims);
 
 }  // namespace wolab::verdicts

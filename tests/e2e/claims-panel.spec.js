@@ -36,20 +36,40 @@ test('on load: the article named, a column per preset, each cell tagged with whe
   // recorded.
   for (let id = 1; id <= 9; id++) {
     await expect(cell(page, id, 'quick')).toHaveAttribute('data-source', 'recorded');
-    await expect(cell(page, id, 'quick').locator('.source-tag')).toHaveText('recorded natively with the same core');
-    await expect(cell(page, id, 'quick').locator('.verdict')).toHaveText(/^(supported|partly supported|not supported|not tested with these settings|not decided)/);
+    await expect(cell(page, id, 'quick').locator(':scope > .source-tag')).toHaveText('recorded natively with the same core');
+    await expect(cell(page, id, 'quick').locator(':scope > .verdict')).toHaveText(/^(supported|partly supported|not supported|not tested with these settings|not decided)/);
   }
   for (const id of recorded ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : [1, 2]) {
     await expect(cell(page, id, 'article')).toHaveAttribute('data-source', 'recorded', { timeout: 20_000 });
   }
-  await expect(cell(page, 1, 'article').locator('a[href="#exp-remove_wo"]')).toHaveCount(1);
-  if (!recorded) for (const id of [3, 4, 5, 7]) await expect(cell(page, id, 'article')).toHaveText('not recorded here');
+  await expect(cell(page, 1, 'article').locator(':scope > .figures a[href="#exp-remove_wo"]')).toHaveCount(1);
+  if (!recorded) for (const id of [3, 4, 5, 7]) await expect(cell(page, id, 'article').locator(':scope > .verdict')).toHaveText('not recorded here');
   // The verdict the sections' recordings give claim 1 is the Quick column's.
-  await expect(cell(page, 1, 'quick').locator('a')).toHaveAttribute('href', '#exp-remove_wo');
+  await expect(cell(page, 1, 'quick').locator(':scope > .figures a')).toHaveAttribute('href', '#exp-remove_wo');
+  // Claims 1 to 4 are judged again on real words, beside the toy tasks' verdict; the others are not.
+  for (let id = 1; id <= 9; id++) {
+    const words = cell(page, id, 'quick').locator('.words-verdict');
+    if (id > 4) { await expect(words).toHaveCount(0); continue; }
+    await expect(words).toHaveAttribute('data-source', 'recorded');
+    await expect(words.locator('.words-label')).toHaveText('On real words');
+    await expect(words.locator('.verdict')).toHaveText(/^(supported|partly supported|not supported|not tested with these settings|not decided)/);
+  }
+  // The conclusion names where the two columns agree and where they differ, as the cells say.
+  const decided = (v) => v && v !== 'not_tested' && v !== 'not_decided';
+  const verdicts = await page.evaluate(() => [1, 2, 3, 4].map((id) => {
+    const td = document.querySelector(`#claims-body tr[data-claim="${id}"] td[data-preset="quick"]`);
+    return [td.dataset.verdict, td.querySelector('.words-verdict').dataset.verdict];
+  }));
+  const agree = [1, 2, 3, 4].filter((id, i) => decided(verdicts[i][0]) && decided(verdicts[i][1]) && verdicts[i][0] === verdicts[i][1]);
+  const differ = [1, 2, 3, 4].filter((id, i) => decided(verdicts[i][0]) && decided(verdicts[i][1]) && verdicts[i][0] !== verdicts[i][1]);
+  const conclusion = page.locator('#conclusion-text');
+  if (!agree.length && !differ.length) await expect(conclusion).not.toContainText('On real words');
+  else await expect(conclusion).toContainText(agree.length ? `agree on ${agree.length === 1 ? 'claim' : 'claims'} ${agree[0]}` : 'agree on no claim');
+  for (const id of differ) await expect(conclusion).toContainText(new RegExp(`differ on [^.]*\\b${id}\\b`));
   await screenshot(page, 'claims-load', page.locator('#claims'));
   await page.locator('#lang').selectOption('zh');
   await expect(page.locator('#claims-head th[data-preset]')).toHaveText(['快速', '文章']);
-  await expect(cell(page, 1, 'article').locator('.source-tag')).toHaveText('用同一内核本地原生录制');
+  await expect(cell(page, 1, 'article').locator(':scope > .source-tag')).toHaveText('用同一内核本地原生录制');
   expect(problems).toEqual([]);
 });
 

@@ -49,19 +49,19 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   for (const name of shown) await page.locator(`#exp-${name} button.predict-show`).click();
   await expect(sections.locator('table.summary-table').first()).toBeVisible();
   const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
-  await expect(claim1.locator('.verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
-  await expect(claim1.locator('a')).toHaveAttribute('href', '#exp-remove_wo');
+  await expect(claim1.locator(':scope > .verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
+  await expect(claim1.locator(':scope > .figures a')).toHaveAttribute('href', '#exp-remove_wo');
   // Claim 2 is about final accuracy, and Quick's runs are still learning at their last step: it
   // is never "supported" from them (docs/claims.md). Every row says why it got its verdict.
   const quick = (id) => page.locator(`#claims-body tr[data-claim="${id}"] td[data-preset="quick"]`);
-  await expect(quick(2).locator('.verdict')).not.toHaveText(/^supported$/);
-  await expect(page.locator('#claims-body td[data-preset="quick"] .reason')).toHaveCount(9);
+  await expect(quick(2).locator(':scope > .verdict')).not.toHaveText(/^supported$/);
+  await expect(page.locator('#claims-body td[data-preset="quick"] > .reason')).toHaveCount(9);
   for (const reason of await page.locator('#claims-body .reason').allTextContents()) expect(reason).toMatch(/^\S.{10,}/);
   await expect(page.locator('#conclusion-text')).toHaveText(/^Of the article’s 9 claims, these runs support \d/);
   await expect(page.locator('#conclusion-text')).not.toHaveText(/\b0 not tested/);  // no clause for none
   // Claims 8 and 9, judged from experiment 4's probes.
   await expect(page.locator('#claims-body tr[data-claim="8"] th')).toHaveText(/^8\. Early in training W_o’s output is small/);
-  await expect(quick(8).locator('.verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
+  await expect(quick(8).locator(':scope > .verdict')).toHaveText(/^(supported|partly supported|not supported)$/);
   await expect(quick(8).locator('.figures')).toHaveText(/^at step \d+, the first probe: std\(W_o\(concat\)\) \/ std\(concat\) \d\.\d{3}/);
   await expect(page.locator('#claims-body tr[data-claim="9"] th')).toHaveText(/^9\. W_o is an adjustable valve/);
   await expect(quick(9).locator('.figures')).toHaveText(/^spread of the per-head gradient norms \(CV across heads\) \d\.\d{3}.*two trainings compared/);
@@ -71,7 +71,8 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   expect(texts).not.toMatch(/(^|[\s(])-\d/m);
   const ranges = [...texts.matchAll(/(−?\d+(?:\.(\d+))?)% \((−?\d+(?:\.(\d+))?)% to (−?\d+(?:\.(\d+))?)%\)/g)];
   expect(ranges.length).toBeGreaterThan(3);
-  for (const m of ranges) expect([m[4], m[6]], m[0]).toEqual([m[2], m[2]]);
+  const places = (digits) => (digits || '').length;
+  for (const m of ranges) expect([places(m[4]), places(m[6])], m[0]).toEqual([places(m[2]), places(m[2])]);
   // Recorded runs are folded under their title and count (the summary table gives their outcome).
   for (const name of shown) await expect(page.locator(`#exp-${name} details.runs-fold`)).toHaveJSProperty('open', false);
   await expect(page.locator('#exp-remove_wo details.runs-fold summary')).toHaveText('Recorded runs: 6');
@@ -85,7 +86,8 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   const problems = await openPage(page);
   const quick = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
   const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="custom"]');
-  await expect(quick.locator('a')).toHaveAttribute('href', '#exp-remove_wo', { timeout: 10_000 });
+  await expect(quick.locator(':scope > .figures a')).toHaveAttribute('href', '#exp-remove_wo', { timeout: 10_000 });
+  await expect(quick.locator('.words-verdict')).toHaveAttribute('data-source', 'recorded', { timeout: 20_000 });
   const recorded = await quick.textContent();
   // One seed, few steps: quick to train, and worded for a single seed.
   await page.locator('#settings summary').click();

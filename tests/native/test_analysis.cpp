@@ -397,7 +397,8 @@ TEST(Analysis, WordsMatchTheNumbers) {
 }
 
 // The conclusion counts the verdicts, says whether longer runs might change them and quotes
-// claims 1 and 3 where they were tested (docs/claims.md, "The conclusion").
+// claims 1 and 3 where they were tested (docs/claims.md, "The conclusion"); where real words
+// agree, RealWordsAreTheSecondColumnBesideTheToyTasks.
 TEST(Analysis, TheConclusionCountsVerdictsAndQuotesClaimsOneAndThree) {
   // Learned clearly faster, both at the ceiling: claim 1 supported, claim 2 not; 3-9 untested.
   const json a = analyze({results("remove_wo", learned_identity({10, 10, 10}, {20, 20, 20}))})["conclusion"];
@@ -1177,6 +1178,15 @@ TEST(Analysis, RealWordsAreTheSecondColumnBesideTheToyTasks) {
   EXPECT_EQ(words_claim(a, 1)["experiment"], "real_words");
   EXPECT_EQ(words_claim(a, 2)["reason"], "drop_smaller");  // 1 point in every seed: consistent, under 5
   EXPECT_EQ(a["real_words_claims"].size(), 4u);
+  // The conclusion compares the columns where both decide: claim 1 supported on the toy task
+  // (identity 40% slower), not on real words; claim 2 not supported (both at the ceiling)
+  // against partly (1 point); claims 3 and 4 have no toy verdict (no freeze_wo).
+  EXPECT_EQ(claim(a, 1)["verdict"], "supported");
+  EXPECT_EQ(words_claim(a, 1)["verdict"], "not_supported");
+  EXPECT_EQ(a["conclusion"]["real_words"], json::parse(R"({"agree": [], "differ": [1, 2]})"));
+  EXPECT_NE(format_analysis(a).find("Where both decide, the toy tasks and real words agree on no claim and differ on claims 1 and 2.\n"),
+            std::string::npos);
+  EXPECT_EQ(analyze({toy})["conclusion"]["real_words"], json::parse(R"({"agree": [], "differ": []})"));
 }
 
 }  // namespace
