@@ -501,7 +501,7 @@ export interface Analysis {
   claims: ClaimVerdict[];
   /** Claims 1-4 judged again on real words (experiment real_words) alone, same rules, in order
    * (docs/claims.md, "Real words"). */
-  real_words_claims: ClaimVerdict[];
+  words_claims: ClaimVerdict[];
   /** What the conclusion under the claims says (docs/claims.md, "The conclusion"). */
   conclusion: {
     counts: { supported: number; partly_supported: number; not_supported: number; not_decided: number; not_tested: number };
@@ -511,7 +511,7 @@ export interface Analysis {
     quotes: number[];
     /** Ids of claims 1-4 whose verdicts on the toy tasks and on real words, where both decide,
      * are the same (agree) or not (differ). */
-    real_words: { agree: number[]; differ: number[] };
+    words: { agree: number[]; differ: number[] };
   };
 }
 
@@ -528,7 +528,7 @@ export interface Codes {
   /** The experiments each claim reads, in its order of preference (docs/claims.md). */
   claim_sources: { id: number; experiments: string[] }[];
   /** The claims judged a second time on real words, and the experiment they read. */
-  real_words_claims: { ids: number[]; experiments: string[] };
+  words_claims: { ids: number[]; experiments: string[] };
 }
 
 /** Options of the Emscripten factory that matter here. */

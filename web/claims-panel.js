@@ -21,7 +21,7 @@ const panel = {
   sources: new Map(),     // claim id -> the experiments it reads, in the core's order of preference
                           // (codes().claim_sources)
   words: { ids: new Set(), sources: [] },  // the claims judged again on real words, and what
-                          // that judgement reads (codes().real_words_claims)
+                          // that judgement reads (codes().words_claims)
   recordings: new Map(),  // preset -> Map experiment -> { file, text } once fetched, or null while
                           // being fetched: each preset's recordings, fetched once
   analyses: new Map(),    // inputs' key (inputKey) -> their analysis, or its promise while it is
@@ -41,7 +41,7 @@ const panel = {
 // preset's recordings are fetched.
 export function setUpClaims(codes, shown) {
   panel.sources = new Map(codes.claim_sources.map((c) => [c.id, c.experiments]));
-  panel.words = { ids: new Set(codes.real_words_claims.ids), sources: codes.real_words_claims.experiments };
+  panel.words = { ids: new Set(codes.words_claims.ids), sources: codes.words_claims.experiments };
   panel.ready = !app.embed;
   shown.finally(() => {
     panel.loaded = true;
@@ -210,9 +210,9 @@ function dependsOn(id, claim, words) {
 // | { state: 'verdict', claim, source, serial }. why: the i18n key of why there is no verdict:
 // runs of these experiments were trained here with this preset and stopped before any finished,
 // the preset's recordings are still to come, none is recorded, or (CUSTOM) none was run.
-// words: the claim's verdict on real words (the analysis's real_words_claims).
+// words: the claim's verdict on real words (the analysis's words_claims).
 function cellOf(column, id, words = false) {
-  const claims = column.analysis && column.analysis[words ? 'real_words_claims' : 'claims'];
+  const claims = column.analysis && column.analysis[words ? 'words_claims' : 'claims'];
   const claim = claims && claims.find((c) => c.id === id);
   const depends = dependsOn(id, claim, words);
   const busy = depends.map((name) => app.exps.get(name)).filter((exp) => exp && pending(exp) && presetOf(exp) === column.preset);

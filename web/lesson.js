@@ -183,7 +183,7 @@ export function renderConclusion(a) {
     sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
   }
   // Claims 1-4 on real words against the toy tasks, where both columns decide.
-  const { agree, differ } = a.conclusion.real_words;
+  const { agree, differ } = a.conclusion.words;
   const claimList = (ids) => (ids.length ? t(ids.length === 1 ? 'claimOneId' : 'claimIds', { ids: andList(ids.map(String)) }) : t('claimNoId'));
   if (agree.length || differ.length) sentences.push(t('conclusionWords', { agree: claimList(agree), differ: claimList(differ) }));
   $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');

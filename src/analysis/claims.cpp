@@ -308,7 +308,7 @@ json analyze(const std::vector<json>& results) {
           {"thresholds", thresholds},
           {"experiments", experiments},
           {"claims", claims},
-          {"real_words_claims", std::move(words)},
+          {"words_claims", std::move(words)},
           {"conclusion", std::move(summary)}};
 }
 

@@ -40,7 +40,7 @@ nlohmann::json codes_json() {
           {"states", kStateCodes},
           {"trained_to_end", trained},
           {"claim_sources", sources},
-          {"real_words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}}};
+          {"words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}}};
 }
 
 }  // namespace wolab

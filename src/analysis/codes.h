@@ -141,7 +141,7 @@ inline const std::vector<ClaimSources> kClaimSources = {
     {9, {"activation_stats", "remove_wo", "freeze_wo"}},
 };
 
-// Claims 1-4 are judged a second time from real words alone (analyze()'s real_words_claims):
+// Claims 1-4 are judged a second time from real words alone (analyze()'s words_claims):
 // the same rules on experiment real_words, which no claim of kClaimSources reads.
 inline constexpr int kRealWordsClaims[] = {1, 2, 3, 4};
 inline const std::vector<std::string> kRealWordsSources = {"real_words"};
@@ -155,7 +155,7 @@ Reason reason_from_code(const std::string& code);
 
 // {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...],
 //  "trained_to_end": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...],
-//  "real_words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]}}: the tables above
+//  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]}}: the tables above
 // and the run status states (lab/status.h), each in its order.
 nlohmann::json codes_json();
 

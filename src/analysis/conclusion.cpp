@@ -43,7 +43,7 @@ json conclusion(const json& claims, const json& words_claims) {
   return {{"counts", counts},
           {"still_learning", still},
           {"quotes", quotes},
-          {"real_words", {{"agree", agree}, {"differ", differ}}}};
+          {"words", {{"agree", agree}, {"differ", differ}}}};
 }
 
 }  // namespace wolab::verdicts

@@ -640,7 +640,7 @@ std::string format_analysis(const json& analysis) {
   }
   out += "\nThe article's claims, checked against these runs\n" + claims_text(analysis["claims"]);
   // The second column, when the input has real words to judge it from.
-  const json& words = analysis["real_words_claims"];
+  const json& words = analysis["words_claims"];
   bool tested = false;
   for (const json& c : words) tested = tested || c["reason"] != "experiment_absent";
   if (tested)
@@ -648,8 +648,8 @@ std::string format_analysis(const json& analysis) {
            "rules; the final accuracy is WER on every held-out word. The article's \"BLEU drops by two\n"
            "points\" is a translation claim, and this is the closest test these runs make of it.\n" +
            claims_text(words);
-  // Where both columns decide, whether they agree (the conclusion's real_words).
-  const json& both = analysis["conclusion"]["real_words"];
+  // Where both columns decide, whether they agree (the conclusion's words).
+  const json& both = analysis["conclusion"]["words"];
   const auto claims = [](const json& ids) {  // "no claim", "claim 1", "claims 1, 2 and 4"
     if (ids.empty()) return std::string("no claim");
     std::string s = ids.size() == 1 ? "claim " : "claims ";

@@ -325,7 +325,7 @@ json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string
 
 // ---- Real words (real_words.cpp) ----
 
-// Claims 1-4 judged on real words alone: the analysis's real_words_claims.
+// Claims 1-4 judged on real words alone: the analysis's words_claims.
 json real_words_claims(const std::vector<Exp>& exps);
 // A key pair's figures on real words (per and wer), added to its finding; {} for the toy tasks.
 json words_figures(const Exp& e, const Pair& p);
@@ -336,9 +336,9 @@ json finding(const Exp& e);
 
 // ---- The conclusion (conclusion.cpp) ----
 
-// {counts: per verdict, still_learning, quotes: ids of the claims it quotes, real_words: {agree,
+// {counts: per verdict, still_learning, quotes: ids of the claims it quotes, words: {agree,
 // differ}: ids of claims 1-4 whose verdicts on the toy tasks and on real words, both deciding, are
-// the same or not} of the claims' JSON and real_words_claims.
+// the same or not} of the claims' JSON and words_claims.
 json conclusion(const json& claims, const json& words_claims);
 
 }  // namespace wolab::verdicts

@@ -1107,7 +1107,7 @@ std::vector<WordSpec> words(const std::vector<std::array<double, 4>>& wers, bool
   return out;
 }
 
-const json& words_claim(const json& analysis, int id) { return analysis["real_words_claims"][id - 1]; }
+const json& words_claim(const json& analysis, int id) { return analysis["words_claims"][id - 1]; }
 
 TEST(Analysis, RealWordsComparePerAndWerInPointsAgainstLearned) {
   // identity 6 points of WER worse than learned in every seed, frozen_random 15, the other even.
@@ -1177,16 +1177,16 @@ TEST(Analysis, RealWordsAreTheSecondColumnBesideTheToyTasks) {
   EXPECT_EQ(claim(a, 1)["experiment"], "remove_wo");
   EXPECT_EQ(words_claim(a, 1)["experiment"], "real_words");
   EXPECT_EQ(words_claim(a, 2)["reason"], "drop_smaller");  // 1 point in every seed: consistent, under 5
-  EXPECT_EQ(a["real_words_claims"].size(), 4u);
+  EXPECT_EQ(a["words_claims"].size(), 4u);
   // The conclusion compares the columns where both decide: claim 1 supported on the toy task
   // (identity 40% slower), not on real words; claim 2 not supported (both at the ceiling)
   // against partly (1 point); claims 3 and 4 have no toy verdict (no freeze_wo).
   EXPECT_EQ(claim(a, 1)["verdict"], "supported");
   EXPECT_EQ(words_claim(a, 1)["verdict"], "not_supported");
-  EXPECT_EQ(a["conclusion"]["real_words"], json::parse(R"({"agree": [], "differ": [1, 2]})"));
+  EXPECT_EQ(a["conclusion"]["words"], json::parse(R"({"agree": [], "differ": [1, 2]})"));
   EXPECT_NE(format_analysis(a).find("Where both decide, the toy tasks and real words agree on no claim and differ on claims 1 and 2.\n"),
             std::string::npos);
-  EXPECT_EQ(analyze({toy})["conclusion"]["real_words"], json::parse(R"({"agree": [], "differ": []})"));
+  EXPECT_EQ(analyze({toy})["conclusion"]["words"], json::parse(R"({"agree": [], "differ": []})"));
 }
 
 }  // namespace
