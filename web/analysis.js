@@ -5,6 +5,12 @@
 // recordings, which takes seconds at the Article preset's size, to a second one made when first
 // needed, so that it never holds up a verdict of the results shown.
 
+let pending = 0;  // calls made and not yet answered, over both workers
+
+// Whether a call is being answered: the estimate's timing (web/estimate.js) waits for none, since
+// timed beside an analysis it read up to three times the time Run all then took.
+export const analysisBusy = () => pending > 0;
+
 // A worker of web/analysis-worker.js loading `script`: call(method, ...args) -> promise of text.
 function analysisWorker(script) {
   const worker = new Worker('analysis-worker.js');
@@ -14,8 +20,9 @@ function analysisWorker(script) {
   worker.onmessage = (e) => {
     const msg = e.data;
     const r = requests.get(msg.request);
-    requests.delete(msg.request);
     if (!r) return;
+    requests.delete(msg.request);
+    pending--;
     if (msg.type === 'answer') r.resolve(msg.text ?? msg.value);
     else r.reject(Object.assign(new Error(msg.message), msg.fault ? { fault: msg.fault } : {}));
   };
@@ -23,6 +30,7 @@ function analysisWorker(script) {
     e.preventDefault();
     crashed = e.message || 'analysis worker failed';
     for (const r of requests.values()) r.reject(new Error(crashed));
+    pending -= requests.size;
     requests.clear();
   };
   worker.postMessage({ type: 'init', script });
@@ -31,6 +39,7 @@ function analysisWorker(script) {
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       requests.set(request, { resolve, reject });
+      pending++;
       worker.postMessage({ type: 'call', request, method, args });
     });
   };

@@ -131,13 +131,14 @@ async function boot() {
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();
   document.body.dataset.ready = 'true';
-  scheduleSpeed(LOAD_SPEED_DELAY_MS);
   let shown = Promise.resolve();
   if (app.pending) runExperiments(app.pending);
   // Results recorded with the preset the settings match; settings of one's own (a link) start
   // empty.
   else if ($('#preset').value !== 'custom') shown = showRecorded($('#preset').value);
   setUpClaims(codes, shown);
+  // The estimate's timing of this device once the recordings are shown (web/estimate.js).
+  shown.finally(() => scheduleSpeed(LOAD_SPEED_DELAY_MS));
 }
 
 boot();

@@ -9,7 +9,7 @@ import { configValid, runAllConfig } from './settings-form.js';
 import { overall } from './control-bar.js';
 import { runAllNames, runRank } from './live-runs.js';
 import { stepsTrained } from './run-status.js';
-import { planAside } from './analysis.js';
+import { analysisBusy, planAside } from './analysis.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
@@ -37,11 +37,13 @@ const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) =
 // Every worker of the pool times the first run that Run all would train, at once (Runner.time),
 // which gives the seconds one cost unit takes on a worker while the others train too: the
 // fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
-// workers in pool order. Skipped while runs train.
+// workers in pool order. Skipped while runs train; put off while results are being analysed.
 async function measureSpeed() {
   if (!app.runner || !configValid()) return;
   const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
+  const later = () => scheduleSpeed(SPEED_DELAY_MS);
+  if (analysisBusy()) return later();
   const names = [...app.exps.keys()];
   const lists = [...names, 'all'];
   let texts;
@@ -51,12 +53,15 @@ async function measureSpeed() {
     return;  // settings the core refuses: no estimate (Run says why)
   }
   if (runAllConfig() !== all) return;
+  if (analysisBusy()) return later();
   const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
   const first = plans.get('all')[0];
   const answers = first && await app.runner.time(first.config, first.keep, runData(first.config));
   if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
   const perUnit = answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
-  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total), app.runner.size)]));
+  // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
+  const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / perUnit[i]));
+  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total + fixed), app.runner.size)]));
   app.speed = { key: all, units, perUnit: { low: Math.min(...perUnit), high: Math.max(...perUnit) } };
   for (const exp of app.exps.values()) exp.redraw();
   overall.redraw();

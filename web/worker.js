@@ -164,8 +164,11 @@ function finish(job, trainer) {
 // periods (the steps up to a probe step and its held-out eval): steps one at a time for TIME_MS
 // and to a probe step as a warm-up (a fresh worker's wasm runs its baseline code until V8 has
 // optimised it), then on for TIME_MS and to the next probe step. A long period is cut at
-// 4 TIME_MS (its eval then weighs little). The run keeps what the planned run keeps. Returns
-// { steps, probes, ms } of the timed part: the steps, the probe steps among them, the wall time.
+// 4 TIME_MS (its eval then weighs little). The run keeps what the planned run keeps, and each
+// probe step's record is made as a run's is (stepChunk). Then what a run costs besides its steps:
+// a trainer made, its first and last records and its checkpoint (start, finish). Returns
+// { steps, probes, ms, run_ms }: the timed part's steps, the probe steps among them and its wall
+// time, and that fixed cost of a run.
 function timeSteps(wolab, config, keep, lexicon) {
   const every = config.train.probe_every;
   const trainer = () => {
@@ -179,7 +182,10 @@ function timeSteps(wolab, config, keep, lexicon) {
     let steps = 0, probes = 0;
     do {
       steps += tr.step(1).length;
-      if (atProbe()) probes++;
+      if (atProbe()) {
+        probes++;
+        JSON.parse(tr.probeRecord());
+      }
     } while (!(atProbe() && performance.now() - t0 >= ms) && !tr.finished() && performance.now() - t0 < 4 * TIME_MS);
     return { steps, probes };
   };
@@ -193,7 +199,14 @@ function timeSteps(wolab, config, keep, lexicon) {
     }
     const t0 = performance.now();
     const timed = until(tr, TIME_MS, t0);
-    return { ...timed, ms: performance.now() - t0 };
+    const ms = performance.now() - t0;
+    const t1 = performance.now();
+    const fresh = trainer();
+    JSON.parse(fresh.record());
+    fresh.delete();
+    JSON.parse(tr.record());
+    tr.checkpoint();
+    return { ...timed, ms, run_ms: performance.now() - t1 };
   } finally {
     tr.delete();
   }
