@@ -132,8 +132,12 @@ function ownConfig(exp, config) {
 // data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
 // its summary and verdict have been made from them) and on #controls (idle | running | paused),
 // data-status on run rows: the page's state for tests and scripts/bench_page.js.
-function renderFrame(exp) {
+export function showState(exp) {
   exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
+}
+
+function renderFrame(exp) {
+  showState(exp);
   // An embed has no settings panel: before a run, the line says what Run will train.
   exp.configLine.hidden = !exp.config && !app.embed;
   if (exp.config) {

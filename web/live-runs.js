@@ -8,7 +8,7 @@ import { notice } from './notices.js';
 import { overall } from './control-bar.js';
 import { configValid, runAllConfig } from './settings-form.js';
 import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
-import { reset } from './experiment-section.js';
+import { reset, showState } from './experiment-section.js';
 import { onExperimentSettled } from './results-shown.js';
 import { active, complete, finishedRuns, isSettled, stepsTrained } from './run-status.js';
 import { appendProgress } from './live-record.js';
@@ -148,9 +148,12 @@ export function runExperiments(names) {
     }
   }
   app.batch.jobs.push(...jobs);
+  // The sections show their queued runs in the next frames (frames.js), not in this task (six
+  // of them rendered at once made Run all's press a long task); their state changes now.
   for (const name of free) {
     const exp = app.exps.get(name);
-    exp.renderNow();
+    showState(exp);
+    exp.redraw();
     settle(exp);  // its runs may all have trained already
   }
   app.runner.enqueue(jobs.map((job) => ({

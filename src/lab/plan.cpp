@@ -120,8 +120,9 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
     for (const ExperimentInfo* e : selected) chosen[e - experiments().data()] = true;
   }
 
-  // The distinct runs of one seed, in first-use order.
+  // The distinct runs of one seed, in first-use order, and each one's config as text.
   std::vector<PlannedRun> shapes;
+  std::vector<std::string> texts;
   for (size_t i = 0; i < chosen.size(); ++i) {
     if (!chosen[i]) continue;
     const ExperimentInfo& e = experiments()[i];
@@ -138,10 +139,13 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
         run.config.train.lr = lr;
         run.config.train.clip = clip;
         // Identical configs train identically: real_words' runs, on another task, share none.
-        const json text = config_json(run.config);
-        auto it = std::find_if(shapes.begin(), shapes.end(),
-                               [&](const PlannedRun& r) { return config_json(r.config) == text; });
-        if (it == shapes.end()) it = shapes.insert(shapes.end(), run);
+        const std::string text = config_json(run.config).dump();
+        const size_t found = static_cast<size_t>(std::find(texts.begin(), texts.end(), text) - texts.begin());
+        if (found == shapes.size()) {
+          shapes.push_back(run);
+          texts.push_back(text);
+        }
+        PlannedRun* it = &shapes[found];
         it->keep_stats = it->keep_stats || e.stats;
         it->keep_wo = it->keep_wo || (e.wo_snapshots && wo_learns(v));
         it->experiments.push_back(e.name);
