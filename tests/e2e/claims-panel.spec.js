@@ -153,7 +153,9 @@ test('360 px wide: the columns stack, nothing in the panel overflows', async ({ 
   // Stacked: a row's cells one under another, each under its preset's name.
   const [quick, article] = await Promise.all(['quick', 'article'].map((p) => cell(page, 1, p).boundingBox()));
   expect(article.y).toBeGreaterThanOrEqual(quick.y + quick.height - 1);
-  expect(await cell(page, 1, 'quick').evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Quick"');
+  // Polled, as the checks of the page's text are: read once, it was found empty in a few runs
+  // of many beside other tests, for a reason not found.
+  await expect.poll(() => cell(page, 1, 'quick').evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Quick"');
   await screenshot(page, 'claims-phone-360', page.locator('#claims'));
   expect(problems).toEqual([]);
 });
