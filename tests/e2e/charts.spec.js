@@ -2,9 +2,8 @@
 // without its legend saying so, each variant with one look (colour, dash, marker) everywhere, the
 // band exactly min–max over seeds, only the charts an experiment has data for, one colour per
 // variant in the gradient charts. On the recorded Quick results shown on load, and on live runs.
-import fs from 'fs';
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, query, runAndWait, screenshot, TINY, untilAttribute } from './helpers.js';
+import { chartData, docScreenshot, openPage, query, runAndWait, TINY, untilAttribute } from './helpers.js';
 
 const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability'];
 
@@ -242,12 +241,12 @@ test('screenshots of the charts, light theme at 1280 px', async ({ page }) => {
   const shot = async (name, sel) => {
     const figure = page.locator(sel).locator('xpath=ancestor::figure[1]');
     await chartData(page, sel);
-    fs.copyFileSync(await screenshot(page, name, figure), `docs/screenshots/${name}.png`);
+    await docScreenshot(page, name, figure, name);
   };
   await shot('charts_gain_sv', '#exp-gain_vs_learning canvas[data-chart="wo-sv"]');
   await shot('charts_gain_loss', '#exp-gain_vs_learning canvas[data-chart="loss"]');
   await shot('charts_remove_loss', '#exp-remove_wo canvas[data-chart="loss"]');
   await shot('charts_lr_trained', '#exp-lr_stability canvas[data-chart="trained"]');
-  fs.copyFileSync(await screenshot(page, 'charts_stats_layer0', page.locator('#exp-activation_stats .layer-panel').first()), 'docs/screenshots/charts_stats_layer0.png');
+  await docScreenshot(page, 'charts_stats_layer0', page.locator('#exp-activation_stats .layer-panel').first(), 'charts_stats_layer0');
   expect(problems).toEqual([]);
 });

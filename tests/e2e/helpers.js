@@ -148,6 +148,13 @@ export async function screenshot(page, name, locator = null) {
   return file;
 }
 
+// A screenshot (above) that WOLAB_DOCS_SCREENSHOTS=1 also copies to docs/screenshots/<docName>.png.
+export async function docScreenshot(page, name, locator, docName) {
+  const file = await screenshot(page, name, locator);
+  if (file && process.env.WOLAB_DOCS_SCREENSHOTS) fs.copyFileSync(file, path.join('docs', 'screenshots', `${docName}.png`));
+  return file;
+}
+
 // The text of each cell of a table, row by row (header row first).
 export function tableCells(locator) {
   return locator.evaluate((table) => [...table.rows].map((r) => [...r.cells].map((c) => c.textContent)));

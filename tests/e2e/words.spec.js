@@ -2,7 +2,7 @@
 // verdict, and the word box answering from the recorded models), fetched only once the section
 // comes near; a live tiny run replacing it; a bad word; the 700 px embed; 中文.
 import { test, expect } from '@playwright/test';
-import { chartData, openPage, presets, query, runAndWait, screenshot, tableCells, TIMED, TINY, untilAttribute, NUMBER } from './helpers.js';
+import { chartData, docScreenshot, openPage, presets, query, runAndWait, tableCells, TIMED, TINY, untilAttribute, NUMBER } from './helpers.js';
 
 const VARIANTS = ['learned', 'identity', 'frozen_random', 'learned_identity_init'];
 
@@ -62,7 +62,7 @@ test('real words on load: recorded charts, table and verdict, and the word box a
   // What the section fetched, lexicon and models included.
   const fetched = requests.filter((p) => p.endsWith('.safetensors') || p.endsWith('cmudict-g2p.txt'));
   expect(fetched.filter((p) => p.endsWith('.safetensors'))).toHaveLength(4);
-  await screenshot(page, 'words-recorded', section);
+  await docScreenshot(page, 'words-recorded', section, 'words_recorded');
   expect(problems).toEqual([]);
 });
 
@@ -106,7 +106,7 @@ test('a live tiny run replaces the recording, and the word box then answers with
   // model is smaller still).
   expect(Number(await box.getAttribute('data-ms'))).toBeLessThan(100 * answers.length);
   expect(wall).toBeLessThan(5_000);
-  await screenshot(page, 'words-live', section);
+  await docScreenshot(page, 'words-live', section, 'words_live');
   expect(problems).toEqual([]);
 });
 
@@ -128,6 +128,6 @@ test('the 700 px embed of real words, in Chinese', async ({ page }) => {
   await expect(box.locator('.word-dictionary')).toContainText('验证单词');
   // Nothing wider than the frame.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
-  await screenshot(page, 'words-embed-zh', section);
+  await docScreenshot(page, 'words-embed-zh', section, 'words_embed_zh');
   expect(problems).toEqual([]);
 });
