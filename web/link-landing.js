@@ -23,9 +23,13 @@ const linked = (hash) => (hash.length > 1 ? document.getElementById(decodeURICom
 export function setUpLinkLanding() {
   for (const el of [...document.body.children, ...document.querySelectorAll('section.experiment')]) resized.observe(el);
   // The reader's own move ends the landing; capture: before the page's handlers act on it. A
-  // click on a link lets go first and lands again in its click handler below.
+  // click on a link lets go first and lands again in its click handler below. A click inside the
+  // target (Show the recorded result, a chip) keeps it: the reader is still reading there, and a
+  // block above may still grow afterwards (once, in a test, by 94 px after such a click).
   for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
-    window.addEventListener(type, () => { target = null; }, { capture: true, passive: true });
+    window.addEventListener(type, (e) => {
+      if (type !== 'pointerdown' || !target || !target.contains(e.target)) target = null;
+    }, { capture: true, passive: true });
   }
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[href^="#"]');
