@@ -48,6 +48,13 @@ test('a link to an experiment opens the page on it, once its section exists and 
   await drawnInView(page);
   await page.waitForTimeout(500);
   expect(Math.abs(await offset(page, 'exp-gain_vs_learning'))).toBeLessThanOrEqual(3);
+  // A block above that grows after a click inside the target leaves it at the top.
+  await page.locator('#exp-activation_stats').evaluate((el) => {
+    const block = document.createElement('div');
+    block.style.height = '200px';
+    el.append(block);
+  });
+  await expect.poll(() => offset(page, 'exp-gain_vs_learning').then(Math.abs)).toBeLessThanOrEqual(3);
   expect(problems).toEqual([]);
 });
 
