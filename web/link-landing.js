@@ -26,11 +26,10 @@ export function setUpLinkLanding() {
   // click on a link lets go first and lands again in its click handler below. A click inside the
   // target (Show the recorded result, a chip) keeps it: the reader is still reading there, and a
   // block above may still grow afterwards (once, in a test, by 94 px after such a click).
-  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
-    window.addEventListener(type, (e) => {
-      if (type !== 'pointerdown' || !target || !target.contains(e.target)) target = null;
-    }, { capture: true, passive: true });
-  }
+  const letGo = () => { target = null; };
+  const early = { capture: true, passive: true };
+  for (const type of ['wheel', 'touchstart', 'keydown']) window.addEventListener(type, letGo, early);
+  window.addEventListener('pointerdown', (e) => { if (!(target && target.contains(e.target))) letGo(); }, early);
   document.addEventListener('click', (e) => {
     const a = e.target.closest('a[href^="#"]');
     const el = a && linked(a.hash);

@@ -145,10 +145,10 @@ std::vector<PlannedRun> plan_runs(const ExperimentConfig& cfg, const std::vector
           shapes.push_back(run);
           texts.push_back(text);
         }
-        PlannedRun* it = &shapes[found];
-        it->keep_stats = it->keep_stats || e.stats;
-        it->keep_wo = it->keep_wo || (e.wo_snapshots && wo_learns(v));
-        it->experiments.push_back(e.name);
+        PlannedRun& shape = shapes[found];
+        shape.keep_stats = shape.keep_stats || e.stats;
+        shape.keep_wo = shape.keep_wo || (e.wo_snapshots && wo_learns(v));
+        shape.experiments.push_back(e.name);
       }
     }
   }
