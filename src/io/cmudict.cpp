@@ -1,6 +1,7 @@
 #include "io/cmudict.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -148,7 +149,10 @@ Lexicon parse_cmudict(const std::string& text) {
       if (base != last_base) fail("the alternate " + quote_short(head) + " does not follow " + quote_short(base));
       if (!last_kept) continue;
     } else {
-      if (!heads.insert(base).second) fail("the word " + quote_short(base) + " is listed twice");
+      // Listed twice in any case: the word set lowercases every word.
+      std::string folded = base;
+      std::transform(folded.begin(), folded.end(), folded.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+      if (!heads.insert(folded).second) fail("the word " + quote_short(base) + " is listed twice");
       last_base = base;
       const std::string word = word_in_set(base);
       last_kept = !word.empty();

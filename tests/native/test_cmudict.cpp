@@ -85,6 +85,8 @@ TEST(Cmudict, BadLinesAreOneClearError) {
   EXPECT_EQ(error_of("CAT  K AE T\nDOG(1)  D AO G\n"),
             "dictionary line 2: the alternate \"DOG(1)\" does not follow \"DOG\"");
   EXPECT_EQ(error_of("CAT  K AE T\nCAT  K AA T\n"), "dictionary line 2: the word \"CAT\" is listed twice");
+  // In another case too (found by fuzz_cmudict: the compact file then refused its own words).
+  EXPECT_EQ(error_of("CAT  K AE T\nCat  K AA T\n"), "dictionary line 2: the word \"Cat\" is listed twice");
   EXPECT_EQ(error_of("CAT(X)  K AE T\n"), "dictionary line 1: malformed word \"CAT(X)\"");
   EXPECT_EQ(error_of("CAT()  K AE T\n"), "dictionary line 1: malformed word \"CAT()\"");
   EXPECT_EQ(error_of("  K AE T\n"), "dictionary line 1: an entry must start with its word, got \"  K AE T\"");
