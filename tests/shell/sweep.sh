@@ -21,6 +21,9 @@ flags=(--experiment all --d-model 8 --heads 2 --layers 1 --d-ff 16 --alphabet 4 
 case $case in
 parallel)
   command -v parallel >/dev/null || fail "GNU parallel is not installed (scripts/setup.sh installs it)"
+  # real_words reads a small lexicon: every 200th word of the build's, about 570 words
+  awk '!/^;/ && !/\(/ && ++n % 200 == 0' "$(dirname "$wolab")/data/cmudict-g2p.txt" >words.txt
+  flags+=(--data words.txt)
   "$wolab" run "${flags[@]}" --jobs 2 --out whole.json >whole.log 2>&1 || fail "unsharded run: $(tail -1 whole.log)"
   "$wolab" plan "${flags[@]}" --shards 3 --out sweep.json >commands.txt 2>slices.txt
   [[ $(wc -l <commands.txt) -eq 3 ]] || fail "plan --shards 3 printed $(wc -l <commands.txt) lines"
