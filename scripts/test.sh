@@ -63,13 +63,14 @@ run_ctest() {  # suite, build dir[, more ctest arguments]
 # "[  SKIPPED ] N tests, listed below:" when there are any; a shard that ends without its
 # "[==========] N tests from M test suites ran." line (a crash) counts as one failed test more.
 run_shards() {  # suite, command...
-  local suite=$1 log="$logs/$1.log" i n p=0 f=0 k=0
+  local suite=$1 log="$logs/$1.log" i n p=0 f=0 k=0 pids=()
   shift
   banner "$suite: $* (2 shards)"
   for i in 0 1; do
     GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i "$@" >"$logs/$suite.shard$i.log" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"  # only the shards: the wasm build and the fuzzers run in the background meanwhile
   cat "$logs/$suite".shard[01].log >"$log"
   grep -E -A8 '^\[  FAILED  \] [A-Za-z]|Failure$' "$log"
   for i in 0 1; do
