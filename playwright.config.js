@@ -5,6 +5,7 @@
 
 const { execFileSync } = require('child_process');
 const { defineConfig } = require('@playwright/test');
+const { CHROMIUM_ARGS } = require('./scripts/chromium-args.js');
 
 // Playwright loads this file in its main process and again in each worker; the port chosen
 // in the main process is kept in the environment, which the workers inherit.
@@ -43,9 +44,7 @@ module.exports = defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: CHROMIUM_ARGS,
     },
   },
 });

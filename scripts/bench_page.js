@@ -19,6 +19,7 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require('@playwright/test');
 const { start } = require('./serve.js');
+const { CHROMIUM_ARGS } = require('./chromium-args.js');
 
 const root = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'));
 const timeoutS = Number(process.env.BENCH_PAGE_TIMEOUT || 600);
@@ -141,9 +142,7 @@ async function main() {
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       headless: true,
-      // --no-sandbox: as root, Chromium's sandbox refuses to start.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: CHROMIUM_ARGS,
     });
     const result = await bench(browser, server.url);
     const line = {
