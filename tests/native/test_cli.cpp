@@ -1,7 +1,7 @@
 // The wolab command as a user meets it: exit codes, one-line errors that leave no output
 // behind, results files the page can import, checkpoints `wolab eval` reads back.
-// Runs the built binary, whose path the build passes as WOLAB_CLI_PATH; skipped under
-// Emscripten, where node cannot start processes.
+// Runs the built binary, whose path the build passes as WOLAB_CLI_PATH; native only (the wasm
+// suite leaves this file out: node cannot start processes for a wasm program).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,11 +20,9 @@
 #include "run/trainer.h"
 #include "helpers.h"
 
-#if !defined(__EMSCRIPTEN__)
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#endif
 
 namespace wolab {
 namespace {
@@ -39,16 +37,12 @@ struct Outcome {
 class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
-#if defined(__EMSCRIPTEN__)
-    GTEST_SKIP() << "no child processes under node";
-#elif !defined(WOLAB_CLI_PATH)
+#if !defined(WOLAB_CLI_PATH)
     GTEST_SKIP() << "WOLAB_CLI_PATH is not defined: the build must pass the path of the wolab binary";
 #endif
-#if !defined(__EMSCRIPTEN__)
     // The pid keeps two suites running at once (native and another build) apart.
     dir_ = ::testing::TempDir() + "wolab_cli_" + std::to_string(getpid()) + "_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
-#endif
     std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
   }
   void TearDown() override {
@@ -62,18 +56,14 @@ class Cli : public ::testing::Test {
     return ss.str();
   }
 
-  static bool exists([[maybe_unused]] const std::string& path) {
-#if defined(__EMSCRIPTEN__)
-    return false;
-#else
+  static bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
-#endif
   }
 
   Outcome wolab(const std::string& args) {
     Outcome o;
-#if defined(WOLAB_CLI_PATH) && !defined(__EMSCRIPTEN__)
+#if defined(WOLAB_CLI_PATH)
     const std::string out = dir_ + "stdout.txt", err = dir_ + "stderr.txt";
     const std::string cmd = std::string("'") + WOLAB_CLI_PATH + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
     int status = std::system(cmd.c_str());
