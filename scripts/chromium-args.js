@@ -4,8 +4,8 @@
 
 // Playwright's own --disable-features list (playwright-core 1.65.1, chromiumSwitches), given
 // again: Chromium keeps only the last --disable-features of its command line, so disabling one
-// feature more means giving the whole list (tests/e2e/browser.spec.js checks that it still
-// holds all of Playwright's).
+// feature more means giving the whole list (tests/e2e/browser.spec.js fails on another
+// Playwright version, whose list may differ).
 const PLAYWRIGHT_DISABLED = [
   'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
   'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
@@ -22,7 +22,6 @@ const OMNIBOX_POPUPS = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 module.exports = {
   PLAYWRIGHT_DISABLED,
-  OMNIBOX_POPUPS,
   // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
   CHROMIUM_ARGS: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',

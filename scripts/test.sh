@@ -2,9 +2,9 @@
 # Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
 #   setup -> native build + GoogleTest (2 shards) and the shell tests (ctest) -> the same under
 #   ASan + UBSan, beside the libFuzzer harnesses, 10 s each -> the same GoogleTest suite compiled
-#   to wasm, under node (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in /usr/bin/chromium -> every
-#   benchmark once in its smoke mode (bench.sh --smoke). The wasm build runs in the background
-#   meanwhile.
+#   to wasm, under node (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in
+#   /usr/bin/chromium -> every benchmark once in its smoke mode (bench.sh --smoke). The wasm
+#   build runs in the background meanwhile.
 # Each suite runs even when an earlier one failed. A suite that cannot run (its build failed,
 # its runner crashed or printed no counts) counts as one failed test. The last line is
 # "N passed, N failed, N skipped", the sum over all suites; the exit status is non-zero if N failed > 0.
