@@ -29,12 +29,16 @@
 # head's GEMM shapes, the evaluation at the default size, the
 # page's experiment 1 of the Quick preset only, dist/ used as it is): to check that the benchmark
 # runs, in seconds; its figures mean nothing.
+# --build-only: builds every binary the benchmarks run, and exits (scripts/test.sh builds them
+# so in the background, before its smoke run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 native=${NATIVE_BUILD:-build}
 wasm=${WASM_BUILD:-build-wasm}
 smoke=${WOLAB_BENCH_SMOKE:-0}
 [[ ${1:-} == --smoke ]] && smoke=1
+build_only=0
+[[ ${1:-} == --build-only ]] && build_only=1
 if [[ $smoke == 1 ]]; then
   export WOLAB_BENCH_SMOKE=1  # for bench_train.js, bench_gemm.sh and bench_page.js
   seconds=${BENCH_SECONDS:-0.2}
@@ -55,12 +59,13 @@ export NODE_PATH=/usr/share/nodejs  # Debian's emcc needs Debian's acorn
 configured_release() {  # build dir
   [[ -f $1/CMakeCache.txt ]] && grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$1/CMakeCache.txt"
 }
-echo "building bench_train, bench_eval, bench_g2p, the lexicon (native), the wasm modules and bench_g2p ..." >&2
+echo "building bench_train, bench_eval, bench_g2p, bench_gemm, the lexicon (native), the wasm modules, bench_g2p and bench_gemm ..." >&2
 configured_release "$native" || cmake -B "$native" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
 configured_release "$wasm" || emcmake cmake -B "$wasm" -S . -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node);--no-experimental-fetch" >/dev/null
-cmake --build "$native" --target bench_train bench_eval bench_g2p lexicon -j2 >/dev/null
-cmake --build "$wasm" --target wolab wolab-nosimd bench_g2p -j2 >/dev/null
+cmake --build "$native" --target bench_train bench_eval bench_g2p bench_gemm lexicon -j2 >/dev/null
+cmake --build "$wasm" --target wolab wolab-nosimd bench_g2p bench_gemm -j2 >/dev/null
+[[ $build_only == 1 ]] && exit 0
 lexicon=$native/data/cmudict-g2p.txt
 
 steps_per_s() {  # the steps per CPU second of a JSON line on stdin
