@@ -2,8 +2,11 @@
 # Records the page's presets with the native CLI (the same core as the page), so the page has
 # results to show on load: dist/recorded/<preset>/results.<experiment>.json, one per experiment,
 # each run's W_o snapshots beside them (results.<experiment>.<variant>.seed<N>.safetensors, named
-# by the run's wo_file), the CLI's report (report.txt), and dist/recorded/index.json listing them by
-# experiment, so that a page showing one experiment (an embed) fetches only its file; and the
+# by the run's wo_file), the CLI's report (report.txt) and the same analysis as the page's analyze
+# makes it (analysis.json: `wolab report --json` of the files the page fetches, so that the page
+# shows the recorded verdicts without analysing them again on every load), and
+# dist/recorded/index.json listing them by experiment ("analyses" names each preset's
+# analysis.json), so that a page showing one experiment (an embed) fetches only its file; and the
 # models of real_words' first seed, one per variant (models/<variant>.seed<N>.safetensors, listed
 # under "models" in index.json, with a few held-out words on which they differ), which the page's word box pronounces with. Needs only
 # the wolab CLI (build-native.sh): build-wasm.sh may assemble dist/ meanwhile, and keeps
@@ -53,6 +56,7 @@ for preset in "${presets[@]}"; do
   for f in "$tmp/$preset"/results.*.json; do
     "$bin" split-wo "$f" --out "$f" > /dev/null
   done
+  "$bin" report --json "$tmp/$preset"/results.*.json > "$tmp/$preset/analysis.json"
   # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
   # depends only on its config and seed).
   mkdir -p "$tmp/$preset/models"
@@ -79,6 +83,12 @@ done
       sep2=', '
     done
     printf '}'
+    sep=', '
+  done
+  printf '}, "analyses": {'
+  sep=''
+  for preset in "${presets[@]}"; do
+    printf '%s"%s": "analysis.json"' "$sep" "$preset"
     sep=', '
   done
   printf '}, "models": {'

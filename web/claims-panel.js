@@ -2,9 +2,10 @@
 // (presetNames()) side by side, and under the reader's own settings when results shown were
 // trained with them. A preset's column reads each experiment from the results shown when they
 // are of that preset (trained here, imported, or recorded), else from that preset's recording
-// (fetched once, analysed in a second analysis worker); each cell says which. While runs of the
-// experiments a claim reads train, its cell says so instead of showing a verdict. Also the
-// conclusion under the panel, from the analysis of the results shown. The words are lesson.js's.
+// (fetched once, analysed in a second analysis worker; a preset's recordings all together come
+// with their analysis, recorded.js); each cell says which. While runs of the experiments a claim
+// reads train, its cell says so instead of showing a verdict. Also the conclusion under the
+// panel, from the analysis of the results shown. The words are lesson.js's.
 
 import { lang, presetKey, t } from './i18n.js';
 import { $, app, el } from './app-state.js';
@@ -13,7 +14,7 @@ import { invalidate } from './frames.js';
 import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
 import { active } from './run-status.js';
 import { matchPreset, settingsFromConfig } from './state.js';
-import { recordedFiles, recordedPreset } from './recorded.js';
+import { recordedAnalysis, recordedFiles, recordedPreset } from './recorded.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
 
@@ -61,11 +62,11 @@ const training = (exp) => exp.runs.some(active);
 // Its runs are training, or have ended and their analysis is on its way.
 const pending = (exp) => exp.runs.length > 0 && !exp.analysed;
 
-// An input of an analysis: one results document (doc, a Blob). key names it for as long as it is
-// shown (a recording by its file; live and imported results by their experiment's epoch); aside:
-// a recording the page does not show.
+// An input of an analysis: one results document (doc, a Blob) of `experiment`. key names it for
+// as long as it is shown (a recording by its file; live and imported results by their
+// experiment's epoch); aside: a recording the page does not show.
 const shownInput = (exp) => ({
-  source: exp.source, doc: exp.resultsBlob,
+  source: exp.source, experiment: exp.name, doc: exp.resultsBlob,
   key: exp.source === 'recorded' ? exp.file : `${exp.source}:${exp.name}:${exp.epoch}`,
 });
 
@@ -83,7 +84,7 @@ function columnInputs(preset) {
     if (mine && exp.analysis) inputs.set(exp.name, shownInput(exp));
     else if (recorded && recorded.has(exp.name) && !(mine && pending(exp))) {
       const { file, blob } = recorded.get(exp.name);
-      inputs.set(exp.name, { source: 'recorded', doc: blob, key: file, aside: true });
+      inputs.set(exp.name, { source: 'recorded', experiment: exp.name, doc: blob, key: file, aside: true });
     }
   }
   return inputs;
@@ -99,16 +100,29 @@ const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');
 const serials = new WeakMap();  // analysis -> a number of its own, which names it in a row's key
 let nextSerial = 1;
 
+// The analysis recorded with a preset's files, when `inputs` are all of them and nothing else:
+// what the core's analyze of them here would give (its experiments in the inputs' order). A
+// promise of it, or of null.
+async function recordedWhole(inputs) {
+  const presets = new Set(inputs.map((i) => (i.source === 'recorded' ? recordedPreset(i.key) : null)));
+  if (presets.size !== 1 || presets.has(null)) return null;
+  const analysis = await recordedAnalysis([...presets][0]);
+  if (!analysis || analysis.experiments.length !== inputs.length) return null;
+  const byName = new Map(analysis.experiments.map((e) => [e.experiment, e]));
+  if (!inputs.every((i) => byName.has(i.experiment))) return null;
+  return { ...analysis, experiments: inputs.map((i) => byName.get(i.experiment)) };
+}
+
 // The analysis of these inputs (null for none), made once while they stay in use: a promise of
-// it until it is made. Recordings alone go to the second worker (analysis.js), and the panel is
-// updated once their analysis is in.
+// it until it is made. A preset's recordings all together come with theirs; other recordings
+// alone go to the second worker (analysis.js), and the panel is updated once their analysis is in.
 function analysisOf(inputs) {
   if (!inputs.length) return null;
   const key = inputKey(inputs);
   if (!panel.analyses.has(key)) {
     const aside = inputs.every((i) => i.aside);
-    const made = (aside ? analyzeAside : analyze)(inputs.map((i) => i.doc)).then((text) => {
-      const analysis = JSON.parse(text);
+    const analysed = () => (aside ? analyzeAside : analyze)(inputs.map((i) => i.doc)).then((text) => JSON.parse(text));
+    const made = recordedWhole(inputs).then((recorded) => recorded || analysed()).then((analysis) => {
       serials.set(analysis, nextSerial++);
       if (panel.analyses.get(key) === made) panel.analyses.set(key, analysis);
       return analysis;
@@ -148,6 +162,9 @@ export function resultsChanged() {
 
 async function update() {
   panel.queued = false;
+  // Not while the recordings shown on load arrive one by one: once they are all in, their
+  // recorded analysis is the panel's, where each partial set would have been analysed anew.
+  if (!panel.loaded) return;
   panel.changed = false;
   panel.busy = true;
   try {

@@ -1,13 +1,15 @@
 // Results recorded with the native CLI at build time (scripts/record.sh writes
 // recorded/index.json, which names each experiment's file in recorded/<preset>/), shown on load
 // so that a reader sees curves, tables and verdicts before pressing Run, and read by the claims
-// panel for every preset. Same origin only; every file goes through the core (parseResults for
-// the sections, analyze for the panel) like an imported one. Without the files (a dev server)
-// the page says so and works.
+// panel for every preset. Same origin only. Each file is the core's own output, as its
+// parseResults would return it, and its analysis was recorded with it (analysis.json, the core's
+// analyze of those files, made by the CLI): the page reads them as they are, rather than parsing
+// and analysing them again in the wasm engine on every load (tests/wasm/recorded-analysis.test.js
+// checks both). Without the files (a dev server) the page says so and works.
 
 import { t } from './i18n.js';
 import { errorText } from './app-state.js';
-import { parseResults, woFile } from './analysis.js';
+import { woFile } from './analysis.js';
 
 const folder = (preset) => `recorded/${preset}/`;
 
@@ -30,6 +32,7 @@ export async function recordedFiles(preset, experiments) {
     return null;
   }
   if (index.recording === true) return Object.assign([], { recording: true });
+  analysisFiles.set(preset, (index.analyses || {})[preset]);
   const recorded = (index.presets && index.presets[preset]) || {};
   const files = await Promise.all(experiments.filter((e) => Object.hasOwn(recorded, e)).map(async (experiment) => {
     const file = folder(preset) + String(recorded[experiment]);
@@ -41,6 +44,28 @@ export async function recordedFiles(preset, experiments) {
     }
   }));
   return files.filter(Boolean);
+}
+
+// The analysis recorded with `preset`'s files (index.json's "analyses": `wolab report --json` of
+// them, scripts/record.sh), parsed: a promise of it, or of null when there is none. Fetched once,
+// named by the index that recordedFiles read for `preset`.
+const analysisFiles = new Map();  // preset -> the file of its analysis, as index.json named it
+const analyses = new Map();       // preset -> the promise of its analysis
+export function recordedAnalysis(preset) {
+  const name = analysisFiles.get(preset);
+  if (!name) return Promise.resolve(null);
+  if (!analyses.has(preset)) {
+    analyses.set(preset, fetch(folder(preset) + String(name)).then((r) => (r.ok ? r.json() : null)).catch(() => null));
+  }
+  return analyses.get(preset);
+}
+
+// The analysis of a recording (`file`, as showResults keeps it) of `experiment` on its own, out
+// of its preset's recorded analysis (the core analyses each experiment apart: the same as
+// analysing the file alone); null when none was recorded.
+export async function recordedExperimentAnalysis(file, experiment) {
+  const analysis = await recordedAnalysis(recordedPreset(file));
+  return (analysis && analysis.experiments.find((e) => e.experiment === experiment)) || null;
 }
 
 // The models recorded beside a recording (`file`, as showResults keeps it), from index.json's
@@ -68,8 +93,8 @@ export async function loadRecorded(preset, experiments, show) {
   }
   for (const { file, blob } of files) {
     try {
-      const parsed = await parseResults(blob);
-      show(JSON.parse(parsed), parsed, { source: 'recorded', file });
+      const text = (await blob.text()).trimEnd();
+      show(JSON.parse(text), text, { source: 'recorded', file });
     } catch (e) {
       console.error(`${file}: ${e.message || e}`);
     }

@@ -7,7 +7,7 @@ import { notice } from './notices.js';
 import { refreshButtons } from './control-bar.js';
 import { reset } from './experiment-section.js';
 import { active, finishedRuns, stepsTrained } from './run-status.js';
-import { isRecordedWith, loadRecorded } from './recorded.js';
+import { isRecordedWith, loadRecorded, recordedExperimentAnalysis } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
 import { resultsChanged } from './claims-panel.js';
 
@@ -80,15 +80,17 @@ function showResults(results, text, { source, file = '' }) {
 
 // Called once an experiment's runs have all ended (a live run settled, or results shown): where
 // whatever reads the finished results (summaries, verdicts) is brought up to date once the
-// analysis worker answers, unless the experiment was reset meanwhile.
+// analysis worker answers (for a recording, once its recorded analysis is in), unless the
+// experiment was reset meanwhile.
 export async function onExperimentSettled(exp) {
   exp.analysis = null;
   if (finishedRuns(exp).length) {
     const epoch = exp.epoch;
     try {
-      const text = await analyze([exp.resultsBlob]);
+      const analysis = (exp.source === 'recorded' && await recordedExperimentAnalysis(exp.file, exp.name))
+        || JSON.parse(await analyze([exp.resultsBlob])).experiments[0];
       if (exp.epoch !== epoch) return;
-      exp.analysis = JSON.parse(text).experiments[0];
+      exp.analysis = analysis;
     } catch (e) {
       if (exp.epoch !== epoch) return;
       notice(errorText(e), 'error', { box: exp.notices });

@@ -50,7 +50,7 @@ const char* const kUsage =
     "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
     "       wolab pronounce --model run.safetensors WORD...  a g2p run's pronunciation of words\n"
-    "       wolab report results.json...             paired comparisons and the article's claims\n"
+    "       wolab report [--json] results.json...    paired comparisons and the article's claims\n"
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
     "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
@@ -120,7 +120,10 @@ void print_report_help() {
   std::cout << kUsage << "\nwolab report FILE...: reads results files written by `wolab run` (or the page) and\n"
                "prints, per experiment, whether each variant converged and the paired comparisons of\n"
                "its variants seed by seed, then a verdict on each of the article's claims\n"
-               "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n";
+               "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n"
+               "--json (first): prints instead the analysis as the page gets it from the core's\n"
+               "analyze (docs/api.md), one JSON document; scripts/record.sh records it beside the\n"
+               "results the page shows on load.\n";
 }
 
 void print_split_help() {
@@ -701,9 +704,12 @@ int report_command(const std::vector<std::string>& args) {
     print_report_help();
     return 0;
   }
-  if (args.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");
+  const bool as_json = !args.empty() && args.front() == "--json";
+  const std::vector<std::string> files(args.begin() + (as_json ? 1 : 0), args.end());
+  if (files.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");
   std::vector<json> results;
-  for (const std::string& path : args) {
+  for (const std::string& path : files) {
+    if (path.rfind("--", 0) == 0) throw ConfigError(path + ": unknown flag; see wolab report --help");
     try {
       const std::vector<uint8_t> bytes = read_file_bytes(path);
       results.push_back(parse_results(std::string(bytes.begin(), bytes.end())));
@@ -711,7 +717,11 @@ int report_command(const std::vector<std::string>& args) {
       throw ConfigError(path + ": " + e.what());
     }
   }
-  std::printf("%s", format_analysis(analyze(results)).c_str());
+  const json analysis = analyze(results);
+  if (as_json)
+    std::printf("%s\n", analysis.dump().c_str());
+  else
+    std::printf("%s", format_analysis(analysis).c_str());
   return 0;
 }
 

@@ -12,6 +12,14 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // data-ready), and shownAt, the first frame after it at which every recorded experiment's
   // section is settled (its verdict made) and the claims panel has its 9 rows.
   await page.addInitScript((names) => {
+    // The analysis calls the page makes (web/analysis.js posts { method } to its workers): the
+    // recordings' analysis was recorded with them (scripts/record.sh), so none on load.
+    window.analyzeCalls = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (msg, ...rest) {
+      if (msg && msg.method === 'analyze') window.analyzeCalls++;
+      return post.call(this, msg, ...rest);
+    };
     const shownNow = () => document.querySelectorAll('#claims-body tr').length === 9
       && names.every((n) => document.getElementById(`exp-${n}`)?.dataset.state === 'settled');
     const watch = () => {
@@ -35,6 +43,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   const ms = await page.evaluate(() => window.shownAt - window.readyAt);
   expect(ms, 'ms from the engine being ready to every recorded verdict shown').toBeLessThan(2 * 2_000);
   await expect(page.locator('#claims-body tr')).toHaveCount(9);
+  expect(await page.evaluate(() => window.analyzeCalls), 'analysis calls on load').toBe(0);
   const sections = page.locator('section.experiment');
   for (const name of shown) {
     const section = page.locator(`#exp-${name}`);

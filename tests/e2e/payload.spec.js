@@ -9,6 +9,7 @@ import { openPage, TIMED, untilAttribute } from './helpers.js';
 
 const SECTION_BUDGET = 3e6;       // bytes, any one section's recording at either preset
 const FIRST_SCREEN_BUDGET = 1e6;  // bytes, everything the page fetches before the reader scrolls
+const ANALYSIS_BUDGET = 100e3;    // bytes, a preset's recorded analysis (18 KB gzipped at Quick)
 const LONG_TASK = 100;            // ms
 
 // Every response the page receives, as { url, bytes (body as sent, and headers), encoding }.
@@ -72,8 +73,12 @@ for (const preset of ['quick', 'article']) {
     await showHeatmap(page, model.d_model);
     await page.waitForLoadState('networkidle');
     const mine = (await sent()).filter((r) => r.url.startsWith(`/recorded/${preset}/`));
+    // The preset's recorded analysis, which every section reads its verdict from: once, small.
+    const analysis = mine.filter((r) => r.url.endsWith('/analysis.json'));
+    expect(analysis.length).toBe(1);
+    expect(analysis[0].bytes).toBeLessThanOrEqual(ANALYSIS_BUDGET);
     const section = new Map();  // experiment -> bytes of its recording
-    for (const r of mine) {
+    for (const r of mine.filter((x) => !analysis.includes(x))) {
       const experiment = r.url.split('/')[3].split('.')[1];
       section.set(experiment, (section.get(experiment) || 0) + r.bytes);
     }

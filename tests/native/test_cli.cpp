@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "analysis/analysis.h"
 #include "io/checkpoint.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
@@ -478,6 +479,8 @@ TEST_F(Cli, ReportRefusesABadFileWithOneLine) {
       {"report '" + dir_ + "foreign.json'", "foreign.json: results: not a W_o Lab results file"},
       {"report '" + dir_ + "missing.json'", "missing.json: cannot read"},
       {"report", "report: no results file"},
+      {"report --json", "report: no results file"},
+      {"report --jsn '" + dir_ + "cut.json'", "--jsn: unknown flag; see wolab report --help"},
   };
   for (const auto& [args, expected] : cases) {
     Outcome o = wolab(args);
@@ -500,6 +503,10 @@ TEST_F(Cli, ReportOfARealRunPrintsComparisonsAndClaims) {
     EXPECT_NE(o.out.find(expected), std::string::npos) << expected << "\n" << o.out;
   // `wolab run` prints the same analysis after its summary.
   EXPECT_NE(run.out.find(o.out), std::string::npos) << run.out;
+  // --json: the analysis itself, as the page's analyze gives it (scripts/record.sh records it).
+  Outcome j = wolab("report --json '" + results + "'");
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_EQ(j.out, analyze({parse_results(slurp(results))}).dump() + "\n");
 }
 
 // Split, the results file reports exactly what the whole one does: the analysis reads each
