@@ -121,8 +121,8 @@ void print_report_help() {
                "prints, per experiment, whether each variant converged and the paired comparisons of\n"
                "its variants seed by seed, then a verdict on each of the article's claims\n"
                "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n"
-               "--json (first): prints instead the analysis as the page gets it from the core's\n"
-               "analyze (docs/api.md), one JSON document; scripts/record.sh records it beside the\n"
+               "--json (first): prints instead the analysis itself, one JSON document, as the page gets\n"
+               "it from the core's analyze (docs/claims.md); scripts/record.sh records it beside the\n"
                "results the page shows on load.\n";
 }
 
