@@ -13,6 +13,11 @@ import { woFile } from './analysis.js';
 
 const folder = (preset) => `recorded/${preset}/`;
 
+// Each preset's recorded analysis (recordedAnalysis): its file, as the index recordedFiles read
+// named it, and the promise of it once asked for.
+const analysisFiles = new Map();  // preset -> file
+const analyses = new Map();       // preset -> promise of the parsed analysis
+
 // Whether `file` (the name showResults keeps) is a recording of `preset`.
 export const isRecordedWith = (file, preset) => file.startsWith(folder(preset));
 
@@ -49,8 +54,6 @@ export async function recordedFiles(preset, experiments) {
 // The analysis recorded with `preset`'s files (index.json's "analyses": `wolab report --json` of
 // them, scripts/record.sh), parsed: a promise of it, or of null when there is none. Fetched once,
 // named by the index that recordedFiles read for `preset`.
-const analysisFiles = new Map();  // preset -> the file of its analysis, as index.json named it
-const analyses = new Map();       // preset -> the promise of its analysis
 export function recordedAnalysis(preset) {
   const name = analysisFiles.get(preset);
   if (!name) return Promise.resolve(null);
