@@ -168,15 +168,29 @@ std::string plan(val config, val names) {
 
 std::string version() { return wolab::kVersion; }
 
-std::string make_results(val experiment, val config, val runs) {
+// wo_stem: null for records with their W_o matrices; otherwise the records come without them, and
+// the runs name their wo files after it (lab/wo_files.h, name_wo_files).
+std::string make_results_of(val experiment, val config, val runs, val* wo_stem) {
   return js_errors([&] {
     const std::string name = text_of(experiment, "experiment"), config_text = text_of(config, "config");
     nlohmann::json list = nlohmann::json::parse(text_of(runs, "runs"), nullptr, /*allow_exceptions=*/false);
     if (!list.is_array()) throw wolab::ConfigError("results: runs: expected a JSON array of runs");
-    return wolab::make_results(wolab::parse_experiment_config(config_text), name,
-                               list.get<std::vector<nlohmann::json>>())
-        .dump();
+    auto records = list.get<std::vector<nlohmann::json>>();
+    if (wo_stem) {
+      const std::string stem = text_of(*wo_stem, "woStem");
+      if (stem.empty()) throw wolab::ConfigError("woStem: expected the stem of a file name, e.g. \"wolab-wo_heatmap\"");
+      wolab::name_wo_files(records, stem);
+    }
+    return wolab::make_results(wolab::parse_experiment_config(config_text), name, std::move(records)).dump();
   });
+}
+
+std::string make_results(val experiment, val config, val runs) {
+  return make_results_of(experiment, config, runs, nullptr);
+}
+
+std::string make_results_wo_apart(val experiment, val config, val runs, val wo_stem) {
+  return make_results_of(experiment, config, runs, &wo_stem);
 }
 
 std::string parse_results(val results) {
@@ -427,6 +441,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("plan", &plan);
   function("version", &version);
   function("makeResults", &make_results);
+  function("makeResultsWoApart", &make_results_wo_apart);
   function("parseResults", &parse_results);
   function("readWoFile", &read_wo_file);
   function("analyze", &analyze);

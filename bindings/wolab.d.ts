@@ -346,6 +346,15 @@ export interface WolabModule {
    */
   makeResults(experiment: string, configJson: JsonText, runsJson: JsonText): JsonText;
   /**
+   * makeResults of records sent without their W_o matrices (each "wo" entry without "data",
+   * its figures kept): each run with snapshots names the wo file `<woStem>.<variant>.seed<N>.safetensors`
+   * that `wolab split-wo` would write, and keeps its figures as the trainer computed them
+   * (docs/results.md, "W_o snapshots apart"). The page's summary and analysis of a live
+   * experiment: at d_model 256 the matrices were 50 MB of JSON that the analysis never reads.
+   * @throws Error("woStem: ...") for an empty or non-string stem; otherwise as makeResults.
+   */
+  makeResultsWoApart(experiment: string, configJson: JsonText, runsJson: JsonText, woStem: string): JsonText;
+  /**
    * Checks an imported results document (version 1 or 2) and returns it normalised as version
    * 2 (config fully defaulted, version 1 runs converted, summary recomputed from the runs).
    * @throws Error("results: <where>: <what is wrong>") with `fault`: what kind of file it is

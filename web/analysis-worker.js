@@ -44,9 +44,14 @@ self.onmessage = (e) => {
   if (msg.type !== 'call') throw new Error(`analysis worker: unknown message type ${msg.type}`);
   ready.then(async (wolab) => {
     if (msg.method === 'makeResults') {
-      const [experiment, configJson, runs] = msg.args;
-      const runsJson = JSON.stringify(runs, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
-      const text = wolab.makeResults(experiment, configJson, runsJson);
+      // woStem: the records' W_o matrices stay out of the document (makeResultsWoApart,
+      // docs/api.md): at d_model 256 they were 50 MB of JSON to write, make and parse again
+      // for an analysis that reads only their figures.
+      const [experiment, configJson, runs, woStem] = msg.args;
+      const records = woStem ? runs.map((r) => ({ ...r, wo: r.wo.map(({ data, ...figures }) => figures) })) : runs;
+      const runsJson = JSON.stringify(records, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+      const text = woStem ? wolab.makeResultsWoApart(experiment, configJson, runsJson, woStem)
+        : wolab.makeResults(experiment, configJson, runsJson);
       const blob = new Blob([text], { type: 'application/json' });
       self.postMessage({ type: 'answer', request: msg.request, value: { blob, summary: JSON.parse(text).summary } });
       return;

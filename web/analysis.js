@@ -59,8 +59,10 @@ export function startAnalysis(script) {
 // JSON text (docs/worker.md): at d_model 256 a document is tens of MB, too much to write, parse
 // or even pass as a string on the main thread. makeResults takes the records themselves (W_o
 // matrices as Float32Arrays) and resolves to { blob, summary }; parseResults takes a Blob (or a
-// string) and resolves to the normalised text; analyze takes an array of documents.
-export const makeResults = (experiment, configJson, runs) => call('makeResults', experiment, configJson, runs);
+// string) and resolves to the normalised text; analyze takes an array of documents. With woStem,
+// makeResults leaves the records' W_o matrices out: each run's snapshots keep their figures and
+// name the wo file they would be written to (docs/results.md, "W_o snapshots apart").
+export const makeResults = (experiment, configJson, runs, woStem = null) => call('makeResults', experiment, configJson, runs, woStem);
 export const parseResults = (doc) => call('parseResults', doc);
 export const analyze = (docs) => call('analyze', docs);
 // plan, for the estimate before Run (web/estimate.js): the seven plans of a preset's size take

@@ -48,6 +48,8 @@ const shown = () => ({
   runs: [],           // one per (variant, seed, lr): the page's run objects (live-runs.js)
   resultsBlob: null,  // the results document (docs/results.md), a Blob of its JSON text: the file
                       // shown, or the core's makeResults of the finished runs once they have all ended
+  wholeResults: null, // when resultsBlob keeps live W_o matrices apart: () => promise of the whole
+                      // document, matrices inline, for the export (live-runs.js, summarize)
   summary: null,      // its summary
   analysis: null,     // the core's analysis of it (docs/claims.md), once the worker answers
   settled: false,     // a live experiment's runs have all ended and its results are being made
@@ -80,9 +82,9 @@ export function makeExperiment(info) {
   exp.view = new (viewFor(info))(viewBox, exp);
   const exports = document.createElement('div');
   exports.className = 'exports';
-  exp.exportJson = button('small', () => {
+  exp.exportJson = button('small', async () => {
     try {
-      download(`wolab-${name}.json`, exp.resultsBlob, 'application/json');
+      download(`wolab-${name}.json`, exp.wholeResults ? await exp.wholeResults() : exp.resultsBlob, 'application/json');
     } catch (e) {
       notice(errorText(e), 'error', { box: exp.notices });
     }

@@ -22,18 +22,26 @@ function kept(exp, record) {
 }
 
 // Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
-// one call per experiment, not one per finished run, in the analysis worker. Resolves to false
-// when the experiment was reset meanwhile (the answer is then dropped).
+// one call per experiment, not one per finished run, in the analysis worker. Runs that kept
+// W_o matrices (wo_heatmap) give a document with the matrices apart, for the summary and the
+// analysis, which read only their figures; the whole document, matrices inline, is made when
+// the reader exports it (exp.wholeResults). Resolves to false when the experiment was reset
+// meanwhile (the answer is then dropped).
 async function summarize(exp) {
   const done = finishedRuns(exp);
   exp.resultsBlob = null;
+  exp.wholeResults = null;
   exp.summary = null;
   if (!done.length) return true;
   const epoch = exp.epoch;
+  const config = JSON.stringify(exp.config);
+  const records = done.map((r) => kept(exp, r.record));
+  const woStem = records.some((r) => r.wo.length > 0) ? `wolab-${exp.name}` : null;
   try {
-    const { blob, summary } = await makeResults(exp.name, JSON.stringify(exp.config), done.map((r) => kept(exp, r.record)));
+    const { blob, summary } = await makeResults(exp.name, config, records, woStem);
     if (exp.epoch !== epoch) return false;
     exp.resultsBlob = blob;
+    if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, records)).blob;
     exp.summary = summary;
   } catch (e) {
     if (exp.epoch !== epoch) return false;

@@ -65,6 +65,19 @@ bool is_wo_file_name(const std::string& name) {
   return true;
 }
 
+std::string wo_file_name(const std::string& stem, const std::string& variant, uint64_t seed) {
+  return stem + "." + variant + ".seed" + std::to_string(seed) + kSuffix;
+}
+
+void name_wo_files(std::vector<json>& runs, const std::string& stem) {
+  for (json& run : runs) {
+    if (!run.is_object() || !run.contains("wo") || !run["wo"].is_array() || run["wo"].empty()) continue;
+    const json &variant = run["variant"], &seed = run["seed"];
+    if (variant.is_string() && seed.is_number_unsigned())
+      run["wo_file"] = wo_file_name(stem, variant.get<std::string>(), seed.get<uint64_t>());
+  }
+}
+
 WoSplit split_wo_snapshots(json results, const std::string& stem) {
   WoSplit out;
   std::set<std::string> names;
@@ -72,7 +85,7 @@ WoSplit split_wo_snapshots(json results, const std::string& stem) {
     if (run["wo"].empty()) continue;
     const std::string variant = run["variant"].get<std::string>();
     const uint64_t seed = run["seed"].get<uint64_t>();
-    const std::string name = stem + "." + variant + ".seed" + std::to_string(seed) + kSuffix;
+    const std::string name = wo_file_name(stem, variant, seed);
     if (!is_wo_file_name(name)) wo_file_fail(in_quotes(name) + " is not a plain file name");
     if (!names.insert(name).second) wo_file_fail("two runs would both write " + in_quotes(name));
     SafeTensors st;

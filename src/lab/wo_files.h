@@ -23,6 +23,18 @@ namespace wolab {
 // ".safetensors": what a run's wo_file may name, so that a reader resolves it beside the results.
 bool is_wo_file_name(const std::string& name);
 
+// The wo file of run (variant, seed) of the results file that starts with `stem`:
+// "<stem>.<variant>.seed<seed>.safetensors".
+std::string wo_file_name(const std::string& stem, const std::string& variant, uint64_t seed);
+
+// The runs of a page's finished experiment, its records sent without their W_o matrices (each
+// "wo" entry keeps the figures the trainer computed from its matrix, run/probes.h), as runs
+// whose matrices lie apart: each with wo entries names the file split_wo_snapshots would write
+// them to, so that make_results takes its figures as they are. The page keeps the matrices (its
+// heatmap draws them) and makes the whole document only to export it. Anything malformed is left
+// for make_results to refuse.
+void name_wo_files(std::vector<nlohmann::json>& runs, const std::string& stem);
+
 struct WoFile {
   std::string name;  // is_wo_file_name
   std::vector<uint8_t> bytes;

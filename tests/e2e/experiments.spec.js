@@ -228,6 +228,18 @@ test('W_o heatmap: d × d cells per layer, snapshots, diff toggle, tooltip, norm
   expect((10 + headerLength) % 64).toBe(0);
   expect(bytes.subarray(10, 10 + headerLength).toString('latin1')).toContain("'shape': (8, 8)");
   expect(bytes.length).toBe(10 + headerLength + 64 * 4);
+
+  // The page analysed this experiment with its matrices apart (makeResultsWoApart); its export
+  // is the whole document, every snapshot's matrix inline, no wo_file.
+  const [json] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Results JSON' }).click()]);
+  const results = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  expect(results.experiment).toBe('wo_heatmap');
+  expect(results.runs.length).toBeGreaterThan(0);
+  for (const run of results.runs) {
+    expect(run).not.toHaveProperty('wo_file');
+    expect(run.wo.length).toBeGreaterThan(0);
+    for (const w of run.wo) expect(w.data).toHaveLength(TINY.d_model * TINY.d_model);
+  }
   await screenshot(page, 'wo_heatmap', section);
   expect(problems).toEqual([]);
 });

@@ -339,6 +339,20 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
   assert.deepEqual(JSON.parse(wolab.parseResults(text)), results, 'parseResults keeps a valid file as it is');
   const heatmap = JSON.parse(wolab.makeResults('wo_heatmap', config, JSON.stringify([records[0]])));
   assert.deepEqual(heatmap.runs[0], records[0]);
+  // The records without their W_o matrices (the page's summary and analysis): the same document
+  // but for the matrices, each run naming the wo file split-wo would write, and the same
+  // analysis, from the figures the trainer computed rather than recomputed from the matrices.
+  const bare = [records[0]].map((r) => ({ ...r, wo: r.wo.map(({ data, ...figures }) => figures) }));
+  const apart = JSON.parse(wolab.makeResultsWoApart('wo_heatmap', config, JSON.stringify(bare), 'wolab-wo_heatmap'));
+  assert.equal(apart.runs[0].wo_file, `wolab-wo_heatmap.${records[0].variant}.seed0.safetensors`);
+  assert.deepEqual(apart.runs[0].wo, bare[0].wo);
+  assert.deepEqual(apart.runs[0].wo, heatmap.runs[0].wo.map(({ data, ...figures }) => figures));
+  assert.deepEqual(apart.summary, heatmap.summary);
+  assert.equal(wolab.analyze(JSON.stringify([apart])), wolab.analyze(JSON.stringify([heatmap])));
+  assert.throws(() => wolab.makeResultsWoApart('wo_heatmap', config, JSON.stringify([records[0]]), 'wolab-wo_heatmap'),
+    /^Error: results: runs\[0\]\.wo\[0\]\.data: present, but the run's matrices are in its wo_file/);
+  assert.throws(() => wolab.makeResultsWoApart('wo_heatmap', config, JSON.stringify(bare), ''), /^Error: woStem: expected the stem /);
+  assert.throws(() => wolab.makeResultsWoApart('wo_heatmap', config, JSON.stringify(bare), 7), /^Error: woStem: expected a string, got number$/);
 
   assert.throws(() => wolab.plan(config, '["nope"]'), /^Error: experiments: unknown experiment "nope"; use remove_wo, /);
   assert.throws(() => wolab.plan(config, '"all"'), /^Error: experiments: expected a JSON array of experiment names$/);
