@@ -251,7 +251,18 @@ test('at 390 px wide nothing overflows the page and every control is reachable',
 });
 
 test('pause holds every run, resume continues, stop ends them and marks their rows', async ({ page }) => {
+  // The plans the page posts to its analysis worker (web/analysis.js): none for an estimate while
+  // runs train or are paused, when there is nothing to time (web/estimate.js, measureSpeed).
+  await page.addInitScript(() => {
+    window.planCalls = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (msg, ...rest) {
+      if (msg && msg.method === 'plan') window.planCalls++;
+      return post.call(this, msg, ...rest);
+    };
+  });
   const problems = await openPage(page, query({ ...TINY, steps: 20000, seeds: 1 }));
+  const readyAt = await page.evaluate(() => performance.now());
   const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
   const done = () => section.locator('.runs-table tbody tr .steps').allTextContents()
@@ -266,6 +277,11 @@ test('pause holds every run, resume continues, stop ends them and marks their ro
   const held = await done();
   await page.waitForTimeout(800);
   expect(await done()).toEqual(held);
+  // Held past the moment the load's timing would have started (these settings show no
+  // recordings, so it is due LOAD_SPEED_DELAY_MS after the engine is ready): nothing planned.
+  const delay = await page.evaluate(async () => (await import('./estimate.js')).LOAD_SPEED_DELAY_MS);
+  await page.waitForFunction(([t, ms]) => performance.now() - t > ms + 300, [readyAt, delay]);
+  expect(await page.evaluate(() => window.planCalls), 'plans for an estimate while runs trained or were paused').toBe(0);
 
   await page.locator('#pause').click();
   await expect(section.locator('button.run')).toHaveText('Running…');
