@@ -40,9 +40,9 @@ const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) =
 // workers in pool order. Skipped while runs train; put off while results are being analysed.
 async function measureSpeed() {
   if (!app.runner || !configValid()) return;
-  // Nothing to time while runs train or wait (Runner.time answers null), and the plans below
+  // Nothing to time while runs train or wait (Runner.time would answer null), and the plans below
   // would take the cores from them: the batch's end schedules the timing again (live-runs.js).
-  if (app.runner.busy || app.runner.paused) return;
+  if (!app.runner.timeable) return;
   const all = runAllConfig();
   if (app.speed && app.speed.key === all) return;
   const later = () => scheduleSpeed(SPEED_DELAY_MS);

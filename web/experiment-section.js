@@ -56,6 +56,10 @@ const shown = () => ({
   analysed: false,    // its analysis has answered (or there is none to make)
 });
 
+// The name an experiment's results file is exported under, without ".json": also the stem of the
+// wo files its runs name when their W_o matrices are kept apart (live-runs.js, summarize).
+export const resultsStem = (name) => `wolab-${name}`;
+
 // Shows new runs in place of the old: an analysis asked for the old ones is then dropped.
 export function reset(exp, fields) {
   Object.assign(exp, shown(), { epoch: exp.epoch + 1 }, fields);
@@ -84,7 +88,7 @@ export function makeExperiment(info) {
   exports.className = 'exports';
   exp.exportJson = button('small', async () => {
     try {
-      download(`wolab-${name}.json`, exp.wholeResults ? await exp.wholeResults() : exp.resultsBlob, 'application/json');
+      download(`${resultsStem(name)}.json`, exp.wholeResults ? await exp.wholeResults() : exp.resultsBlob, 'application/json');
     } catch (e) {
       notice(errorText(e), 'error', { box: exp.notices });
     }

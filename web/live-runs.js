@@ -8,7 +8,7 @@ import { notice } from './notices.js';
 import { overall } from './control-bar.js';
 import { configValid, runAllConfig } from './settings-form.js';
 import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
-import { reset, showState } from './experiment-section.js';
+import { reset, resultsStem, showState } from './experiment-section.js';
 import { onExperimentSettled } from './results-shown.js';
 import { active, complete, finishedRuns, isSettled, stepsTrained } from './run-status.js';
 import { appendProgress } from './live-record.js';
@@ -36,7 +36,7 @@ async function summarize(exp) {
   const epoch = exp.epoch;
   const config = JSON.stringify(exp.config);
   const records = done.map((r) => kept(exp, r.record));
-  const woStem = records.some((r) => r.wo.length > 0) ? `wolab-${exp.name}` : null;
+  const woStem = records.some((r) => r.wo.length > 0) ? resultsStem(exp.name) : null;
   try {
     const { blob, summary } = await makeResults(exp.name, config, records, woStem);
     if (exp.epoch !== epoch) return false;

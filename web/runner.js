@@ -20,6 +20,11 @@ export class Runner {
     this.timing = null;          // { workers, resolve } of a speed measurement (time())
   }
 
+  // Whether time() can measure now: not while runs train or wait, nor while paused.
+  get timeable() {
+    return !this.busy && !this.paused;
+  }
+
   get busy() {
     return this.queue.length > 0 || this.slots.some((s) => s.job);
   }
@@ -130,7 +135,7 @@ export class Runner {
   // are queued meanwhile.
   time(config, keep, data) {
     this.stopTiming();
-    if (this.busy || this.paused) return Promise.resolve(null);
+    if (!this.timeable) return Promise.resolve(null);
     const workers = Array.from({ length: this.size }, () => new Worker('worker.js'));
     return new Promise((resolve) => {
       const answers = [];
