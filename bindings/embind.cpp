@@ -413,12 +413,25 @@ void record_wo_snapshots(Trainer& t, bool keep) {
   js_errors([&] { t.keep_wo_snapshots(keep); });
 }
 
-std::string probe_record(const Trainer& t) {
-  return js_errors([&] { return wolab::probe_record(t).dump(); });
+std::string probe_record_text(const Trainer& t, bool wo_data) {
+  return js_errors([&] { return wolab::probe_record(t, wo_data).dump(); });
 }
+std::string probe_record_whole(const Trainer& t) { return probe_record_text(t, true); }
 
-std::string record(Trainer& t) {
-  return js_errors([&] { return wolab::json_text(wolab::run_record(t)); });
+std::string record_text(Trainer& t, bool wo_data) {
+  return js_errors([&] { return wolab::json_text(wolab::run_record(t, wo_data)); });
+}
+std::string record_whole(Trainer& t) { return record_text(t, true); }
+
+// The matrix of the kept W_o snapshot at (step, layer): the "data" that record(false) and
+// probeRecord(false) leave out of its entry.
+val wo_snapshot(const Trainer& t, int step, int layer) {
+  return js_errors([&] {
+    for (const wolab::WoSnapshot& s : t.wo_snapshots())
+      if (s.step == step && s.layer == layer) return float32_array(s.data);
+    throw std::out_of_range("woSnapshot: no W_o snapshot of layer " + std::to_string(layer) + " at step " +
+                            std::to_string(step));
+  });
 }
 
 val checkpoint(const Trainer& t) {
@@ -477,7 +490,10 @@ EMSCRIPTEN_BINDINGS(wolab) {
       .function("parameterCount", &parameter_count)
       .function("keepStats", &keep_stats)
       .function("recordWoSnapshots", &record_wo_snapshots)
-      .function("probeRecord", &probe_record)
-      .function("record", &record)
+      .function("probeRecord", &probe_record_whole)
+      .function("probeRecord", &probe_record_text)
+      .function("record", &record_whole)
+      .function("record", &record_text)
+      .function("woSnapshot", &wo_snapshot)
       .function("checkpoint", &checkpoint);
 }

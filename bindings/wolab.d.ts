@@ -292,15 +292,25 @@ export declare class Trainer {
    * @throws Error("train.probe_every: ...") when the snapshots would exceed the memory limit.
    */
   recordWoSnapshots(keep: boolean): void;
-  /** What the latest probe step measured (step 0 before the first), as JSON text of a ProbeFragment. */
-  probeRecord(): JsonText;
+  /**
+   * What the latest probe step measured (step 0 before the first), as JSON text of a
+   * ProbeFragment. With woData false, its "wo" entries leave out "data" (see woSnapshot).
+   */
+  probeRecord(woData?: boolean): JsonText;
   /**
    * This run's entry of the results "runs" array (docs/results.md, version 2) as JSON text, as
    * far as the run has come: while running, "final" is null and the status running (take it
    * at step 0 and append probeRecord()'s fragments); once finished, with its final metrics
-   * (computed now for a done or stopped run, which costs a held-out evaluation).
+   * (computed now for a done or stopped run, which costs a held-out evaluation). With woData
+   * false, its "wo" entries leave out "data" (see woSnapshot).
    */
-  record(): JsonText;
+  record(woData?: boolean): JsonText;
+  /**
+   * A copy (d·d, row-major) of the kept W_o snapshot of `layer` at `step`: the "data" that
+   * record(false) and probeRecord(false) leave out, as numbers rather than decimal text.
+   * @throws Error("woSnapshot: no W_o snapshot of layer L at step S") when none was kept there.
+   */
+  woSnapshot(step: number, layer: number): Float32Array;
 
   /** The whole run (weights, Adam moments, data stream position, losses) as safetensors bytes. */
   checkpoint(): Uint8Array;

@@ -33,8 +33,8 @@ self.onmessage = (e) => {
   if (msg.type === 'init') {
     // A script that does not load is reported through the calls, which were posted meanwhile.
     try {
-      importScripts(msg.script);
-      ready = self.createWolab();
+      importScripts(msg.script, 'load-wolab.js');
+      ready = self.instantiateWolab(msg.wasm);
     } catch (err) {
       ready = Promise.reject(err);
     }

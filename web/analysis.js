@@ -11,8 +11,8 @@ let pending = 0;  // calls made and not yet answered, over both workers
 // timed beside an analysis it read up to three times the time Run all then took.
 export const analysisBusy = () => pending > 0;
 
-// A worker of web/analysis-worker.js loading `script`: call(method, ...args) -> promise of text.
-function analysisWorker(script) {
+// A worker of web/analysis-worker.js loading `engine`: call(method, ...args) -> promise of text.
+function analysisWorker(engine) {
   const worker = new Worker('analysis-worker.js');
   let crashed = '';  // why the worker died: later calls reject at once
   let nextRequest = 1;
@@ -33,7 +33,7 @@ function analysisWorker(script) {
     pending -= requests.size;
     requests.clear();
   };
-  worker.postMessage({ type: 'init', script });
+  worker.postMessage({ type: 'init', ...engine });
   return (method, ...args) => {
     if (crashed) return Promise.reject(new Error(crashed));
     const request = nextRequest++;
@@ -45,14 +45,14 @@ function analysisWorker(script) {
   };
 }
 
-let loaded = null;  // the script the workers load
+let loaded = null;  // the engine the workers load
 let call = null;
 let background = null;
 
-// script: 'wolab.js' or 'wolab-nosimd.js', the build the page loaded (web/wasm.js).
-export function startAnalysis(script) {
-  loaded = script;
-  call = analysisWorker(script);
+// engine: { script, wasm }, the build the page loaded (web/wasm.js).
+export function startAnalysis(engine) {
+  loaded = engine;
+  call = analysisWorker(engine);
 }
 
 // The Embind functions of the same names (docs/api.md), with results documents as Blobs of their

@@ -7,7 +7,7 @@ export const $ = (sel, root = document) => root.querySelector(sel);
 export const app = {
   // ---- the engine
   wolab: null,                     // the Embind module on this thread (null until it has loaded)
-  script: null,                    // its script, 'wolab.js' or 'wolab-nosimd.js', for the workers too
+  engine: null,                    // { script: 'wolab.js' or 'wolab-nosimd.js', wasm: its compiled module }, for the workers too
   engineFailed: false,             // the module could not load: nothing can run
   presets: {},                     // name -> config, the core's presets()
   presetNames: [],                 // in the order the page offers them, the first its default

@@ -39,7 +39,7 @@ function renderAll() {
 
 function showEngine() {
   $('#engine').textContent = t('engineReady', {
-    version: app.wolab.version(), build: t(app.script === 'wolab.js' ? 'buildSimd' : 'buildPlain'), workers: app.runner.size,
+    version: app.wolab.version(), build: t(app.engine.script === 'wolab.js' ? 'buildSimd' : 'buildPlain'), workers: app.runner.size,
   });
 }
 
@@ -89,9 +89,9 @@ async function boot() {
   // the pool exists (app.runner) wait for it (live-runs.js).
   let codes;
   try {
-    const { module, script } = await loadWolab();
+    const { module, engine } = await loadWolab();
     app.wolab = module;
-    app.script = script;
+    app.engine = engine;
     app.presets = JSON.parse(module.presets());
     app.presetNames = module.presetNames();
     setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
@@ -125,8 +125,8 @@ async function boot() {
   await nextTask();
   warmUp();
   await nextTask();
-  app.runner = new Runner(app.script, poolSize(), onWorker);
-  startAnalysis(app.script);
+  app.runner = new Runner(app.engine, poolSize(), onWorker);
+  startAnalysis(app.engine);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();

@@ -10,8 +10,8 @@ export function poolSize() {
 }
 
 export class Runner {
-  constructor(script, size, listener) {
-    this.script = script;  // 'wolab.js' or 'wolab-nosimd.js', as the page chose
+  constructor(engine, size, listener) {
+    this.engine = engine;  // { script, wasm } of the build the page chose (web/wasm.js)
     this.size = size;
     this.listener = listener;
     this.slots = [];       // { worker, job } ; job is null when idle
@@ -72,7 +72,7 @@ export class Runner {
       e.preventDefault();
       this.replace(slot, e.message || 'the worker crashed');
     };
-    worker.postMessage({ type: 'init', script: this.script });
+    worker.postMessage({ type: 'init', ...this.engine });
     this.slots.push(slot);
     return slot;
   }
@@ -93,8 +93,9 @@ export class Runner {
       case 'finished':
       case 'stopped':
         slot.job = null;
+        this.pump();  // the worker starts its next run while the page takes in this one
         this.listener(msg);
-        this.pump();
+        this.pump();  // and any run the listener queued meanwhile
         if (!this.busy) this.retire();
         break;
       case 'error':
@@ -150,7 +151,7 @@ export class Runner {
           e.preventDefault();
           this.stopTiming();
         };
-        worker.postMessage({ type: 'init', script: this.script });
+        worker.postMessage({ type: 'init', ...this.engine });
         worker.postMessage({ type: 'time', config, keep, data });
       }
     });

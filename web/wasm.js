@@ -1,6 +1,7 @@
-// Picks the wasm build this browser can run and loads it on the main thread (for validateConfig,
-// presets, plan). The workers, training and analysis (web/analysis.js), load the same script,
-// named by the page.
+// Picks the wasm build this browser can run, compiles its .wasm once and instantiates it on the
+// main thread (for validateConfig, presets, plan). The workers, training and analysis
+// (web/analysis.js), load the same script and instantiate the same compiled module
+// (web/load-wolab.js), both named in their 'init' message.
 
 // The smallest module using a SIMD instruction: (func (result v128) (i32x4.splat (i32.const 0))).
 const SIMD_PROBE = new Uint8Array([
@@ -21,11 +22,21 @@ function loadScript(src) {
   });
 }
 
-// Resolves to { module, script } once the Embind module is ready.
+// The compiled module of `url`: streamed, and so cached compiled by the browser, when the server
+// names it application/wasm, else compiled from its bytes.
+async function compileWasm(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+  if (response.headers.get('Content-Type') === 'application/wasm') return WebAssembly.compileStreaming(response);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+// Resolves to { module, engine } once the Embind module is ready: engine = { script, wasm }, the
+// build's script and its compiled WebAssembly.Module, which the workers' 'init' messages carry.
 export async function loadWolab() {
   const script = wasmScriptName();
-  await loadScript(script);
+  const [wasm] = await Promise.all([compileWasm(script.replace(/\.js$/, '.wasm')), loadScript(script), loadScript('load-wolab.js')]);
   if (typeof globalThis.createWolab !== 'function') throw new Error(`${script} did not define createWolab`);
-  const module = await globalThis.createWolab();
-  return { module, script };
+  const module = await globalThis.instantiateWolab(wasm);
+  return { module, engine: { script, wasm } };
 }

@@ -11,9 +11,9 @@ const errorText = (err) => (err && err.message ? err.message : String(err));
 self.onmessage = (e) => {
   const msg = e.data;
   switch (msg.type) {
-    case 'init':  // { script, lexicon: url }
-      importScripts(msg.script);
-      ready = Promise.all([self.createWolab(), fetch(msg.lexicon).then((response) => {
+    case 'init':  // { script, wasm, lexicon: url }
+      importScripts(msg.script, 'load-wolab.js');
+      ready = Promise.all([self.instantiateWolab(msg.wasm), fetch(msg.lexicon).then((response) => {
         if (!response.ok) throw new Error(`${msg.lexicon}: ${response.status} ${response.statusText}`);
         return response.text();
       })]).then(([wolab, text]) => [wolab, new wolab.Lexicon(text)]);

@@ -24,7 +24,7 @@ function call(msg, transfer = []) {
       waiting.clear();
       worker = null;
     };
-    worker.postMessage({ type: 'init', script: app.script, lexicon: DATA_FILES.lexicon });
+    worker.postMessage({ type: 'init', ...app.engine, lexicon: DATA_FILES.lexicon });
   }
   const request = nextRequest++;
   return new Promise((resolve, reject) => {

@@ -22,8 +22,8 @@ self.onmessage = (e) => {
   const msg = e.data;
   switch (msg.type) {
     case 'init':
-      importScripts(msg.script);  // a failure here is a worker crash: the page reports it
-      ready = self.createWolab();
+      importScripts(msg.script, 'load-wolab.js');  // a failure here is a worker crash: the page reports it
+      ready = self.instantiateWolab(msg.wasm);
       ready.catch(() => {});  // reported through the run that waits for it
       break;
     case 'run':
@@ -87,15 +87,17 @@ function fail(id, err) {
   self.postMessage({ type: 'error', id, message: errorText(err) });
 }
 
-// Each W_o snapshot's matrix as a Float32Array, appended to `transfer` so that it moves rather
-// than is copied: at d_model 256 a run's are 786 K numbers, which as a JS array the page's main
-// thread took hundreds of ms to receive. Returns the entries.
-function packWo(entries, transfer) {
-  for (const entry of entries) {
-    entry.data = Float32Array.from(entry.data);
+// A record or probe fragment made without its W_o matrices (record(false), probeRecord(false)),
+// parsed, each wo entry given its matrix as a Float32Array copied from the trainer and appended
+// to `transfer`, so that it moves rather than is copied. As decimal JSON, the matrices took most
+// of the worker's time outside the steps at d_model 256 (docs/worker.md).
+function withWo(trainer, text, transfer) {
+  const parsed = JSON.parse(text);
+  for (const entry of parsed.wo) {
+    entry.data = trainer.woSnapshot(entry.step, entry.layer);
     transfer.push(entry.data.buffer);
   }
-  return entries;
+  return parsed;
 }
 
 // A trainer of a run config, with the lexicon a g2p config needs (Embind Trainer, docs/api.md).
@@ -108,9 +110,8 @@ function start(wolab, job, lexicon) {
   trainer.keepStats(job.keep.stats);
   trainer.recordWoSnapshots(job.keep.wo);
   run = { job, trainer, chunk: 5 };
-  const record = JSON.parse(trainer.record());
   const transfer = [];
-  packWo(record.wo, transfer);
+  const record = withWo(trainer, trainer.record(false), transfer);
   self.postMessage({ type: 'started', id: job.id, record }, transfer);
   if (!paused) schedule();
 }
@@ -123,7 +124,7 @@ function stepChunk() {
     const boundary = trainer.nextProbeStep();
     const n = Math.max(1, Math.min(run.chunk, boundary - before));
     const t0 = performance.now();
-    const losses = trainer.step(n).slice();  // (n') a copy: a view would die with memory growth
+    const losses = trainer.step(n);  // (n') a copy of the core's, transferred below
     const ms = performance.now() - t0;
     // Aim the next chunk at CHUNK_MS; a chunk cut short by a probe boundary says little.
     if (n === run.chunk || ms > CHUNK_MS) {
@@ -136,8 +137,7 @@ function stepChunk() {
     // The probe step's measurements, in the record's shapes (empty once a series has stopped).
     const transfer = [losses.buffer];
     if (stepsDone === boundary || finished) {
-      msg.fragment = JSON.parse(trainer.probeRecord());
-      packWo(msg.fragment.wo, transfer);
+      msg.fragment = withWo(trainer, trainer.probeRecord(false), transfer);
     }
     self.postMessage(msg, transfer);
     if (finished) finish(job, trainer);
@@ -147,16 +147,15 @@ function stepChunk() {
   }
 }
 
-// The run's finished record (done, stopped or diverged), parsed here rather than on the page:
-// with W_o snapshots it can be tens of MB of JSON (d_model 256). Its checkpoint goes with it,
+// The run's finished record (done, stopped or diverged), parsed here rather than on the page,
+// its W_o matrices as numbers (withWo). Its checkpoint goes with it,
 // so that the page, not this worker, holds what a download of the model needs.
 function finish(job, trainer) {
-  const record = JSON.parse(trainer.record());
-  const checkpoint = trainer.checkpoint().slice();
+  const checkpoint = trainer.checkpoint();  // a copy of the core's bytes
+  const transfer = [checkpoint.buffer];
+  const record = withWo(trainer, trainer.record(false), transfer);
   trainer.delete();
   run = null;
-  const transfer = [checkpoint.buffer];
-  packWo(record.wo, transfer);
   self.postMessage({ type: 'finished', id: job.id, record, checkpoint }, transfer);
 }
 
@@ -184,7 +183,7 @@ function timeSteps(wolab, config, keep, lexicon) {
       steps += tr.step(1).length;
       if (atProbe()) {
         probes++;
-        JSON.parse(tr.probeRecord());
+        withWo(tr, tr.probeRecord(false), []);
       }
     } while (!(atProbe() && performance.now() - t0 >= ms) && !tr.finished() && performance.now() - t0 < 4 * TIME_MS);
     return { steps, probes };
@@ -202,9 +201,9 @@ function timeSteps(wolab, config, keep, lexicon) {
     const ms = performance.now() - t0;
     const t1 = performance.now();
     const fresh = trainer();
-    JSON.parse(fresh.record());
+    withWo(fresh, fresh.record(false), []);
     fresh.delete();
-    JSON.parse(tr.record());
+    withWo(tr, tr.record(false), []);
     tr.checkpoint();
     return { ...timed, ms, run_ms: performance.now() - t1 };
   } finally {

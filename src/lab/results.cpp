@@ -111,8 +111,9 @@ void set_wo_figures(json& entry, const float* w, const float* w0, int C, int H) 
 
 // One of the trainer's snapshots as a "wo" entry. A trainer that keeps snapshots has step 0's of
 // every layer (keep_wo_snapshots).
-json wo_entry(const Trainer& t, const WoSnapshot& s) {
-  json entry = {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}, {"data", numbers(s.data)}};
+json wo_entry(const Trainer& t, const WoSnapshot& s, bool data) {
+  json entry = {{"step", s.step}, {"layer", s.layer}, {"rows", s.rows}, {"cols", s.cols}};
+  if (data) entry["data"] = numbers(s.data);
   const WoSnapshot* init = nullptr;
   for (const WoSnapshot& i : t.wo_snapshots())
     if (i.step == 0 && i.layer == s.layer) {
@@ -486,7 +487,7 @@ void upgrade_v1_run(json& run, const std::string& where, const RunConfig& cfg) {
 
 }  // namespace
 
-json run_record(Trainer& trainer) {
+json run_record(Trainer& trainer, bool wo_data) {
   const RunStatus status = trainer.status();
   const RunConfig& cfg = trainer.config();
 
@@ -531,7 +532,7 @@ json run_record(Trainer& trainer) {
   json stats = json::array();
   for (size_t i = 0, n = finite_prefix(trainer.probes()); i < n; ++i) append_stats(stats, trainer.probes()[i]);
   json wo = json::array();
-  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer, trainer.wo_snapshots()[i]));
+  for (size_t i = 0, n = finite_prefix(trainer.wo_snapshots()); i < n; ++i) wo.push_back(wo_entry(trainer, trainer.wo_snapshots()[i], wo_data));
   json ov = json::array();
   for (size_t i = 0, n = finite_prefix(trainer.ov_snapshots()); i < n; ++i) ov.push_back(ov_entry(trainer.ov_snapshots()[i]));
 
@@ -556,14 +557,14 @@ json run_record(Trainer& trainer) {
           {"status", status_json(status)}};
 }
 
-json probe_record(const Trainer& trainer) {
+json probe_record(const Trainer& trainer, bool wo_data) {
   const int step = latest_probe_step(trainer);
   json out = {{"step", step}, {"eval", nullptr}, {"stats", json::array()}, {"wo", json::array()}, {"ov", json::array()}};
   const bool g2p = trainer.config().task.kind == TaskKind::g2p;  // g2p_evals() has an entry per eval
   for (const EvalResult* e : at_step(trainer.evals(), step))
     out["eval"] = eval_entry(*e, g2p ? &trainer.g2p_evals()[e - trainer.evals().data()] : nullptr);
   for (const ProbeRecord* p : at_step(trainer.probes(), step)) append_stats(out["stats"], *p);
-  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(trainer, *s));
+  for (const WoSnapshot* s : at_step(trainer.wo_snapshots(), step)) out["wo"].push_back(wo_entry(trainer, *s, wo_data));
   for (const OvSnapshot* s : at_step(trainer.ov_snapshots(), step)) out["ov"].push_back(ov_entry(*s));
   return out;
 }

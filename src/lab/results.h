@@ -22,13 +22,16 @@ inline constexpr int kResultsVersion = 2;
 // trainer is not const; a diverged run's from its last finite eval (null if none), with
 // greedy_exact null. A running run's "final" is null, and make_results refuses it. stats, wo
 // and ov hold what the trainer kept; each series stops before its first non-finite entry.
-nlohmann::json run_record(Trainer& trainer);
+// Without `wo_data`, each wo entry leaves out its "data" (the matrix, most of a record that
+// keeps W_o): for a caller that copies the matrices from Trainer::wo_snapshots() as numbers
+// rather than reading them back from decimal text (the page's worker, docs/worker.md).
+nlohmann::json run_record(Trainer& trainer, bool wo_data = true);
 
 // What the trainer measured at its latest probe step (0 before the first), in the record's own
 // shapes: {"step", "eval": {"loss", "token_acc", "exact"} or null, "stats": [...], "wo": [...],
 // "ov": [...]}. Appending each probe step's fragment to run_record() taken at step 0 (eval
-// columns, stats, wo and ov arrays) gives the record's series exactly.
-nlohmann::json probe_record(const Trainer& trainer);
+// columns, stats, wo and ov arrays) gives the record's series exactly. `wo_data` as for run_record.
+nlohmann::json probe_record(const Trainer& trainer, bool wo_data = true);
 
 // The whole results object of `experiment` (one of experiments(), not "all"): format, version,
 // created_by, experiment, the fully defaulted config, the runs and a summary per (variant,

@@ -264,6 +264,16 @@ test('returned arrays are copies that survive wasm memory growth', async () => {
   }
 });
 
+// A record or fragment made without its W_o matrices (woData false) is the whole one without
+// each wo entry's data, and woSnapshot gives that data: the same float32 numbers.
+function assertWoApart(t, whole, apart) {
+  assert.deepEqual(apart, { ...whole, wo: whole.wo.map(({ data, ...rest }) => rest) });
+  for (const entry of whole.wo) {
+    assert.ok(!('data' in apart.wo.find((e) => e.step === entry.step && e.layer === entry.layer)));
+    assert.deepEqual(t.woSnapshot(entry.step, entry.layer), Float32Array.from(entry.data), `W_o at step ${entry.step}, layer ${entry.layer}`);
+  }
+}
+
 // The page's way through a run: the plan's keeps, record() at step 0, then probeRecord()'s
 // fragments appended at each probe step, which must give the finished record's series.
 test('plan, record, probeRecord, makeResults and parseResults', async () => {
@@ -303,8 +313,11 @@ test('plan, record, probeRecord, makeResults and parseResults', async () => {
           assert.deepEqual(Float32Array.from(f.wo[LAYERS - 1].data), t.woWeights(LAYERS - 1), 'the probe holds W_o now');
           assert.deepEqual(Float32Array.from(f.ov[0].values), t.ovSingularValues(0, 0));
         }
+        assertWoApart(t, f, JSON.parse(t.probeRecord(false)));
       }
       const r = JSON.parse(t.record());
+      assertWoApart(t, r, JSON.parse(t.record(false)));
+      assert.throws(() => t.woSnapshot(t.stepsDone() + 1, 0), /^Error: woSnapshot: no W_o snapshot of layer 0 at step 61$/);
       assert.equal(r.variant, run.variant, 'the variant is the config\'s');
       assert.equal(r.seed, 0);
       assert.equal(r.lr, 0.001);
