@@ -242,16 +242,20 @@ const S* Model<S>::layer_output(int l) const {
 
 template <class S>
 void Model<S>::layer_forward(int l, int B) {
-  const int T = T_, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
-  const bool post = cfg_.ln == LnPlace::post;
+  attention_sublayer(l, B);
+  output_sublayers(l, layer_input(l), L_[l].concat, B * T_);
+}
+
+template <class S>
+void Model<S>::attention_sublayer(int l, int B) {
+  const int T = T_, C = cfg_.d_model, H = cfg_.heads, N = B * T;
   const LayerParams& p = P_[l];
   LayerActs& a = L_[l];
   const S* w = params.data();
   const S* x = layer_input(l);  // (N,C)
-
-  // attention sublayer: post-LN reads x, pre-LN reads ln1(x)
+  // post-LN reads x, pre-LN reads ln1(x)
   const S* att_in = x;
-  if (!post) {
+  if (cfg_.ln == LnPlace::pre) {
     layernorm_forward(a.ln1, a.ln1_mean, a.ln1_rstd, x, w + p.ln1w, w + p.ln1b, N, C);
     att_in = a.ln1;
   }
@@ -259,50 +263,93 @@ void Model<S>::layer_forward(int l, int B) {
   linear_forward(a.k, att_in, w + p.wk, w + p.bk, N, C, C);
   linear_forward(a.v, att_in, w + p.wv, w + p.bv, N, C, C);
   attention_forward(a.concat, a.att, att_scratch_, a.q, a.k, a.v, B, T, C, H);
+}
+
+template <class S>
+void Model<S>::output_sublayers(int l, const S* x, const S* concat, int n) {
+  const int C = cfg_.d_model, F = cfg_.d_ff;
+  const bool post = cfg_.ln == LnPlace::post;
+  const LayerParams& p = P_[l];
+  LayerActs& a = L_[l];
+  const S* w = params.data();
   if (p.wo == npos)
-    std::copy_n(a.concat, N * C, a.wo_out);
+    std::copy_n(concat, n * C, a.wo_out);
   else
-    linear_forward(a.wo_out, a.concat, w + p.wo, p.bo == npos ? nullptr : w + p.bo, N, C, C);
-  add_into(a.res1, x, a.wo_out, N * C);
+    linear_forward(a.wo_out, concat, w + p.wo, p.bo == npos ? nullptr : w + p.bo, n, C, C);
+  add_into(a.res1, x, a.wo_out, n * C);
 
   // FFN sublayer on x1: post-LN x1 = ln1(res1) feeds the FFN; pre-LN x1 = res1 feeds ln2(x1)
   const S* x1 = a.res1;
   const S* ffn_in;
   if (post) {
-    layernorm_forward(a.ln1, a.ln1_mean, a.ln1_rstd, a.res1, w + p.ln1w, w + p.ln1b, N, C);
+    layernorm_forward(a.ln1, a.ln1_mean, a.ln1_rstd, a.res1, w + p.ln1w, w + p.ln1b, n, C);
     x1 = ffn_in = a.ln1;
   } else {
-    layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, x1, w + p.ln2w, w + p.ln2b, N, C);
+    layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, x1, w + p.ln2w, w + p.ln2b, n, C);
     ffn_in = a.ln2;
   }
-  ffn_forward(a.res2, a.h, a.a, ffn_in, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, N, C,
-              F);
-  add_into(a.res2, x1, a.res2, N * C);  // x1 + ffn(x1), in place
-  if (post)
-    layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, a.res2, w + p.ln2w, w + p.ln2b, N, C);
+  ffn_forward(a.res2, a.h, a.a, ffn_in, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, n, C, F);
+  add_into(a.res2, x1, a.res2, n * C);  // x1 + ffn(x1), in place
+  if (post) layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, a.res2, w + p.ln2w, w + p.ln2b, n, C);
 }
 
 template <class S>
-S Model<S>::forward(const int* input, const int* target, int B, int T) {
+S* Model<S>::start_forward(const int* input, const int* target, int B, int T) {
   if (T < 0) T = cfg_.seq_len;
   if (T < 1 || T > cfg_.seq_len)
     throw std::invalid_argument("Model::forward: " + std::to_string(T) + " positions; 1.." +
                                 std::to_string(cfg_.seq_len) + " allowed");
-  const int C = cfg_.d_model, V = cfg_.vocab, N = B * T;
+  const int N = B * T;
   B_ = B;
   T_ = T;
   std::copy_n(input, N, input_.data());
   std::copy_n(target, N, target_.data());
+  embedding_forward(emb_, input_.data(), params.data() + tok_emb_, params.data() + pos_emb_, B, T, cfg_.d_model);
+  for (int l = 0; l + 1 < cfg_.layers; l++) layer_forward(l, B);
+  attention_sublayer(cfg_.layers - 1, B);
+  return L_[cfg_.layers - 1].concat;
+}
+
+template <class S>
+S Model<S>::head_loss(const S* last, const int* target, int n) {
   const S* w = params.data();
-  embedding_forward(emb_, input_.data(), w + tok_emb_, w + pos_emb_, B, T, C);
-  for (int l = 0; l < cfg_.layers; l++) layer_forward(l, B);
-  const S* head_in = layer_output(cfg_.layers - 1);
+  const int C = cfg_.d_model, V = cfg_.vocab;
   if (lnfw_ != npos) {
-    layernorm_forward(lnf_, lnf_mean_, lnf_rstd_, head_in, w + lnfw_, w + lnfb_, N, C);
-    head_in = lnf_;
+    layernorm_forward(lnf_, lnf_mean_, lnf_rstd_, last, w + lnfw_, w + lnfb_, n, C);
+    last = lnf_;
   }
-  linear_forward(logits_, head_in, w + headw_, w + headb_, N, C, V);
-  return crossentropy_forward(probs_, logits_, target_.data(), N, V);
+  linear_forward(logits_, last, w + headw_, w + headb_, n, C, V);
+  return crossentropy_forward(probs_, logits_, target, n, V);
+}
+
+template <class S>
+S Model<S>::forward(const int* input, const int* target, int B, int T) {
+  start_forward(input, target, B, T);
+  const int l = cfg_.layers - 1;
+  output_sublayers(l, layer_input(l), L_[l].concat, B * T_);
+  backward_ready_ = true;
+  return head_loss(layer_output(l), target_.data(), B * T_);
+}
+
+template <class S>
+S Model<S>::forward_scored(const int* input, const int* target, int B, int T) {
+  S* concat = start_forward(input, target, B, T);
+  backward_ready_ = false;
+  const int l = cfg_.layers - 1, C = cfg_.d_model;
+  LayerActs& a = L_[l];
+  // The scored rows' attention output (into q) and input x (into k), packed in (b,t) order, and
+  // their targets at the front of target_: no later row is overwritten before it is read.
+  const S* x = layer_input(l);
+  int n = 0;
+  for (int i = 0; i < B * T_; i++) {
+    if (target_[i] < 0) continue;
+    std::copy_n(concat + static_cast<size_t>(i) * C, C, a.q + static_cast<size_t>(n) * C);
+    std::copy_n(x + static_cast<size_t>(i) * C, C, a.k + static_cast<size_t>(n) * C);
+    target_[n++] = target_[i];
+  }
+  if (n == 0) return S(0);
+  output_sublayers(l, a.k, a.q, n);
+  return head_loss(layer_output(l), target_.data(), n);
 }
 
 template <class S>
@@ -364,6 +411,7 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
 
 template <class S>
 void Model<S>::backward() {
+  if (!backward_ready_) throw std::logic_error("Model::backward: the last forward was forward_scored()");
   const int B = B_, T = T_, C = cfg_.d_model, V = cfg_.vocab, N = B * T;
   const S* w = params.data();
   S* g = grads.data();

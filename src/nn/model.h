@@ -50,6 +50,13 @@ class Model {
   // T ≤ seq_len positions (seq_len when T < 0): a batch padded only to its longest example.
   // The buffers keep their (max_batch, seq_len) room and are read as (B,T).
   S forward(const int* input, const int* target, int B, int T = -1);  // (B,T), (B,T)
+  // forward()'s loss for held-out metrics, doing the last layer's W_o and FFN sublayers and the
+  // head only at the n positions whose target is ≥ 0 (a held-out sequence's answer, about half
+  // of the toy tasks' positions): logits() then holds those n rows alone, (n,V) in (b,t) order,
+  // each forward()'s row: bit for bit where a product's rows do not depend on how many there are
+  // (float in wasm, gemm_wasm_simd.cpp), within rounding through Eigen, whose blocking does. The
+  // probes' activations are not all kept, so backward() after it throws std::logic_error.
+  S forward_scored(const int* input, const int* target, int B, int T = -1);
   // Gradients of the last forward's loss; overwrites `grads`.
   void backward();
 
@@ -115,7 +122,14 @@ class Model {
   ModelSizes sizes();
 
   size_t add(const std::string& name, std::vector<int64_t> shape, bool trainable = true);
+  // The forward that forward() and forward_scored() share up to the last layer's attention.
+  S* start_forward(const int* input, const int* target, int B, int T);
   void layer_forward(int l, int B);
+  void attention_sublayer(int l, int B);  // layer l's attention over all B·T rows: a.concat
+  // The rest of layer l on n rows, x (n,C) its input and concat (n,C) its attention's: W_o, the
+  // residual, the FFN sublayer and the LayerNorms, into the first n rows of the layer's buffers.
+  void output_sublayers(int l, const S* x, const S* concat, int n);
+  S head_loss(const S* last, const int* target, int n);  // (n,C) layer output -> loss
   void layer_backward(int l, S* dx, int B);  // dx (B,T,C): in = dLoss/d output, out = d input
   const S* layer_input(int l) const;   // (B,T,C)
   const S* layer_output(int l) const;  // (B,T,C)
@@ -123,6 +137,7 @@ class Model {
 
   ModelConfig cfg_;
   int max_batch_, B_ = 0, T_ = 0;
+  bool backward_ready_ = false;  // the last forward was forward(), not forward_scored()
   std::vector<ParamInfo> info_;
   size_t tok_emb_, pos_emb_, lnfw_, lnfb_, headw_, headb_;
   std::vector<LayerParams> P_;

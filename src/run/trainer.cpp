@@ -142,13 +142,14 @@ struct Trainer::Impl {
     for (int start = 0; start < set.size; start += cfg.train.batch) {
       const int B = std::min(cfg.train.batch, set.size - start);
       const int* target = set.target.data() + start * T;
-      const double chunk = model.forward(set.input.data() + start * T, target, B, T);
+      // logits (scored, V): only the rows with a target, in (b,t) order
+      const double chunk = model.forward_scored(set.input.data() + start * T, target, B, T);
       const int before = tokens;
       for (int b = 0; b < B; b++) {
         bool all = true;
         for (int t = 0; t < T; t++) {
           if (target[b * T + t] < 0) continue;
-          const float* z = model.logits() + (b * T + t) * V;
+          const float* z = model.logits() + (tokens - before) * V;
           const bool ok = std::max_element(z, z + V) - z == target[b * T + t];
           tokens++;
           right += ok;

@@ -1,7 +1,8 @@
-// Incremental decoding (Model::decode, over the model's cache of keys and values) against the
-// full forward pass it replaces: the same logits at every position, and on partly trained
-// models the same greedy answers as rerunning forward() for every generated token, in post-LN
-// and pre-LN and every W_o mode.
+// The cheaper forwards of held-out metrics against the full forward pass they replace, in
+// post-LN and pre-LN and every W_o mode: incremental decoding (Model::decode, over the model's
+// cache of keys and values), the same logits at every position and on partly trained models the
+// same greedy answers as rerunning forward() for every generated token; and forward_scored, the
+// same loss and logits at the positions with a target.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -144,6 +145,51 @@ TEST_P(Decode, GreedyAnswersMatchTheFullForwardDecoding) {
   // Partly trained, so that a wrong answer anywhere would change the count.
   EXPECT_GT(slow, 0);
   EXPECT_LT(slow, heldout);
+}
+
+// forward_scored at 1 and 2 layers, on a full chunk and a short one (B < the model's batch),
+// with a target at every answer position and none elsewhere: the loss and each scored row's
+// logits are forward()'s, bit for bit where each row's products do not depend on how many rows
+// there are (float in wasm: gemm_wasm_simd.cpp), else within rounding (Eigen's blocking
+// depends on the row count). backward() after it is refused.
+template <class S>
+void expect_scored_matches_forward(const Trainer& trainer, double tolerance) {
+  const RunConfig& cfg = trainer.config();
+  Model<S> m = model_of<S>(trainer);
+  const int T = cfg.model.seq_len, V = cfg.model.vocab;
+  const Batch heldout = heldout_set(cfg.task, cfg.task.heldout);
+  for (const int B : {cfg.train.batch, 5}) {
+    const S full_loss = m.forward(heldout.input.data(), heldout.target.data(), B);
+    const std::vector<S> full(m.logits(), m.logits() + B * T * V);  // (B,T,V)
+    const S loss = m.forward_scored(heldout.input.data(), heldout.target.data(), B);
+    EXPECT_LE(std::abs(double(loss) - full_loss), tolerance);
+    int n = 0;  // scored rows
+    double worst = 0;
+    for (int i = 0; i < B * T; i++) {
+      if (heldout.target[i] < 0) continue;
+      for (int v = 0; v < V; v++) worst = std::max(worst, std::abs(double(m.logits()[n * V + v]) - full[i * V + v]));
+      n++;
+    }
+    EXPECT_LE(worst, tolerance);
+    EXPECT_EQ(n, B * cfg.task.length);
+    EXPECT_THROW(m.backward(), std::logic_error);
+  }
+}
+
+TEST_P(Decode, ScoredForwardMatchesForward) {
+#ifdef __wasm_simd128__
+  const double float_tolerance = 0;
+#else
+  const double float_tolerance = 1e-5;
+#endif
+  for (const int layers : {1, 2}) {
+    RunConfig cfg = small(GetParam(), 30);
+    cfg.model.layers = layers;
+    Trainer trainer(cfg);
+    trainer.step(30);
+    expect_scored_matches_forward<double>(trainer, 1e-12);
+    expect_scored_matches_forward<float>(trainer, float_tolerance);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Decode, testing::ValuesIn(all_cases()), case_name);
