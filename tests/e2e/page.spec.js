@@ -296,11 +296,14 @@ test('pause holds every run, resume continues, stop ends them and marks their ro
 
 test('a worker that crashes is reported in its run row and the page keeps working', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
+  const section = page.locator('#exp-remove_wo');
+  // The pool's first workers loaded the script with the page, and end with their first batch.
+  await runAndWait(page, 'remove_wo');
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
   // From now on the wasm script a new worker loads throws as it starts.
   await page.route('**/wolab.js', (route) => route.fulfill({
     contentType: 'text/javascript', body: 'throw new Error("simulated crash");',
   }));
-  const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
   await untilAttribute(section, 'data-state', 'settled');
   const rows = section.locator('.runs-table tbody tr');
