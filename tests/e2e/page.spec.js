@@ -297,8 +297,12 @@ test('pause holds every run, resume continues, stop ends them and marks their ro
 test('a worker that crashes is reported in its run row and the page keeps working', async ({ page }) => {
   const problems = await openPage(page, query(TINY));
   const section = page.locator('#exp-remove_wo');
-  // The pool's first workers loaded the script with the page, and end with their first batch.
+  // The pool's first workers are made with the page, before any Run, and end with their first batch.
+  const training = () => page.workers().filter((w) => /\/worker\.js$/.test(w.url())).length;
+  const size = await page.evaluate(async () => (await import(new URL('runner.js', location.href).href)).poolSize());
+  await expect.poll(training).toBe(size);
   await runAndWait(page, 'remove_wo');
+  await expect.poll(training).toBe(0);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
   // From now on the wasm script a new worker loads throws as it starts.
   await page.route('**/wolab.js', (route) => route.fulfill({
