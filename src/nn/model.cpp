@@ -294,7 +294,7 @@ void Model<S>::output_sublayers(int l, const S* x, const S* concat, int n) {
 }
 
 template <class S>
-S* Model<S>::start_forward(const int* input, const int* target, int B, int T) {
+void Model<S>::start_forward(const int* input, const int* target, int B, int T) {
   if (T < 0) T = cfg_.seq_len;
   if (T < 1 || T > cfg_.seq_len)
     throw std::invalid_argument("Model::forward: " + std::to_string(T) + " positions; 1.." +
@@ -307,7 +307,6 @@ S* Model<S>::start_forward(const int* input, const int* target, int B, int T) {
   embedding_forward(emb_, input_.data(), params.data() + tok_emb_, params.data() + pos_emb_, B, T, cfg_.d_model);
   for (int l = 0; l + 1 < cfg_.layers; l++) layer_forward(l, B);
   attention_sublayer(cfg_.layers - 1, B);
-  return L_[cfg_.layers - 1].concat;
 }
 
 template <class S>
@@ -333,10 +332,11 @@ S Model<S>::forward(const int* input, const int* target, int B, int T) {
 
 template <class S>
 S Model<S>::forward_scored(const int* input, const int* target, int B, int T) {
-  S* concat = start_forward(input, target, B, T);
+  start_forward(input, target, B, T);
   backward_ready_ = false;
   const int l = cfg_.layers - 1, C = cfg_.d_model;
   LayerActs& a = L_[l];
+  const S* concat = a.concat;
   // The scored rows' attention output (into q) and input x (into k), packed in (b,t) order, and
   // their targets at the front of target_: no later row is overwritten before it is read.
   const S* x = layer_input(l);

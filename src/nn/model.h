@@ -123,7 +123,7 @@ class Model {
 
   size_t add(const std::string& name, std::vector<int64_t> shape, bool trainable = true);
   // The forward that forward() and forward_scored() share up to the last layer's attention.
-  S* start_forward(const int* input, const int* target, int B, int T);
+  void start_forward(const int* input, const int* target, int B, int T);
   void layer_forward(int l, int B);
   void attention_sublayer(int l, int B);  // layer l's attention over all B·T rows: a.concat
   // The rest of layer l on n rows, x (n,C) its input and concat (n,C) its attention's: W_o, the
