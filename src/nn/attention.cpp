@@ -1,130 +1,176 @@
-// Attention works one (example, head) at a time on T×d_k blocks (17×16 by default): too small
-// for a GEMM call to pay off, so every product here is a small blocked loop, `weighted_rows`,
-// whose accumulators the compiler keeps in vector registers (AVX natively, SIMD128 in wasm).
-// The causal mask makes the products triangular: probabilities and score gradients are zero
-// above the diagonal, which lets a block of rows run over the longest row's range.
+// Attention works one head at a time on T×d_k blocks (Quick's 13×2, Article's 17×64): too small
+// for a GEMM call to pay off, and a head of width 2 would fill half a vector register at best. So
+// it runs kAttentionLanes examples of the batch side by side: every value below is a vector
+// holding the same element of each of those examples (one SIMD128 register of floats in wasm),
+// gathered from the (B,T,C) inputs and scattered back. Each product is then a small blocked loop,
+// `lane_rows`, whose accumulators the compiler keeps in vector registers. Every sum runs in the
+// same order as a scalar loop over one example would, so a lane's results do not depend on its
+// neighbours. The causal mask makes the products triangular: probabilities and score gradients
+// are zero above the diagonal, which lets a block of rows run over the longest row's range.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <utility>
 
 #include "nn/layers.h"
 
 namespace wolab {
 namespace {
 
+constexpr int kLanes = kAttentionLanes;
 constexpr int kRows = 4;  // output rows per block: independent sums the CPU overlaps
-constexpr int kCols = 8;  // output columns per block: one or two vector registers
+constexpr int kCols = 2;  // output columns per block: kRows·kCols accumulators in registers
 
-// Transposed keys, values and the score matrices have rows of T padded to whole blocks of
-// columns; the padding is zero or never read.
-int padded(int T) { return (T + kCols - 1) / kCols * kCols; }
+// kLanes values of S, aligned as S is (the buffers are arrays of S), as immintrin.h's __m128_u.
+// A template deducing its type from a Vec<S>* would get the vector's own alignment instead, so
+// the helpers below name Vec<S> and take S.
+template <class S>
+struct Lanes {
+  typedef S aligned_type __attribute__((vector_size(kLanes * sizeof(S))));
+  typedef aligned_type type __attribute__((aligned(sizeof(S))));
+};
+template <class S>
+using Vec = typename Lanes<S>::type;
 
-// out[r·os + k] (+)= Σ_{t0 ≤ t < t1} a[r·ar + t·at] · Y[t·ys + k] for r < R, k < W, summed in
-// the order of t. The W columns of a row are one GCC/clang vector value, so the R·W sums are
-// R registers and each step of t is one load of Y and R multiply-adds; with plain arrays, GCC
-// vectorized the loop over t instead, loading the weights lane by lane.
+// Lanes are named by constants (std::index_sequence) below: a lane picked by a variable index
+// goes through memory in wasm, where a store of lanes and a load of the vector stall.
+using LaneIndex = std::make_index_sequence<kLanes>;
+
+// e^x lane by lane.
+template <class S, size_t... L>
+Vec<S> exp_lanes(Vec<S> x, std::index_sequence<L...>) {
+  return Vec<S>{std::exp(x[L])...};
+}
+
+// src[l·stride] in lane l < lanes, zero in the lanes past them.
+template <class S, size_t... L>
+Vec<S> load_lanes(const S* src, int stride, int lanes, std::index_sequence<L...>) {
+  return Vec<S>{(static_cast<int>(L) < lanes ? src[L * stride] : S(0))...};
+}
+
+// dst[l·stride] (+)= lane l of x for l < lanes.
+template <class S, size_t... L>
+void store_lanes(S* dst, int stride, int lanes, bool accumulate, Vec<S> x,
+                 std::index_sequence<L...>) {
+  ((static_cast<int>(L) < lanes
+        ? void(dst[L * stride] = accumulate ? dst[L * stride] + x[L] : x[L])
+        : void()),
+   ...);
+}
+
+// out[r·os + k] = Σ_{t0 ≤ t < t1} a[r·ar + t·at] · Y[t·ys + k·yk] for r < R, k < W, lane by lane,
+// summed from zero in the order of t.
 template <int R, int W, class S>
-void weighted_rows_block(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y,
-                         int ys, int t0, int t1) {
-  typedef S Lanes __attribute__((vector_size(W * sizeof(S))));  // W values of S
-  Lanes acc[R] = {};
+void lane_block(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+                int yk, int t0, int t1) {
+  Vec<S> acc[R][W] = {};
   for (int t = t0; t < t1; t++) {
-    Lanes y;
-    std::memcpy(&y, Y + t * ys, sizeof y);  // (an unaligned load)
-    for (int r = 0; r < R; r++) acc[r] += a[r * ar + t * at] * y;
-  }
-  for (int r = 0; r < R; r++) {
-    if (accumulate) {
-      Lanes prev;
-      std::memcpy(&prev, out + r * os, sizeof prev);
-      acc[r] = prev + acc[r];
+    Vec<S> y[W];
+    for (int k = 0; k < W; k++) y[k] = Y[t * ys + k * yk];
+    for (int r = 0; r < R; r++) {
+      const Vec<S> w = a[r * ar + t * at];
+      for (int k = 0; k < W; k++) acc[r][k] += w * y[k];
     }
-    std::memcpy(out + r * os, &acc[r], sizeof acc[r]);
   }
+  for (int r = 0; r < R; r++)
+    for (int k = 0; k < W; k++) out[r * os + k] = acc[r][k];
 }
 
 // Columns [0, W) of out for `rows` ≤ kRows rows.
 template <int W, class S>
-void weighted_rows_cols(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y,
-                        int ys, int rows, int t0, int t1) {
+void lane_rows_cols(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+                    int yk, int rows, int t0, int t1) {
   if (rows == kRows) {
-    weighted_rows_block<kRows, W>(out, os, accumulate, a, ar, at, Y, ys, t0, t1);
+    lane_block<kRows, W, S>(out, os, a, ar, at, Y, ys, yk, t0, t1);
     return;
   }
   for (int r = 0; r < rows; r++)
-    weighted_rows_block<1, W>(out + r * os, os, accumulate, a + r * ar, ar, at, Y, ys, t0, t1);
+    lane_block<1, W, S>(out + r * os, os, a + r * ar, ar, at, Y, ys, yk, t0, t1);
 }
 
 // The same for `rows` ≤ kRows rows and `cols` columns: rows of Y weighted by the rows of a.
-// Columns go kCols at a time, then 4, 2 and 1 (a head of width 2 or 4 is one narrow vector);
-// each sum runs over t in the same order whatever its block, so the results are those of a
-// scalar loop.
 template <class S>
-void weighted_rows(S* out, int os, bool accumulate, const S* a, int ar, int at, const S* Y, int ys,
-                   int rows, int cols, int t0, int t1) {
+void lane_rows(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+               int yk, int rows, int cols, int t0, int t1) {
   int k = 0;
   for (; k + kCols <= cols; k += kCols)
-    weighted_rows_cols<kCols>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
-  if (k + 4 <= cols) {
-    weighted_rows_cols<4>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
-    k += 4;
-  }
-  if (k + 2 <= cols) {
-    weighted_rows_cols<2>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
-    k += 2;
-  }
-  if (k < cols) weighted_rows_cols<1>(out + k, os, accumulate, a, ar, at, Y + k, ys, rows, t0, t1);
+    lane_rows_cols<kCols, S>(out + k, os, a, ar, at, Y + k * yk, ys, yk, rows, t0, t1);
+  for (; k < cols; k++)
+    lane_rows_cols<1, S>(out + k, os, a, ar, at, Y + k * yk, ys, yk, rows, t0, t1);
 }
 
-// dst (hs,Tp) = the (T,hs) block of one head whose row t starts at src + t·C, transposed and
-// zero-padded to Tp columns.
+// dst (T,hs) = one head's block in `lanes` examples, lane l's row t starting at
+// src + l·T·C + t·C; the lanes past them are zero.
 template <class S>
-void transpose_head(S* dst, const S* src, int T, int C, int hs) {
-  const int Tp = padded(T);
-  for (int c = 0; c < hs; c++) {
-    for (int t = 0; t < T; t++) dst[c * Tp + t] = src[t * C + c];
-    for (int t = T; t < Tp; t++) dst[c * Tp + t] = 0;
-  }
+void gather(Vec<S>* dst, const S* src, int lanes, int T, int C, int hs) {
+  for (int t = 0; t < T; t++)
+    for (int c = 0; c < hs; c++)
+      dst[t * hs + c] = load_lanes<S>(src + t * C + c, T * C, lanes, LaneIndex{});
+}
+
+// The reverse: the block of lane l goes to (accumulate: is added to) example l's block at dst.
+template <class S>
+void scatter(S* dst, bool accumulate, const Vec<S>* src, int lanes, int T, int C, int hs) {
+  for (int t = 0; t < T; t++)
+    for (int c = 0; c < hs; c++)
+      store_lanes<S>(dst + t * C + c, T * C, lanes, accumulate, src[t * hs + c], LaneIndex{});
 }
 
 }  // namespace
 
-int attention_scratch_size(int T, int C, int H) { return (C / H + T) * padded(T); }
+int attention_scratch_size(int T, int C, int H) { return kLanes * (5 * (C / H) * T + T * T); }
+
+uint64_t attention_cache_size(int B, int T, int H) {
+  return static_cast<uint64_t>((B + kLanes - 1) / kLanes) * kLanes * H * T * T;
+}
+
+template <class S>
+void attention_map(S* out, const S* att, int b, int h, int T, int H) {
+  const S* P = att + (static_cast<int64_t>(b / kLanes) * H + h) * T * T * kLanes + b % kLanes;
+  for (int e = 0; e < T * T; e++) out[e] = P[e * kLanes];
+}
 
 template <class S>
 void attention_forward(S* out, S* att, S* scratch, const S* q, const S* k, const S* v, int B,
                        int T, int C, int H) {
-  const int hs = C / H, Tp = padded(T);  // head size d_k; padded row length
+  typedef Vec<S> V;
+  const int hs = C / H;  // head size d_k
   const S scale = S(1) / std::sqrt(S(hs));
-  S* kt = scratch;            // (hs,Tp) this head's keys, transposed
-  S* s = scratch + hs * Tp;   // (T,Tp) scores q_i·k_j
-  for (int b = 0; b < B; b++)
+  V* Q = reinterpret_cast<V*>(scratch);  // (T,hs) this head's queries, keys and values,
+  V* K = Q + T * hs;                     // kLanes examples side by side
+  V* Vh = K + T * hs;
+  V* O = Vh + T * hs;   // (T,hs) their outputs
+  V* s = O + T * hs;    // (T,T) scores q_i·k_j
+  for (int b0 = 0; b0 < B; b0 += kLanes) {
+    const int lanes = std::min(kLanes, B - b0);
     for (int h = 0; h < H; h++) {
-      const int head = b * T * C + h * hs;  // row t of this head's q, k, v is at head + t·C
-      S* P = att + (b * H + h) * T * T;      // (T,T) probabilities, zero above the diagonal
-      transpose_head(kt, k + head, T, C, hs);
+      const int head = b0 * T * C + h * hs;  // row t of this head's q, k, v is at head + t·C
+      V* P = reinterpret_cast<V*>(att) + (b0 / kLanes * H + h) * T * T;  // (T,T) probabilities,
+      gather(Q, q + head, lanes, T, C, hs);                               // zero above the diagonal
+      gather(K, k + head, lanes, T, C, hs);
+      gather(Vh, v + head, lanes, T, C, hs);
       for (int i0 = 0; i0 < T; i0 += kRows) {  // queries i0.. see keys up to the block's last
         const int rows = std::min(kRows, T - i0), n = i0 + rows;
-        weighted_rows(s + i0 * Tp, Tp, false, q + head + i0 * C, C, 1, kt, Tp, rows, padded(n), 0,
-                      hs);
+        lane_rows<S>(s + i0 * T, T, Q + i0 * hs, hs, 1, K, 1, hs, rows, n, 0, hs);
       }
       for (int i = 0; i < T; i++) {  // causal softmax of query i over keys 0..i
-        S* p = P + i * T;
-        S maxval = -INFINITY;
+        V* p = P + i * T;
+        V maxval = V{} - INFINITY;
         for (int j = 0; j <= i; j++) {
-          p[j] = s[i * Tp + j] * scale;
+          p[j] = s[i * T + j] * scale;
           maxval = p[j] > maxval ? p[j] : maxval;
         }
-        S sum = 0;
-        for (int j = 0; j <= i; j++) sum += (p[j] = std::exp(p[j] - maxval));
+        V sum = {};
+        for (int j = 0; j <= i; j++) sum += (p[j] = exp_lanes<S>(p[j] - maxval, LaneIndex{}));
         for (int j = 0; j <= i; j++) p[j] /= sum;
-        for (int j = i + 1; j < T; j++) p[j] = 0;
+        for (int j = i + 1; j < T; j++) p[j] = V{};
       }
       for (int i0 = 0; i0 < T; i0 += kRows) {  // out_i = Σ_j p_ij v_j
         const int rows = std::min(kRows, T - i0), n = i0 + rows;
-        weighted_rows(out + head + i0 * C, C, false, P + i0 * T, T, 1, v + head, C, rows, hs, 0, n);
+        lane_rows<S>(O + i0 * hs, hs, P + i0 * T, T, 1, Vh, hs, 1, rows, hs, 0, n);
       }
+      scatter(out + head, false, O, lanes, T, C, hs);
     }
+  }
 }
 
 template <class S>
@@ -158,43 +204,55 @@ void attention_forward_at(S* out, S* scratch, const S* q, const S* k, const S* v
 template <class S>
 void attention_backward(S* dq, S* dk, S* dv, S* scratch, const S* dout, const S* att, const S* q,
                         const S* k, const S* v, int B, int T, int C, int H) {
-  const int hs = C / H, Tp = padded(T);
+  typedef Vec<S> V;
+  const int hs = C / H;
   const S scale = S(1) / std::sqrt(S(hs));
-  S* vt = scratch;            // (hs,Tp) this head's values, transposed
-  S* ds = scratch + hs * Tp;  // (T,Tp) gradient at the scores, zero above the diagonal
-  for (int b = 0; b < B; b++)
+  V* Q = reinterpret_cast<V*>(scratch);  // (T,hs) this head's queries, keys, values and output
+  V* K = Q + T * hs;                     // gradients, kLanes examples side by side
+  V* Vh = K + T * hs;
+  V* dO = Vh + T * hs;
+  V* G = dO + T * hs;  // (T,hs) one gradient of this head, before it is scattered
+  V* ds = G + T * hs;  // (T,T) gradient at the scores, zero above the diagonal
+  for (int b0 = 0; b0 < B; b0 += kLanes) {
+    const int lanes = std::min(kLanes, B - b0);
     for (int h = 0; h < H; h++) {
-      const int head = b * T * C + h * hs;
-      const S* P = att + (b * H + h) * T * T;  // (T,T)
-      transpose_head(vt, v + head, T, C, hs);
+      const int head = b0 * T * C + h * hs;
+      const V* P = reinterpret_cast<const V*>(att) + (b0 / kLanes * H + h) * T * T;  // (T,T)
+      gather(Q, q + head, lanes, T, C, hs);
+      gather(K, k + head, lanes, T, C, hs);
+      gather(Vh, v + head, lanes, T, C, hs);
+      gather(dO, dout + head, lanes, T, C, hs);
       for (int i0 = 0; i0 < T; i0 += kRows) {  // dLoss/dp_ij = dout_i·v_j
         const int rows = std::min(kRows, T - i0), n = i0 + rows;
-        weighted_rows(ds + i0 * Tp, Tp, false, dout + head + i0 * C, C, 1, vt, Tp, rows,
-                      padded(n), 0, hs);
+        lane_rows<S>(ds + i0 * T, T, dO + i0 * hs, hs, 1, Vh, 1, hs, rows, n, 0, hs);
       }
       for (int i = 0; i < T; i++) {  // softmax backward: ds_ij = p_ij (dp_ij - Σ_j' p_ij' dp_ij')
-        const S* p = P + i * T;
-        S* dsi = ds + i * Tp;
-        S pdp = 0;
+        const V* p = P + i * T;
+        V* dsi = ds + i * T;
+        V pdp = {};
         for (int j = 0; j <= i; j++) pdp += p[j] * dsi[j];
         for (int j = 0; j <= i; j++) dsi[j] = p[j] * (dsi[j] - pdp) * scale;
-        for (int j = i + 1; j < T; j++) dsi[j] = 0;
+        for (int j = i + 1; j < T; j++) dsi[j] = V{};
       }
       for (int i0 = 0; i0 < T; i0 += kRows) {  // dq_i += Σ_j ds_ij k_j
         const int rows = std::min(kRows, T - i0), n = i0 + rows;
-        weighted_rows(dq + head + i0 * C, C, true, ds + i0 * Tp, Tp, 1, k + head, C, rows, hs, 0,
-                      n);
+        lane_rows<S>(G + i0 * hs, hs, ds + i0 * T, T, 1, K, hs, 1, rows, hs, 0, n);
       }
-      for (int j0 = 0; j0 < T; j0 += kRows) {  // keys j0.. are seen by queries from j0 on
-        const int rows = std::min(kRows, T - j0);
-        // dk_j += Σ_i ds_ij q_i and dv_j += Σ_i p_ij dout_i: columns of ds and P as weights
-        weighted_rows(dk + head + j0 * C, C, true, ds + j0, 1, Tp, q + head, C, rows, hs, j0, T);
-        weighted_rows(dv + head + j0 * C, C, true, P + j0, 1, T, dout + head, C, rows, hs, j0, T);
-      }
+      scatter(dq + head, true, G, lanes, T, C, hs);
+      // Keys j0.. are seen by queries from j0 on: dk_j += Σ_i ds_ij q_i and dv_j += Σ_i p_ij
+      // dout_i, with columns of ds and P as the weights.
+      for (int j0 = 0; j0 < T; j0 += kRows)
+        lane_rows<S>(G + j0 * hs, hs, ds + j0, 1, T, Q, hs, 1, std::min(kRows, T - j0), hs, j0, T);
+      scatter(dk + head, true, G, lanes, T, C, hs);
+      for (int j0 = 0; j0 < T; j0 += kRows)
+        lane_rows<S>(G + j0 * hs, hs, P + j0, 1, T, dO, hs, 1, std::min(kRows, T - j0), hs, j0, T);
+      scatter(dv + head, true, G, lanes, T, C, hs);
     }
+  }
 }
 
 #define WOLAB_INSTANTIATE(S)                                                                    \
+  template void attention_map<S>(S*, const S*, int, int, int, int);                             \
   template void attention_forward<S>(S*, S*, S*, const S*, const S*, const S*, int, int, int,   \
                                      int);                                                      \
   template void attention_forward_at<S>(S*, S*, const S*, const S*, const S*, int, int, int, int, \

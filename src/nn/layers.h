@@ -6,6 +6,8 @@
 // float for training, double for the finite-difference gradient checks.
 #pragma once
 
+#include <cstdint>
+
 namespace wolab {
 
 // embedding.cpp: out = tok_emb[input] + pos_emb[position]
@@ -32,13 +34,21 @@ void linear_backward(S* dinp, S* dW, S* db,                         // (N,C), (O
 
 // attention.cpp: causal scaled dot-product attention of H heads over q, k, v already projected;
 // head h owns columns h·C/H .. (h+1)·C/H - 1, and `out` is the heads' outputs side by side
-// (the concat that W_o then mixes). `att` caches the softmax probabilities for the backward.
-// `scratch` is working memory, so that neither pass allocates: attention_scratch_size(T, C, H)
-// elements, (d_k+T, T₈) with d_k = C/H and T₈ = T rounded up to a multiple of 8.
+// (the concat that W_o then mixes). `att` caches the softmax probabilities for the backward,
+// kAttentionLanes examples side by side: attention_cache_size(B, T, H) elements, as
+// (⌈B/lanes⌉,H,T,T,lanes); attention_map reads one (example, head). `scratch` is working memory,
+// so that neither pass allocates: attention_scratch_size(T, C, H) elements, (5·T·d_k + T·T)·lanes
+// with d_k = C/H.
+constexpr int kAttentionLanes = 4;
 int attention_scratch_size(int T, int C, int H);
+uint64_t attention_cache_size(int B, int T, int H);
 template <class S>
-void attention_forward(S* out, S* att,                              // (B,T,C), (B,H,T,T)
-                       S* scratch,                                  // (d_k+T,T₈)
+void attention_map(S* out,                                          // (T,T)
+                   const S* att,                                    // attention_cache_size
+                   int b, int h, int T, int H);
+template <class S>
+void attention_forward(S* out, S* att,                              // (B,T,C), cache above
+                       S* scratch,                                  // attention_scratch_size
                        const S* q, const S* k, const S* v,          // (B,T,C) each
                        int B, int T, int C, int H);
 // One query position t of each of B sequences over the keys and values of positions 0..t in
@@ -51,8 +61,8 @@ void attention_forward_at(S* out, S* scratch,                      // (B,C), (T)
                           int t, int B, int T, int C, int H);
 template <class S>
 void attention_backward(S* dq, S* dk, S* dv,                        // (B,T,C) each
-                        S* scratch,                                 // (d_k+T,T₈)
-                        const S* dout, const S* att,                // (B,T,C), (B,H,T,T)
+                        S* scratch,                                 // attention_scratch_size
+                        const S* dout, const S* att,                // (B,T,C), cache above
                         const S* q, const S* k, const S* v,         // (B,T,C) each
                         int B, int T, int C, int H);
 

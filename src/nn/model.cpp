@@ -99,7 +99,7 @@ std::vector<std::pair<S**, uint64_t>> Model<S>::buffer_table() {
     put({&a.ln1, &a.q, &a.k, &a.v, &a.concat, &a.wo_out, &a.res1, &a.ln2, &a.res2, &a.dconcat},
         BT * C);
     put({&a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd}, BT);
-    put({&a.att}, BT * H * T);
+    put({&a.att}, attention_cache_size(B, T, H));
     put({&a.h, &a.a}, BT * F);
   }
   put({&emb_, &dx_, &dtmp_, &dq_, &dk_, &dv_}, BT * C);
@@ -177,6 +177,13 @@ const S* Model<S>::wo(int l) const {
 template <class S>
 const S* Model<S>::wv(int l) const {
   return params.data() + P_[l].wv;
+}
+
+template <class S>
+std::vector<S> Model<S>::attention(int l, int b, int h) const {
+  std::vector<S> out(static_cast<size_t>(T_) * T_);
+  attention_map(out.data(), L_[l].att, b, h, T_, cfg_.heads);
+  return out;
 }
 
 template <class S>

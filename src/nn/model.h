@@ -83,7 +83,7 @@ class Model {
   const S* wo_out(int l) const { return L_[l].wo_out; }    // (B,T,C)
   const S* residual(int l) const { return L_[l].res1; }    // (B,T,C) x + W_o(concat)
   const S* dconcat(int l) const { return L_[l].dconcat; }  // (B,T,C) after backward
-  const S* attention(int l) const { return L_[l].att; }    // (B,H,T,T)
+  std::vector<S> attention(int l, int b, int h) const;     // (T,T) example b, head h
   // W_o of layer l, or nullptr in identity mode.
   const S* wo(int l) const;
   const S* wv(int l) const;

@@ -413,8 +413,7 @@ std::vector<float> Trainer::attention(int layer, int head, int example) {
   check_index("example", example, m.heldout.size);
   const int T = m.heldout.seq_len;
   m.model.forward(m.heldout.input.data() + example * T, m.heldout.target.data() + example * T, 1, T);
-  const float* att = m.model.attention(layer) + static_cast<size_t>(head) * T * T;  // (T,T)
-  return {att, att + T * T};
+  return m.model.attention(layer, 0, head);
 }
 
 std::vector<float> Trainer::attention_maps(const std::vector<int>& tokens) {
@@ -428,10 +427,11 @@ std::vector<float> Trainer::attention_maps(const std::vector<int>& tokens) {
   m.model.forward(tokens.data(), no_target.data(), 1, T);
   std::vector<float> out;
   out.reserve(static_cast<size_t>(L) * H * T * T);
-  for (int l = 0; l < L; l++) {
-    const float* att = m.model.attention(l);  // (1,H,T,T)
-    out.insert(out.end(), att, att + static_cast<size_t>(H) * T * T);
-  }
+  for (int l = 0; l < L; l++)
+    for (int h = 0; h < H; h++) {
+      const std::vector<float> att = m.model.attention(l, 0, h);  // (T,T)
+      out.insert(out.end(), att.begin(), att.end());
+    }
   return out;
 }
 

@@ -101,16 +101,20 @@ class AttentionGradCheck : public testing::TestWithParam<AttentionShape> {};
 TEST_P(AttentionGradCheck, CausalAttention) {
   const int B = GetParam().B, T = GetParam().T, C = GetParam().C, H = GetParam().H;
   Vec q = randn(B * T * C, 1), k = randn(B * T * C, 2), v = randn(B * T * C, 3),
-      r = randn(B * T * C, 4), out(B * T * C), att(B * H * T * T),
-      scratch(attention_scratch_size(T, C, H));
+      r = randn(B * T * C, 4), out(B * T * C), att(attention_cache_size(B, T, H)),
+      scratch(attention_scratch_size(T, C, H)), map(T * T);
   auto loss = [&] {
     attention_forward(out.data(), att.data(), scratch.data(), q.data(), k.data(), v.data(), B, T,
                       C, H);
     return dot(out, r);
   };
   loss();
-  for (int i = 0; i < T; i++)  // causality: a query never weighs a later key
-    for (int j = i + 1; j < T; j++) EXPECT_EQ(att[i * T + j], 0.0);
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < H; h++) {  // causality: a query never weighs a later key
+      attention_map(map.data(), att.data(), b, h, T, H);
+      for (int i = 0; i < T; i++)
+        for (int j = i + 1; j < T; j++) EXPECT_EQ(map[i * T + j], 0.0);
+    }
   Vec dq(q.size(), 0), dk(k.size(), 0), dv(v.size(), 0);
   attention_backward(dq.data(), dk.data(), dv.data(), scratch.data(), r.data(), att.data(),
                      q.data(), k.data(), v.data(), B, T, C, H);
@@ -119,10 +123,12 @@ TEST_P(AttentionGradCheck, CausalAttention) {
   EXPECT_LT(rel_error(dv, numeric_grad(v, loss)), kTol);
 }
 
-// Attention works in blocks of 4 rows and 8 columns with edge cases after them: d_k 2 is all
-// edge; d_k 10 with T 9 has whole blocks, a row left over and two columns left over.
+// Attention runs 4 examples side by side in blocks of 4 rows and 2 columns, with edge cases
+// after them: B 2 leaves two lanes empty, B 5 fills one group and one lane of the next; T 9 has
+// whole blocks and a row left over, d_k 2 is one block of columns and d_k 5 two and one over.
 INSTANTIATE_TEST_SUITE_P(Shapes, AttentionGradCheck,
-                         testing::Values(AttentionShape{2, 5, 6, 3}, AttentionShape{2, 9, 20, 2}));
+                         testing::Values(AttentionShape{2, 5, 6, 3}, AttentionShape{2, 9, 20, 2},
+                                         AttentionShape{5, 9, 10, 2}));
 
 TEST(GradCheck, LayerNorm) {
   const int N = 4, C = 5;
