@@ -11,7 +11,7 @@
 #include <cmath>
 #include <utility>
 
-#include "nn/layers.h"
+#include "nn/lanes.h"
 
 namespace wolab {
 namespace {
@@ -20,36 +20,15 @@ constexpr int kLanes = kAttentionLanes;
 constexpr int kRows = 4;  // output rows per block: independent sums the CPU overlaps
 constexpr int kCols = 2;  // output columns per block: kRows·kCols accumulators in registers
 
-// kLanes values of S, aligned as S is (the buffers are arrays of S), as immintrin.h's __m128_u.
-// A template deducing its type from a Vec<S>* would get the vector's own alignment instead, so
-// the helpers below name Vec<S> and take S.
-template <class S>
-struct Lanes {
-  typedef S aligned_type __attribute__((vector_size(kLanes * sizeof(S))));
-  typedef aligned_type type __attribute__((aligned(sizeof(S))));
-};
-template <class S>
-using Vec = typename Lanes<S>::type;
-
-// Lanes are named by constants (std::index_sequence) below: a lane picked by a variable index
-// goes through memory in wasm, where a store of lanes and a load of the vector stall.
-using LaneIndex = std::make_index_sequence<kLanes>;
-
-// e^x lane by lane.
-template <class S, size_t... L>
-Vec<S> exp_lanes(Vec<S> x, std::index_sequence<L...>) {
-  return Vec<S>{std::exp(x[L])...};
-}
-
 // src[l·stride] in lane l < lanes, zero in the lanes past them.
 template <class S, size_t... L>
-Vec<S> load_lanes(const S* src, int stride, int lanes, std::index_sequence<L...>) {
-  return Vec<S>{(static_cast<int>(L) < lanes ? src[L * stride] : S(0))...};
+LaneVec<S> load_lanes(const S* src, int stride, int lanes, std::index_sequence<L...>) {
+  return LaneVec<S>{(static_cast<int>(L) < lanes ? src[L * stride] : S(0))...};
 }
 
 // dst[l·stride] (+)= lane l of x for l < lanes.
 template <class S, size_t... L>
-void store_lanes(S* dst, int stride, int lanes, bool accumulate, Vec<S> x,
+void store_lanes(S* dst, int stride, int lanes, bool accumulate, LaneVec<S> x,
                  std::index_sequence<L...>) {
   ((static_cast<int>(L) < lanes
         ? void(dst[L * stride] = accumulate ? dst[L * stride] + x[L] : x[L])
@@ -60,14 +39,14 @@ void store_lanes(S* dst, int stride, int lanes, bool accumulate, Vec<S> x,
 // out[r·os + k] = Σ_{t0 ≤ t < t1} a[r·ar + t·at] · Y[t·ys + k·yk] for r < R, k < W, lane by lane,
 // summed from zero in the order of t.
 template <int R, int W, class S>
-void lane_block(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+void lane_block(LaneVec<S>* out, int os, const LaneVec<S>* a, int ar, int at, const LaneVec<S>* Y, int ys,
                 int yk, int t0, int t1) {
-  Vec<S> acc[R][W] = {};
+  LaneVec<S> acc[R][W] = {};
   for (int t = t0; t < t1; t++) {
-    Vec<S> y[W];
+    LaneVec<S> y[W];
     for (int k = 0; k < W; k++) y[k] = Y[t * ys + k * yk];
     for (int r = 0; r < R; r++) {
-      const Vec<S> w = a[r * ar + t * at];
+      const LaneVec<S> w = a[r * ar + t * at];
       for (int k = 0; k < W; k++) acc[r][k] += w * y[k];
     }
   }
@@ -77,7 +56,7 @@ void lane_block(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<
 
 // Columns [0, W) of out for `rows` ≤ kRows rows.
 template <int W, class S>
-void lane_rows_cols(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+void lane_rows_cols(LaneVec<S>* out, int os, const LaneVec<S>* a, int ar, int at, const LaneVec<S>* Y, int ys,
                     int yk, int rows, int t0, int t1) {
   if (rows == kRows) {
     lane_block<kRows, W, S>(out, os, a, ar, at, Y, ys, yk, t0, t1);
@@ -89,7 +68,7 @@ void lane_rows_cols(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const 
 
 // The same for `rows` ≤ kRows rows and `cols` columns: rows of Y weighted by the rows of a.
 template <class S>
-void lane_rows(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S>* Y, int ys,
+__attribute__((noinline)) void lane_rows(LaneVec<S>* out, int os, const LaneVec<S>* a, int ar, int at, const LaneVec<S>* Y, int ys,
                int yk, int rows, int cols, int t0, int t1) {
   int k = 0;
   for (; k + kCols <= cols; k += kCols)
@@ -101,7 +80,7 @@ void lane_rows(Vec<S>* out, int os, const Vec<S>* a, int ar, int at, const Vec<S
 // dst (T,hs) = one head's block in `lanes` examples, lane l's row t starting at
 // src + l·T·C + t·C; the lanes past them are zero.
 template <class S>
-void gather(Vec<S>* dst, const S* src, int lanes, int T, int C, int hs) {
+void gather(LaneVec<S>* dst, const S* src, int lanes, int T, int C, int hs) {
   for (int t = 0; t < T; t++)
     for (int c = 0; c < hs; c++)
       dst[t * hs + c] = load_lanes<S>(src + t * C + c, T * C, lanes, LaneIndex{});
@@ -109,7 +88,7 @@ void gather(Vec<S>* dst, const S* src, int lanes, int T, int C, int hs) {
 
 // The reverse: the block of lane l goes to (accumulate: is added to) example l's block at dst.
 template <class S>
-void scatter(S* dst, bool accumulate, const Vec<S>* src, int lanes, int T, int C, int hs) {
+void scatter(S* dst, bool accumulate, const LaneVec<S>* src, int lanes, int T, int C, int hs) {
   for (int t = 0; t < T; t++)
     for (int c = 0; c < hs; c++)
       store_lanes<S>(dst + t * C + c, T * C, lanes, accumulate, src[t * hs + c], LaneIndex{});
@@ -132,7 +111,7 @@ void attention_map(S* out, const S* att, int b, int h, int T, int H) {
 template <class S>
 void attention_forward(S* out, S* att, S* scratch, const S* q, const S* k, const S* v, int B,
                        int T, int C, int H) {
-  typedef Vec<S> V;
+  typedef LaneVec<S> V;
   const int hs = C / H;  // head size d_k
   const S scale = S(1) / std::sqrt(S(hs));
   V* Q = reinterpret_cast<V*>(scratch);  // (T,hs) this head's queries, keys and values,
@@ -160,7 +139,7 @@ void attention_forward(S* out, S* att, S* scratch, const S* q, const S* k, const
           maxval = p[j] > maxval ? p[j] : maxval;
         }
         V sum = {};
-        for (int j = 0; j <= i; j++) sum += (p[j] = exp_lanes<S>(p[j] - maxval, LaneIndex{}));
+        for (int j = 0; j <= i; j++) sum += (p[j] = exp_lanes<S>(p[j] - maxval));
         for (int j = 0; j <= i; j++) p[j] /= sum;
         for (int j = i + 1; j < T; j++) p[j] = V{};
       }
@@ -204,7 +183,7 @@ void attention_forward_at(S* out, S* scratch, const S* q, const S* k, const S* v
 template <class S>
 void attention_backward(S* dq, S* dk, S* dv, S* scratch, const S* dout, const S* att, const S* q,
                         const S* k, const S* v, int B, int T, int C, int H) {
-  typedef Vec<S> V;
+  typedef LaneVec<S> V;
   const int hs = C / H;
   const S scale = S(1) / std::sqrt(S(hs));
   V* Q = reinterpret_cast<V*>(scratch);  // (T,hs) this head's queries, keys, values and output

@@ -96,7 +96,7 @@ class Model {
   struct LayerActs {
     S *ln1, *ln1_mean, *ln1_rstd;  // (B,T,C), (B,T), (B,T)
     S *q, *k, *v;                  // (B,T,C) each; k and v are also decode()'s cache
-    S* att;                        // (B,H,T,T)
+    S* att;                        // attention_cache_size(B,T,H): (B/4,H,T,T,4)
     S* concat;                     // (B,T,C)
     S* wo_out;                     // (B,T,C)
     S* res1;                       // (B,T,C) x + attn
