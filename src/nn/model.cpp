@@ -442,7 +442,7 @@ void Model<S>::backward() {
 // The layer_forward steps for one position t of B sequences, on (B,·) rows; each layer's k and v
 // at t go to its (B,T,C) cache, and attention reads positions 0..t from it.
 template <class S>
-const S* Model<S>::decode(const int* tokens, int t, int B) {
+const S* Model<S>::decode(const int* tokens, int t, int B, bool predict) {
   const int T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, V = cfg_.vocab;
   const bool post = cfg_.ln == LnPlace::post;
   const S* w = params.data();
@@ -456,13 +456,14 @@ const S* Model<S>::decode(const int* tokens, int t, int B) {
       layernorm_forward(d.ln, d.mean, d.rstd, d.x, w + p.ln1w, w + p.ln1b, B, C);
       att_in = d.ln;
     }
-    linear_forward(d.q, att_in, w + p.wq, w + p.bq, B, C, C);
     linear_forward(d.k, att_in, w + p.wk, w + p.bk, B, C, C);
     linear_forward(d.v, att_in, w + p.wv, w + p.bv, B, C, C);
     for (int b = 0; b < B; b++) {
       std::copy_n(d.k + b * C, C, a.k + (b * T + t) * C);
       std::copy_n(d.v + b * C, C, a.v + (b * T + t) * C);
     }
+    if (!predict && l == cfg_.layers - 1) return nullptr;
+    linear_forward(d.q, att_in, w + p.wq, w + p.bq, B, C, C);
     attention_forward_at(d.att, att_scratch_, d.q, a.k, a.v, t, B, T, C, H);
     if (p.wo == npos)
       std::copy_n(d.att, B * C, d.sub);

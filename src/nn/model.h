@@ -65,7 +65,10 @@ class Model {
   // (so t goes 0, 1, 2, ... in turn), and returns the logits at t, (B,V). These are forward's
   // logits at t, since the causal mask keeps later positions out, for 1/T of forward's work.
   // The cache is the forward's own k and v buffers: decoding overwrites the last forward's.
-  const S* decode(const int* tokens, int t, int B);  // tokens (B)
+  // predict false: a prompt's position, whose logits nobody reads. Only the keys and values at t
+  // are cached: the last layer stops once it has them (no query, attention, W_o or FFN), and no
+  // logits are made (nullptr). What later positions read is the same either way.
+  const S* decode(const int* tokens, int t, int B, bool predict = true);  // tokens (B)
 
   const ModelConfig& config() const { return cfg_; }
   const std::vector<ParamInfo>& param_info() const { return info_; }

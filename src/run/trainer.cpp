@@ -173,16 +173,17 @@ struct Trainer::Impl {
   void decode_words(const std::string* const* words, int B, G2pGuess* out) {
     const int V = cfg.model.vocab;
     std::vector<int> tokens(B), sep(B);  // (B) fed at position t; [SEP]'s position
-    int last_sep = 0;
+    int first_sep = cfg.model.seq_len, last_sep = 0;
     for (int b = 0; b < B; b++) {
       sep[b] = 1 + static_cast<int>(words[b]->size());
+      first_sep = std::min(first_sep, sep[b]);
       last_sep = std::max(last_sep, sep[b]);
       out[b] = {};
     }
     for (int t = 0; t < cfg.model.seq_len; t++) {
       for (int b = 0; b < B; b++)
         if (t <= sep[b]) tokens[b] = t == 0 ? kG2pBos : t == sep[b] ? kG2pSep : kLetterToken + ((*words[b])[t - 1] - 'a');
-      const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+      const float* logits = model.decode(tokens.data(), t, B, t >= first_sep);  // (B,V)
       bool pending = t < last_sep;
       for (int b = 0; b < B; b++) {
         if (t < sep[b] || out[b].eos) continue;
@@ -259,7 +260,7 @@ struct Trainer::Impl {
         // the prompt up to [SEP] at `first`, then the prediction made at t - 1
         if (t <= first)
           for (int b = 0; b < B; b++) tokens[b] = input[b * T + t];
-        const float* logits = model.decode(tokens.data(), t, B);  // (B,V)
+        const float* logits = model.decode(tokens.data(), t, B, t >= first);  // (B,V)
         if (t < first) continue;
         for (int b = 0; b < B; b++) {
           const float* z = logits + b * V;

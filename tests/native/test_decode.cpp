@@ -134,6 +134,43 @@ TEST_P(Decode, LogitsMatchForwardAtEveryPosition) {
   expect_decode_matches_forward<float>(trainer, 1e-5);
 }
 
+// A prompt decoded without predictions (predict false) caches the same keys and values: from
+// the first predicted position on, the logits are those of decoding every position, bit for bit.
+template <class S>
+void expect_prompt_decode_matches(const Trainer& trainer) {
+  Model<S> m = model_of<S>(trainer);
+  const RunConfig& cfg = trainer.config();
+  const int B = cfg.train.batch, T = cfg.model.seq_len, V = cfg.model.vocab, prompt = T / 2;
+  const Batch heldout = heldout_set(cfg.task, cfg.task.heldout);
+  std::vector<int> tokens(B);
+  auto feed = [&](int t) {
+    for (int b = 0; b < B; b++) tokens[b] = heldout.input[b * T + t];
+  };
+  std::vector<S> every;  // (T,B,V) decoding every position with its logits
+  for (int t = 0; t < T; t++) {
+    feed(t);
+    const S* z = m.decode(tokens.data(), t, B);
+    every.insert(every.end(), z, z + B * V);
+  }
+  for (int t = 0; t < T; t++) {
+    feed(t);
+    const S* z = m.decode(tokens.data(), t, B, t >= prompt);
+    if (t < prompt) {
+      EXPECT_EQ(z, nullptr) << "position " << t;
+      continue;
+    }
+    for (int e = 0; e < B * V; e++)
+      ASSERT_EQ(z[e], every[static_cast<size_t>(t) * B * V + e]) << "position " << t << ", logit " << e;
+  }
+}
+
+TEST_P(Decode, PromptPositionsCacheTheSameKeysAndValues) {
+  Trainer trainer(small(GetParam(), 30));
+  trainer.step(30);
+  expect_prompt_decode_matches<double>(trainer);
+  expect_prompt_decode_matches<float>(trainer);
+}
+
 TEST_P(Decode, GreedyAnswersMatchTheFullForwardDecoding) {
   const RunConfig cfg = small(GetParam(), 30);
   Trainer trainer(cfg);
