@@ -160,7 +160,8 @@ void expect_prompt_decode_matches(const Trainer& trainer) {
       continue;
     }
     for (int e = 0; e < B * V; e++)
-      ASSERT_EQ(z[e], every[static_cast<size_t>(t) * B * V + e]) << "position " << t << ", logit " << e;
+      ASSERT_EQ(z[e], every[static_cast<size_t>(t) * B * V + e])
+          << "position " << t << ", logit " << e;
   }
 }
 
