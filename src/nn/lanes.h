@@ -4,7 +4,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <utility>
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 #include "nn/layers.h"
 
@@ -40,8 +44,8 @@ LaneVec<S> exp_lanes(LaneVec<S> x) {
 // In wasm, std::exp of a float is musl's expf (src/math/expf.c, from Arm's optimized-routines:
 // e^x = 2^(k/32) · 2^(r/32), the first from a 32-entry table, the second a cubic, all in double).
 // This is that function four lanes at a time, operation for operation and with its constants, so
-// each lane rounds exactly as expf does; lanes near overflow or underflow (|x| ≥ 88, NaN) take
-// expf itself. Natively std::exp stays: glibc's expf may fuse the multiply-adds.
+// each lane rounds exactly as expf does; when a lane is near overflow or underflow (|x| ≥ 88,
+// NaN), the four take expf itself. Natively std::exp stays: glibc's expf may fuse the multiply-adds.
 namespace expf_data {
 constexpr uint64_t kTable[32] = {
     0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
@@ -58,39 +62,39 @@ constexpr double kC0 = 0x1.c6af84b912394p-5 / 32 / 32 / 32, kC1 = 0x1.ebfce50fac
                  kC2 = 0x1.62e42ff0c52d6p-1 / 32;
 }  // namespace expf_data
 
-template <size_t... L>
-LaneVec<float> expf_table_lanes(LaneVec<float> x, std::index_sequence<L...>) {
+// Two lanes of expf, in double: musl's steps, in its order.
+inline v128_t expf_pair(v128_t xd) {
   using namespace expf_data;
-  typedef double D __attribute__((vector_size(kAttentionLanes * sizeof(double))));
-  typedef uint64_t U __attribute__((vector_size(kAttentionLanes * sizeof(uint64_t))));
-  const D xd = __builtin_convertvector(x, D);
-  const D z = kInvLn2N * xd;  // x·32/ln 2 = k + r with r in [-1/2, 1/2] and an integer k
-  D kd = z + kShift;          // rounds z to the integer k, in the low bits
-  const U ki = reinterpret_cast<const U&>(kd);
-  kd -= kShift;
-  const D r = z - kd;
-  const U t = U{kTable[ki[L] % 32]...} + (ki << 47);
-  const D s = reinterpret_cast<const D&>(t);  // 2^(k/32)
-  const D zc = kC0 * r + kC1;
-  const D r2 = r * r;
-  D y = kC2 * r + 1;
-  y = zc * r2 + y;
-  y = y * s;
-  return __builtin_convertvector(y, LaneVec<float>);
+  const v128_t z = wasm_f64x2_mul(wasm_f64x2_splat(kInvLn2N), xd);  // x·32/ln 2 = k + r
+  const v128_t ki = wasm_f64x2_add(z, wasm_f64x2_splat(kShift));  // k, in the low bits
+  const v128_t kd = wasm_f64x2_sub(ki, wasm_f64x2_splat(kShift));
+  const v128_t r = wasm_f64x2_sub(z, kd);  // in [-1/2, 1/2]
+  v128_t t = wasm_i64x2_make(kTable[static_cast<uint64_t>(wasm_i64x2_extract_lane(ki, 0)) % 32],
+                             kTable[static_cast<uint64_t>(wasm_i64x2_extract_lane(ki, 1)) % 32]);
+  t = wasm_i64x2_add(t, wasm_i64x2_shl(ki, 47));  // the bits of s = 2^(k/32)
+  const v128_t zc = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(kC0), r), wasm_f64x2_splat(kC1));
+  const v128_t r2 = wasm_f64x2_mul(r, r);
+  v128_t y = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(kC2), r), wasm_f64x2_splat(1.0));
+  y = wasm_f64x2_add(wasm_f64x2_mul(zc, r2), y);
+  return wasm_f64x2_mul(y, t);
 }
 
-template <class M, size_t... L>
-bool any_lane(M m, std::index_sequence<L...>) {
-  return ((m[L] != 0) | ...);
-}
+static_assert(kAttentionLanes == 4, "exp_lanes<float> is one f32x4");
 
 template <>
 inline LaneVec<float> exp_lanes<float>(LaneVec<float> x) {
-  typedef uint32_t U __attribute__((vector_size(kAttentionLanes * sizeof(uint32_t))));
-  const U abstop = (reinterpret_cast<const U&>(x) >> 20) & 0x7ff;
-  // abstop ≥ the top 12 bits of 88.0f: |x| ≥ 88, infinite or NaN
-  return any_lane(abstop >= 0x42b, LaneIndex{}) ? exp_each<float>(x, LaneIndex{})
-                                                 : expf_table_lanes(x, LaneIndex{});
+  v128_t v;
+  std::memcpy(&v, &x, sizeof v);
+  // the top 12 bits of |x| at least 88.0f's: |x| ≥ 88, infinite or NaN
+  const v128_t abstop = wasm_v128_and(wasm_u32x4_shr(v, 20), wasm_i32x4_splat(0x7ff));
+  if (wasm_v128_any_true(wasm_u32x4_ge(abstop, wasm_i32x4_splat(0x42b))))
+    return exp_each<float>(x, LaneIndex{});
+  const v128_t lo = expf_pair(wasm_f64x2_promote_low_f32x4(v));
+  const v128_t hi = expf_pair(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)));
+  const v128_t y = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo),
+                                      wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5);
+  std::memcpy(&x, &y, sizeof x);
+  return x;
 }
 #endif
 
