@@ -1,5 +1,5 @@
 // Vectors of kAttentionLanes values, for attention's examples side by side (attention.cpp), and
-// e^x lane by lane with each lane exactly std::exp's value.
+// e^x lane by lane with each lane exactly std::exp's value (attention's and the loss's softmax).
 #pragma once
 
 #include <cmath>

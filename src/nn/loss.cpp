@@ -1,6 +1,8 @@
+// exp_lanes gives std::exp's bits, so the probabilities are those of a scalar loop.
 #include <cmath>
+#include <cstring>
 
-#include "nn/layers.h"
+#include "nn/lanes.h"
 
 namespace wolab {
 
@@ -13,9 +15,17 @@ S crossentropy_forward(S* probs, const S* logits, const int* targets, int N, int
     S* p = probs + n * V;
     S maxval = z[0];
     for (int i = 1; i < V; i++) maxval = z[i] > maxval ? z[i] : maxval;
+    int i = 0;
+    for (; i + kAttentionLanes <= V; i += kAttentionLanes) {  // e^(z - max), 4 at a time
+      LaneVec<S> e;
+      std::memcpy(&e, z + i, sizeof e);
+      e = exp_lanes<S>(e - maxval);
+      std::memcpy(p + i, &e, sizeof e);
+    }
+    for (; i < V; i++) p[i] = std::exp(z[i] - maxval);
     S sum = 0;
-    for (int i = 0; i < V; i++) sum += (p[i] = std::exp(z[i] - maxval));
-    for (int i = 0; i < V; i++) p[i] /= sum;
+    for (i = 0; i < V; i++) sum += p[i];
+    for (i = 0; i < V; i++) p[i] /= sum;
     if (targets[n] < 0) continue;
     total += maxval + std::log(sum) - z[targets[n]];  // -log softmax, without underflow
     count++;
