@@ -91,34 +91,48 @@ void pack(float* dst, const float* X, int rs, int ks, int rows, int kc) {
   }
 }
 
-// C (MR,4·NV) (+)= Ap (kc,MR panel) · the first 4·NV columns of Bp (kc,NR panel). The loops over
-// the tile are unrolled by the compiler, so acc lives in MR*NV registers. NV = NR/4 is the full
-// tile; NV = 1 serves a last panel with at most 4 valid columns (N = 12, the vocabulary, is one
-// full panel and such a half), which then costs half a full tile instead of a whole one. Every
-// element of C sees the same operations in the same order either way, so results do not depend
-// on which runs.
-template <int NV>
+// The first R rows of C (MR,4·NV) (+)= Ap (kc,MR panel) · the first 4·NV columns of Bp (kc,NR
+// panel). The loops over the tile are unrolled by the compiler, so acc lives in R*NV registers.
+// NV = NR/4 is the full tile; NV = 1 serves a last panel with at most 4 valid columns (N = 12,
+// the vocabulary, is one full panel and such a half), which then costs half a full tile instead
+// of a whole one. R < MR serves a last panel of fewer rows (M = 16, a d_model-16 layer's
+// weight gradient, is three full panels and a row). Every element of C sees the same operations
+// in the same order either way, so results do not depend on which runs.
+template <int NV, int R = MR>
 __attribute__((noinline)) void kernel(float* C, int ldc, const float* Ap, const float* Bp, int kc,
                                       bool accumulate) {
-  v128_t acc[MR][NV];
+  v128_t acc[R][NV];
   for (auto& row : acc)
     for (auto& a : row) a = wasm_f32x4_splat(0.0f);
   for (int k = 0; k < kc; ++k, Ap += MR, Bp += NR) {
     v128_t b[NV];
     for (int v = 0; v < NV; ++v) b[v] = wasm_v128_load(Bp + 4 * v);
-    for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < R; ++i) {
       const v128_t a = wasm_v128_load32_splat(Ap + i);
       for (int v = 0; v < NV; ++v) acc[i][v] = wasm_f32x4_add(acc[i][v], wasm_f32x4_mul(a, b[v]));
     }
   }
-  for (int i = 0; i < MR; ++i, C += ldc)
+  for (int i = 0; i < R; ++i, C += ldc)
     for (int v = 0; v < NV; ++v) {
       const v128_t prev = accumulate ? wasm_v128_load(C + 4 * v) : wasm_f32x4_splat(0.0f);
       wasm_v128_store(C + 4 * v, wasm_f32x4_add(prev, acc[i][v]));
     }
 }
 
-// A tile cut by C's edge: compute the padded tile aside (only its first 4 columns when no more
+// The first `rows` rows of a tile into `tile` (MR,NR), with kernel<NV, rows>.
+template <int NV>
+void kernel_rows(float* tile, const float* Ap, const float* Bp, int kc, int rows) {
+  static_assert(MR == 5, "one case per row count");
+  switch (rows) {
+    case 1: return kernel<NV, 1>(tile, NR, Ap, Bp, kc, false);
+    case 2: return kernel<NV, 2>(tile, NR, Ap, Bp, kc, false);
+    case 3: return kernel<NV, 3>(tile, NR, Ap, Bp, kc, false);
+    case 4: return kernel<NV, 4>(tile, NR, Ap, Bp, kc, false);
+    default: return kernel<NV>(tile, NR, Ap, Bp, kc, false);
+  }
+}
+
+// A tile cut by C's edge: compute its valid rows aside (only their first 4 columns when no more
 // are valid), write back the valid corner. A full-height tile of exactly 4 columns goes to C
 // directly.
 void edge_tile(float* C, int ldc, const float* Ap, const float* Bp, int kc, int rows, int cols,
@@ -126,9 +140,9 @@ void edge_tile(float* C, int ldc, const float* Ap, const float* Bp, int kc, int 
   if (rows == MR && cols == 4) return kernel<1>(C, ldc, Ap, Bp, kc, accumulate);
   alignas(16) float tile[MR * NR];  // (MR,NR)
   if (cols <= 4)
-    kernel<1>(tile, NR, Ap, Bp, kc, false);
+    kernel_rows<1>(tile, Ap, Bp, kc, rows);
   else
-    kernel<NR / 4>(tile, NR, Ap, Bp, kc, false);
+    kernel_rows<NR / 4>(tile, Ap, Bp, kc, rows);
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j)
       C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0.0f) + tile[i * NR + j];

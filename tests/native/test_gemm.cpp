@@ -1,12 +1,16 @@
 // matmul_nn / matmul_nt / matmul_tn against a naive triple loop, for float and double, with and
-// without accumulation, on shapes that hit every edge of the SIMD kernels' tiling (5x8 tiles and
-// their 4-column remainder, 256-deep K slices, 120-row and 256-column blocks). In the wasm build the float cases test the
-// wasm_simd128 kernels; natively they test the Eigen path.
+// without accumulation, on shapes that hit every edge of the SIMD kernels' tiling (5x8 tiles,
+// their 4-column and 1-to-4-row remainders, 256-deep K slices, 120-row and 256-column blocks). In
+// the wasm build the float cases test the wasm_simd128 kernels, bit for bit against the ordered
+// sum too; natively they test the Eigen path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "nn/gemm.h"
@@ -88,6 +92,27 @@ void check(Variant v, const Shape& s, bool acc) {
     }
   EXPECT_EQ(bad, 0) << "wrong elements";
   EXPECT_TRUE(std::isnan(c[0])) << "wrote before C";
+#ifdef __wasm_simd128__
+  // The SIMD kernels sum each element in float over k in order, one 256-deep slice at a time,
+  // each slice's sum added to C: the same bits whichever tile computes it (a full one or one
+  // cut by an edge, 8 or 4 columns, 1 to 5 rows). Training results rest on this.
+  if constexpr (std::is_same_v<S, float>) {
+    int differ = 0;
+    for (int i = 0; i < s.M; ++i)
+      for (int j = 0; j < s.N; ++j) {
+        float r = acc ? c0[1 + i * s.N + j] : 0.0f;
+        for (int k0 = 0; k0 < s.K; k0 += 256) {
+          float sum = 0;
+          for (int k = k0; k < std::min(s.K, k0 + 256); ++k) sum += left(i, k) * right(k, j);
+          r = r + sum;
+        }
+        const float got = c[1 + i * s.N + j];
+        if (std::memcmp(&got, &r, sizeof r) != 0 && differ++ < 5)
+          ADD_FAILURE() << "C(" << i << "," << j << ") = " << got << ", the ordered sum " << r;
+      }
+    EXPECT_EQ(differ, 0) << "elements not those of the ordered sum";
+  }
+#endif
 }
 
 template <class S>
