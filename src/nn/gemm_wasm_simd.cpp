@@ -7,8 +7,9 @@
 //       for each (MR,NR) tile: micro-kernel over the KC slice
 // Packing turns all three variants (A or Aᵀ, B or Bᵀ) into one micro-kernel whose loads are
 // contiguous from two pointers; reading A through four strided row pointers instead measured
-// ~20% slower in V8. Packed panels are zero-padded to MR/NR, so edge tiles run the same kernel
-// into a small tile buffer and only the valid part is written out.
+// ~20% slower in V8. Packed panels are zero-padded to MR/NR, so a tile cut by C's edge runs the
+// kernel of its valid rows (and of 4 columns when no more are valid) into a small tile buffer,
+// and only the valid part is written out.
 //
 // The micro-tile is 5x8: ten f32x4 accumulators + two B vectors + one broadcast A value + one
 // product = 14 of the 15 xmm registers V8 allocates on x64. Measured in V8 (node 20): 5x8 beats
