@@ -21,6 +21,7 @@
 #include "io/cmudict.h"
 #include "run/g2p.h"
 #include "run/memory_estimate.h"
+#include "run/probes.h"
 #include "run/pronounce.h"
 #include "run/trainer.h"
 
@@ -296,6 +297,29 @@ val read_wo_file(val bytes) {
   });
 }
 
+// (rows, heads) row-major: per row of a (rows, cols) row-major matrix, the norm of each head's
+// block of its columns (head_block_norms of that row alone): how much each output of W_o draws
+// from each head.
+val row_head_norms(val matrix, int rows, int cols, int heads) {
+  return js_errors([&] {
+    const val arg = std::move(matrix);
+    if (!arg.instanceof(val::global("Float32Array")))
+      throw wolab::ConfigError("rowHeadNorms: expected the matrix as a Float32Array");
+    const std::vector<float> w = emscripten::convertJSArrayToNumberVector<float>(arg);
+    if (rows < 1 || cols < 1 || heads < 1 || cols % heads != 0 || w.size() != size_t(rows) * size_t(cols))
+      throw wolab::ConfigError("rowHeadNorms: expected rows × cols values with cols divisible by heads, got " +
+                               std::to_string(w.size()) + " values for " + std::to_string(rows) + " × " +
+                               std::to_string(cols) + " and " + std::to_string(heads) + " heads");
+    std::vector<float> out;
+    out.reserve(size_t(rows) * heads);
+    for (int r = 0; r < rows; r++) {
+      const std::vector<float> n = wolab::head_block_norms(w.data() + size_t(r) * cols, 1, cols, heads);
+      out.insert(out.end(), n.begin(), n.end());
+    }
+    return float32_array(out);
+  });
+}
+
 Trainer from_checkpoint(val bytes) {
   return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes)); });
 }
@@ -457,6 +481,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("makeResultsWoApart", &make_results_wo_apart);
   function("parseResults", &parse_results);
   function("readWoFile", &read_wo_file);
+  function("rowHeadNorms", &row_head_norms);
   function("analyze", &analyze);
   function("codes", &codes);
 

@@ -383,6 +383,14 @@ export interface WolabModule {
     data: Float32Array;
   };
   /**
+   * (rows, heads) row-major: for each row of a (rows, cols) row-major matrix, the Frobenius norm
+   * of each head's block of its columns, as headBlockNorms computes it for the whole matrix. Of a
+   * W_o (out, in): how much each output feature draws from each head.
+   * @throws Error("rowHeadNorms: ...") unless matrix is a Float32Array of rows × cols values
+   * and heads divides cols.
+   */
+  rowHeadNorms(matrix: Float32Array, rows: number, cols: number, heads: number): Float32Array;
+  /**
    * What a set of results measured (the analysis `wolab report` prints): per results document
    * its convergence per variant, its paired comparisons seed by seed and its finding, then a
    * verdict on each of the article's nine claims. JSON text of an {@link Analysis}: codes and

@@ -22,6 +22,8 @@ import { copyLink } from './share.js';
 import { setUpTheme } from './theme.js';
 import { setRunCodes } from './run-status.js';
 import { setUpLinkLanding } from './link-landing.js';
+import { renderDiagram, setUpDiagram } from './block-diagram.js';
+import { renderFusion, setUpFusion } from './fusion-figure.js';
 
 // Resolves in a task of its own, after whatever else is queued (input, rendering).
 const nextTask = () => new Promise((resolve) => setTimeout(resolve));
@@ -33,6 +35,8 @@ function renderAll() {
   showErrors();
   for (const exp of app.exps.values()) exp.renderNow();
   overall.renderNow();
+  renderDiagram();
+  renderFusion();
   renderClaims();
   if (app.wolab) showEngine();
 }
@@ -119,6 +123,7 @@ async function boot() {
     $('#experiments').appendChild(exp.section);
     app.exps.set(info.name, exp);
   }
+  if (!app.embed) setUpDiagram(experimentInfos(), codes.claim_sources);
   await nextTask();
   app.base = settingsFromConfig(app.presets[app.presetNames[0]]);
   buildForm();
@@ -127,6 +132,7 @@ async function boot() {
   await nextTask();
   app.runner = new Runner(app.engine, poolSize(), onWorker);
   startAnalysis(app.engine);
+  if (!app.embed) setUpFusion(experimentInfos(), app.presetNames[0]);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();

@@ -31,8 +31,9 @@ export function setUpLinkLanding() {
   for (const type of ['wheel', 'touchstart', 'keydown']) window.addEventListener(type, letGo, early);
   window.addEventListener('pointerdown', (e) => { if (!(target && target.contains(e.target))) letGo(); }, early);
   document.addEventListener('click', (e) => {
+    // An SVG link (the block diagram's parts) has no .hash: its href attribute is the fragment.
     const a = e.target.closest('a[href^="#"]');
-    const el = a && linked(a.hash);
+    const el = a && linked(a.getAttribute('href'));
     // After the browser's own jump (and focus move), in the next frame.
     if (el) requestAnimationFrame(() => land(el));
   });

@@ -175,10 +175,15 @@ test('both languages have the same texts, the core-built keys included', async (
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
     // Every experiment: the page loads the data real_words needs (web/data-files.js).
-    for (const e of JSON.parse(core.experiments())) {
-      keys.push(`${e.name}_title`, `${e.name}_question`);
+    const experiments = JSON.parse(core.experiments());
+    for (const e of experiments) {
+      keys.push(`${e.name}_title`, `${e.name}_question`, `${e.name}_ask`);
       for (const v of e.variants) keys.push(`vh_${v}`);
     }
+    // The block diagram's variant switch: the variants of the experiment that compares a frozen
+    // W_o (block-diagram.js), each with its button, its note under W_o and its formula's line.
+    const compared = experiments.find((e) => e.frozen.length > 0 && !e.lr_sweep);
+    for (const v of compared.variants) keys.push(`ds_${v}`, `dv_${v}`, `df_${v}`);
     // The page words every claim's reason (lesson.js's reasonLine), a state as runlist.js's
     // statusText does: statusDone for done.
     const codes = JSON.parse(core.codes());

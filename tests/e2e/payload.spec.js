@@ -45,7 +45,7 @@ async function showHeatmap(page, dModel) {
   return section;
 }
 
-test('the first screen takes at most 1 MB on the wire, served gzipped, and no W_o matrices', async ({ page }) => {
+test('the first screen takes at most 1 MB on the wire, served gzipped, and no W_o matrices but the fusion figure\'s one', async ({ page }) => {
   const sent = transfers(page);
   const problems = await openPage(page);
   await untilAttribute(page.locator('#exp-remove_wo'), 'data-state', 'settled', 30_000);
@@ -54,7 +54,12 @@ test('the first screen takes at most 1 MB on the wire, served gzipped, and no W_
   const total = all.reduce((sum, r) => sum + r.bytes, 0);
   console.log(`first screen: ${all.length} responses, ${total} bytes; largest: ${all.sort((a, b) => b.bytes - a.bytes).slice(0, 6).map((r) => `${r.url} ${r.bytes}`).join(", ")}`);
   expect(total).toBeLessThanOrEqual(FIRST_SCREEN_BUDGET);
-  expect(all.filter((r) => r.url.endsWith('.safetensors'))).toEqual([]);
+  // The one W_o file the first screen draws (fusion-figure.js): the first seed's learned run of
+  // the smallest preset, a few KB; no section's matrices until it is shown.
+  await expect(page.locator('#fusion-body')).toHaveAttribute('data-state', 'ready');
+  const matrices = all.filter((r) => r.url.endsWith('.safetensors'));
+  expect(matrices.map((r) => r.url)).toEqual(['/recorded/quick/results.wo_heatmap.learned.seed0.safetensors']);
+  expect(matrices[0].bytes).toBeLessThanOrEqual(20e3);
   for (const r of all.filter((x) => /\.(js|json|wasm|html)$/.test(x.url) || x.url === '/')) expect(r.encoding, r.url).toBe('gzip');
   expect(problems).toEqual([]);
 });
