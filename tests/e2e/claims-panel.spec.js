@@ -5,6 +5,10 @@ import { test, expect } from '@playwright/test';
 import { openPage, query, screenshot, TINY, untilAttribute } from './helpers.js';
 
 const cell = (page, claim, preset) => page.locator(`#claims-body tr[data-claim="${claim}"] td[data-preset="${preset}"]`);
+// The presets' columns, as each claim's evidence (folded under its plain answer) names them.
+const heads = (page) => page.locator('#claims-body details[data-claim="1"] thead th[data-preset]');
+// Unfolds a claim's evidence: one click on its plain answer.
+const unfold = (page, claim) => page.locator(`#claims-body details[data-claim="${claim}"] > summary`).click();
 
 // The test build records the Quick preset only (a full build, both): without an Article
 // recording, the index here lists one of experiment 1 (a CLI file of the fixtures). Returns
@@ -26,10 +30,10 @@ test('on load: the article named, a column per preset, each cell tagged with whe
   const problems = await openPage(page);
   const names = await page.evaluate(() => globalThis.createWolab().then((w) => w.presetNames()));
   expect(names).toEqual(['quick', 'article']);
-  await expect(page.locator('#claims-head th[data-preset]')).toHaveText(['Quick', 'Article']);
+  await expect(heads(page)).toHaveText(['Quick', 'Article']);
   await expect(page.locator('#claims .article-name cite')).toHaveText(/^从论文到代码：拆解Transformer多头注意力最后线性层的3个设计哲学/);
   await expect(page.locator('#claims .article-name')).toContainText('(“From paper to code:');
-  const rows = page.locator('#claims-body tr');
+  const rows = page.locator('#claims-body tbody tr');
   await expect(rows).toHaveCount(9);
   // Quick: the recordings the sections show. Article: its recordings (fetched after the sections'
   // own analyses); with only experiment 1's, claims 1 and 2 are decided and the others are not
@@ -68,7 +72,7 @@ test('on load: the article named, a column per preset, each cell tagged with whe
   for (const id of differ) await expect(conclusion).toContainText(new RegExp(`differ on [^.]*\\b${id}\\b`));
   await screenshot(page, 'claims-load', page.locator('#claims'));
   await page.locator('#lang').selectOption('zh');
-  await expect(page.locator('#claims-head th[data-preset]')).toHaveText(['快速', '文章']);
+  await expect(heads(page)).toHaveText(['快速', '文章']);
   await expect(cell(page, 1, 'article').locator(':scope > .source-tag')).toHaveText('用同一内核本地原生录制');
   expect(problems).toEqual([]);
 });
@@ -85,6 +89,7 @@ test('each row links to its rule in the rules page the site ships', async ({ pag
   await expect(cell(page, 5, 'quick')).toHaveAttribute('data-source', 'recorded');
   await expect(page.locator('#claims-body .v-running')).toHaveCount(0);  // none analysing
   await expect(page.locator('#claims-body')).not.toContainText('loading the recorded runs…');
+  await unfold(page, 5);
   await link.click();
   await expect(page).toHaveURL(/\/rules\.html#claim-5$/);
   // The anchor sits in the rule's list item, which names the claim and the verdicts it can get.
@@ -99,11 +104,11 @@ test('each row links to its rule in the rules page the site ships', async ({ pag
 test('while an experiment trains, the claims that read it say running (k of n); after Stop they do not', async ({ page }) => {
   // Settings of one's own (a link): their column follows the presets', which show their recordings.
   const problems = await openPage(page, query({ ...TINY, steps: 20000 }));
-  await expect(page.locator('#claims-head th[data-preset]')).toHaveText(['Quick', 'Article']);
+  await expect(heads(page)).toHaveText(['Quick', 'Article']);
   await expect(cell(page, 1, 'quick')).toHaveAttribute('data-source', 'recorded', { timeout: 10_000 });
   const section = page.locator('#exp-remove_wo');
   await section.locator('button.run').click();
-  await expect(page.locator('#claims-head th[data-preset]')).toHaveText(['Quick', 'Article', 'Custom']);
+  await expect(heads(page)).toHaveText(['Quick', 'Article', 'Custom']);
   await expect.poll(() => section.locator('.runs-table tbody tr .steps').first().textContent()
     .then((s) => Number(s.split('/')[0]))).toBeGreaterThan(0);
   const runs = await section.locator('.runs-table tbody tr').count();
@@ -146,6 +151,7 @@ test('360 px wide: the columns stack, nothing in the panel overflows', async ({ 
   await page.setViewportSize({ width: 360, height: 800 });
   const problems = await openPage(page);
   await expect(cell(page, 7, 'quick')).toHaveAttribute('data-source', 'recorded', { timeout: 10_000 });
+  await unfold(page, 1);
   await page.locator('#claims').scrollIntoViewIfNeeded();
   const sizes = await page.evaluate(() => {
     const panel = document.getElementById('claims');

@@ -66,7 +66,7 @@ function misfits() {
 // Every section of the page (or of the embed) in view one after the other, since offscreen
 // sections skip layout (content-visibility: auto), each then checked and saved.
 async function checkSections(page, label) {
-  const sections = page.locator('body > header:visible, #controls:visible, #claims:visible, #settings:visible, section.experiment:visible, #conclusion:visible');
+  const sections = page.locator('body > header:visible, #controls:visible, #lesson-top:visible, #claims:visible, #path:visible, #settings:visible, section.experiment:visible, #conclusion:visible');
   const count = await sections.count();
   expect(count).toBeGreaterThan(0);
   const found = [];

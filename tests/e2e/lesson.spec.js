@@ -20,7 +20,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
       if (msg && msg.method === 'analyze') window.analyzeCalls++;
       return post.call(this, msg, ...rest);
     };
-    const shownNow = () => document.querySelectorAll('#claims-body tr').length === 9
+    const shownNow = () => document.querySelectorAll('#claims-body tbody tr').length === 9
       && names.every((n) => document.getElementById(`exp-${n}`)?.dataset.state === 'settled');
     const watch = () => {
       if (shownNow()) window.shownAt = performance.now();
@@ -42,7 +42,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // the load of a whole test run.
   const ms = await page.evaluate(() => window.shownAt - window.readyAt);
   expect(ms, 'ms from the engine being ready to every recorded verdict shown').toBeLessThan(2 * 2_000);
-  await expect(page.locator('#claims-body tr')).toHaveCount(9);
+  await expect(page.locator('#claims-body tbody tr')).toHaveCount(9);
   expect(await page.evaluate(() => window.analyzeCalls), 'analysis calls on load').toBe(0);
   const sections = page.locator('section.experiment');
   for (const name of shown) {

@@ -27,6 +27,8 @@ for (const shown of [false, true]) {
       await untilAttribute(section, 'data-state', 'settled');
       if (shown) await section.locator('button.predict-show').click();
     }
+    // Each claim's evidence, where these links are, unfolded (one click each).
+    for (const summary of await page.locator('#claims-body details.claim > summary').all()) await summary.click();
     await page.evaluate(() => window.scrollTo(0, 0));
     for (const name of ['activation_stats', 'lr_stability', 'remove_wo']) {
       await page.locator(`#claims a[href="#exp-${name}"]`).first().click();

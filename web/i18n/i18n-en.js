@@ -514,7 +514,7 @@ export const en = {
   dp_gradient: 'Gradient', dt_gradient: 'flows back through W_o to every head',
   dpLink: '{part}: {does}. Tested in “{title}”.',
   dAttn: 'attention', dQkv: 'Q K V per head', dHeads: 'heads', dConcat: 'concat', dNoWo: 'no W_o',
-  dResidual: 'residual path: x + attention', dNorm: 'LayerNorm', dNext: 'to the FFN', dGradient: 'gradient flows back',
+  dResidual: 'residual path: x + attention', dNorm: 'LayerNorm', dNextShort: 'FFN', dNext: 'to the FFN', dGradient: 'gradient flows back',
   fuTitle: 'How each output of W_o draws on the heads',
   fuHint: 'One bar per output feature, split by each head’s share of that row of W_o (its squared weights).',
   fuHeads: 'Heads:', fuRecorded: 'recorded',

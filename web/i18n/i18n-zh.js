@@ -511,7 +511,7 @@ export const zh = {
   dp_gradient: '梯度', dt_gradient: '经过 W_o 流回每个头',
   dpLink: '{part}：{does}。检验它的实验：“{title}”。',
   dAttn: '注意力', dQkv: '每个头的 Q K V', dHeads: '头', dConcat: '拼接', dNoWo: '无 W_o',
-  dResidual: '残差路径：x + 注意力', dNorm: '层归一化', dNext: '进入 FFN', dGradient: '梯度反向流回',
+  dResidual: '残差路径：x + 注意力', dNorm: '层归一化', dNextShort: 'FFN', dNext: '进入 FFN', dGradient: '梯度反向流回',
   fuTitle: 'W_o 的每个输出从各头取了多少',
   fuHint: '每根条代表一个输出特征，按各头在 W_o 该行（权重平方和）中的占比分段。',
   fuHeads: '头：', fuRecorded: '录制',

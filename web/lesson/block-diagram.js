@@ -6,19 +6,18 @@
 // learn). Each part links to the experiment that tests it: the claim about that part (PARTS)
 // names it through the core's claim_sources, and W_o links to the first experiment that compares
 // the variant shown. The variants are the core's (experiments()); the words are i18n's.
-import { t } from '../i18n/i18n.js';
+import { lang, t } from '../i18n/i18n.js';
 import { $, el } from '../state/app-state.js';
 import { svg } from '../views/svg.js';
 
 const MATH = 'http://www.w3.org/1998/Math/MathML';
 
 // Each part of the block, the claim of docs/claims.md about it (whose first experiment tests
-// it), and its text keys dp_<part> (its name) and dt_<part> (what it does). W_o's link follows
-// the variant shown instead.
+// it), and its text keys dp_<part> (its name) and dt_<part> (what it does). W_o (part 'wo') links
+// to the experiment that compares the variant shown instead (linkWo).
 const PARTS = [
   { part: 'heads', claim: 9 },     // the gradient reaching each head
   { part: 'concat', claim: 5 },    // which heads' blocks W_o reads
-  { part: 'wo', claim: 1 },        // without it the loss falls slower
   { part: 'residual', claim: 8 },  // W_o's output small at first, protecting the residual stream
   { part: 'norm', claim: 6 },      // the residual sum's scale, which LayerNorm receives
   { part: 'gradient', claim: 7 },  // the learning rate the gradient through W_o tolerates
@@ -172,14 +171,26 @@ function residual() {
     svg('text', { x: X.add, y: (TOP + BOTTOM) / 2 + 6, class: 'bd-add-sign', 'text-anchor': 'middle' }, '+'));
 }
 
+// LayerNorm's name up its box: turned a quarter; Chinese upright, a character under another.
+function normLabel(x, mid) {
+  const name = t('dNorm');
+  if (lang() !== 'zh') {
+    return svg('text', { x, y: mid, class: 'bd-norm-label', 'text-anchor': 'middle', 'dominant-baseline': 'central', transform: `rotate(-90 ${x} ${mid})` }, name);
+  }
+  const g = svg('g', { class: 'bd-norm-label' });
+  const chars = [...name];
+  chars.forEach((c, i) => g.append(svg('text', { x, y: mid + (i - (chars.length - 1) / 2) * 15 + 5, 'text-anchor': 'middle' }, c)));
+  return g;
+}
+
 function norm() {
   const mid = (TOP + BOTTOM) / 2;
   return part('norm',
     arrow(X.add + 14, mid, X.norm - 3, mid),
     svg('rect', { x: X.norm, y: mid - 60, width: 34, height: 120, rx: 6, class: 'bd-norm' }),
-    svg('text', { x: X.norm + 17, y: mid, class: 'bd-norm-label', 'text-anchor': 'middle', 'dominant-baseline': 'central', transform: `rotate(-90 ${X.norm + 17} ${mid})` }, t('dNorm')),
+    normLabel(X.norm + 17, mid),
     arrow(X.norm + 34, mid, X.end, mid),
-    svg('text', { x: X.end, y: mid - 10, class: 'bd-label', 'text-anchor': 'end' }, t('dNext')));
+    svg('text', { x: X.end, y: mid - 10, class: 'bd-label', 'text-anchor': 'end' }, t(compact() ? 'dNextShort' : 'dNext')));
 }
 
 function gradient() {
@@ -187,7 +198,8 @@ function gradient() {
   const to = compact() ? X.head + X.headW / 2 : X.qkv + 31;  // back to the heads' Q, K and V
   return part('gradient',
     svg('path', { d: `M${X.norm + 17},${(TOP + BOTTOM) / 2 + 62} V${y} H${to} V${LANES[2].y + 14}`, class: 'bd-grad', 'marker-end': 'url(#bd-arrow-grad)' }),
-    svg('text', { x: compact() ? X.head : X.attn + 32, y: y - 6, class: 'bd-label bd-grad-label', 'text-anchor': compact() ? 'start' : 'middle' }, t('dGradient')));
+    // Under the line where the drawing is compact: above it, it would meet W_o's note.
+    svg('text', compact() ? { x: X.head, y: y + 16, class: 'bd-label bd-grad-label' } : { x: X.attn + 32, y: y - 6, class: 'bd-label bd-grad-label', 'text-anchor': 'middle' }, t('dGradient')));
 }
 
 function input() {
@@ -240,7 +252,7 @@ export function renderDiagram() {
   const box = $('#block-diagram');
   if (!box) return;
   X = box.clientWidth && box.clientWidth < COMPACT_BELOW_PX ? COMPACT : WIDE;
-  const drawing = svg('svg', { viewBox: `0 0 ${X.width} 300`, role: 'group', class: `bd-svg${compact() ? ' compact' : ''}`, 'aria-labelledby': 'hero-title' });
+  const drawing = svg('svg', { viewBox: `0 0 ${X.width} ${compact() ? 314 : 300}`, role: 'group', class: `bd-svg${compact() ? ' compact' : ''}`, 'aria-labelledby': 'hero-title' });
   drawing.dataset.variant = diagram.variant;
   drawing.append(markers(), residual(), input(), heads(), concat(), wo(), norm(), gradient());
   box.replaceChildren(drawing);
@@ -297,5 +309,3 @@ function linkWo() {
   const experiment = diagram.byVariant.get(diagram.variant);
   if (experiment) diagram.links.set('wo', experiment);
 }
-
-export const diagramVariant = () => diagram.variant;

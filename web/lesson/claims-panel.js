@@ -15,6 +15,7 @@ import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
 import { recordedAnalysis, recordedFiles, recordedPreset } from '../results/recorded.js';
+import { sourceLine, summaryLine, wordsOf } from './claims-summary.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
 
@@ -296,56 +297,116 @@ function renderCells(td, column, cells) {
   td.append(words);
 }
 
-// ---------- the table ----------
+// ---------- the summary and the evidence ----------
 
-// A row's cells are made anew only when what they say changed, so that a link being followed
-// or focused keeps its place while runs report.
+// The column the summary reads: that of the settings' preset (Custom: settings of one's own),
+// else the first with an analysis.
+function summaryColumn(columns) {
+  const preset = $('#preset').value || app.presetNames[0];
+  return columns.find((c) => c.preset === preset && c.analysis) || columns.find((c) => c.analysis) || null;
+}
+
+// A claim's evidence, one click away: the article's claim with its rule, and its cell under every
+// preset (verdict, figures, reason, and on real words for claims 1-4), as a row of a table.
+function evidence(id, columns, labels, cells) {
+  const head = el('tr');
+  head.append(el('th', null, t('claimHead')), ...columns.map((column, i) => {
+    const cell = el('th', null, labels[i]);
+    cell.dataset.preset = column.preset;
+    cell.scope = 'col';
+    return cell;
+  }));
+  const tr = el('tr');
+  tr.dataset.claim = id;
+  const claim = el('th', 'claim', `${id}. ${t(`claim${id}`)} `);
+  claim.scope = 'row';
+  const rule = el('a', 'rule-link', t('ruleLink'));
+  rule.href = `rules.html#claim-${id}`;
+  claim.append(rule);
+  tr.append(claim, ...columns.map((column, i) => {
+    const td = el('td');
+    td.dataset.preset = column.preset;
+    td.dataset.label = labels[i];  // the column's name above a cell where the columns stack
+    renderCells(td, column, cells[i]);
+    return td;
+  }));
+  const table = el('table', 'claims-table');
+  table.append(el('thead'), el('tbody'));
+  table.tHead.append(head);
+  table.tBodies[0].append(tr);
+  const wrap = el('div', 'table-wrap claim-evidence');
+  wrap.append(table);
+  return wrap;
+}
+
+// The claims, grouped by the article's design philosophies (the core's words: their titles and
+// order), each a <details>: its summary line the plain answer, its body the evidence. A claim's
+// parts are made anew only when what they say changed, so that a link being followed or focused
+// keeps its place, and an open claim stays open, while runs report.
 function renderTable() {
   // Runs started with settings of one's own add their column, results shown of them gone remove it.
   if (columnPresets().join() !== panel.columns.map((c) => c.preset).join()) resultsChanged();
   const columns = panel.columns;
   const first = columns.find((c) => c.analysis);
   const ids = first ? first.analysis.claims.map((c) => c.id) : [...panel.sources.keys()];
-  const cells = ids.map((id) => columns.map((column) => ({
+  const cells = new Map(ids.map((id) => [id, columns.map((column) => ({
     toy: cellOf(column, id), words: panel.words.ids.has(id) ? cellOf(column, id, true) : null,
-  })));
-  const any = cells.some((row) => row.some((c) => c.toy.state !== 'none' || (c.words && c.words.state !== 'none')));
+  }))]));
+  const any = [...cells.values()].some((row) => row.some((c) => c.toy.state !== 'none' || (c.words && c.words.state !== 'none')));
   $('#claims-none').hidden = any;
-  $('#claims-table').hidden = !any;
+  $('#claims-body').hidden = !any;
+  $('#claims-source').hidden = !any;
+  if (!any) return;
   const labels = columns.map((c) => t(presetKey(c.preset)));
-  const head = $('#claims-head');
-  const headKey = `${lang()}\n${labels.join('\n')}`;
-  if (head.dataset.key !== headKey) {
-    head.dataset.key = headKey;
-    head.replaceChildren(el('th', null, t('claimHead')), ...columns.map((column, i) => {
-      const cell = el('th', null, labels[i]);
-      cell.dataset.preset = column.preset;
-      cell.scope = 'col';
-      return cell;
-    }));
-  }
-  const body = $('#claims-body');
-  const rows = ids.map((id, r) => {
-    const bare = (cell) => cell && (({ claim, ...rest }) => rest)(cell);
-    const key = JSON.stringify([lang(), labels, cells[r].map((c) => [bare(c.toy), bare(c.words)])]);
-    const old = body.querySelector(`tr[data-claim="${id}"]`);
-    if (old && old.dataset.key === key) return old;
-    const tr = document.createElement('tr');
-    tr.dataset.claim = id;
-    tr.dataset.key = key;
-    const claim = el('th', 'claim', `${id}. ${t(`claim${id}`)} `);
-    claim.scope = 'row';
-    const rule = el('a', 'rule-link', t('ruleLink'));
-    rule.href = `rules.html#claim-${id}`;
-    claim.append(rule);
-    tr.append(claim, ...columns.map((column, i) => {
-      const td = document.createElement('td');
-      td.dataset.preset = column.preset;
-      td.dataset.label = labels[i];  // the column's name above a cell where the columns stack
-      renderCells(td, column, cells[r][i]);
-      return td;
-    }));
-    return tr;
+  const read = summaryColumn(columns);
+  const at = columns.indexOf(read);
+  const words = wordsOf(read.analysis);
+  const mine = ids.map((id) => cells.get(id)[at].toy);
+  const sources = mine.filter((c) => c.state === 'verdict').map((c) => c.source);
+  const heading = sources.length && sources.every((x) => x === sources[0]) ? sources[0] : null;
+  const seeds = read.analysis.claims.map((c) => c.plain && c.plain.figures && c.plain.figures.seeds).find(Number.isInteger);
+  $('#claims-source').textContent = sourceLine(read.preset, sources, seeds ?? '—');
+  $('#claims-source').dataset.source = heading || (sources.length ? 'mixed' : 'none');
+  const box = $('#claims-body');
+  const groups = words.groups.map((g) => {
+    let section = box.querySelector(`section[data-group="${g.code}"]`);
+    if (!section) {
+      section = el('section', 'claim-group');
+      section.dataset.group = g.code;
+      section.append(el('h3'), el('ol', 'claim-list'));
+    }
+    section.firstChild.textContent = g.title;
+    const list = section.lastChild;
+    const items = g.claims.filter((id) => cells.has(id)).map((id) => {
+      let item = box.querySelector(`details[data-claim="${id}"]`);
+      if (!item) {
+        item = el('details', 'claim');
+        item.dataset.claim = id;
+        item.append(el('summary'), el('div'));
+      }
+      const cell = cells.get(id)[at].toy;
+      const tagged = cell.state === 'verdict' && cell.source !== heading;
+      const said = words.claims.find((c) => c.id === id);
+      const bare = (c) => c && (({ claim, ...rest }) => rest)(c);
+      const summaryKey = JSON.stringify([lang(), bare(cell), cell.claim && cell.claim.verdict, said, tagged]);
+      if (item.dataset.summaryKey !== summaryKey) {
+        item.dataset.summaryKey = summaryKey;
+        item.dataset.state = cell.state;
+        item.dataset.verdict = cell.state === 'verdict' ? cell.claim.verdict : '';
+        item.dataset.source = cell.state === 'verdict' ? cell.source : '';
+        item.firstChild.replaceChildren(summaryLine(id, cell, words, tagged));
+      }
+      const key = JSON.stringify([lang(), labels, cells.get(id).map((c) => [bare(c.toy), bare(c.words)])]);
+      if (item.dataset.key !== key) {
+        item.dataset.key = key;
+        item.lastChild.replaceWith(evidence(id, columns, labels, cells.get(id)));
+      }
+      const li = item.parentElement || el('li');
+      li.append(item);
+      return li;
+    });
+    if (items.some((li, i) => list.children[i] !== li) || list.children.length !== items.length) list.replaceChildren(...items);
+    return section;
   });
-  if (rows.some((row, i) => body.children[i] !== row) || body.children.length !== rows.length) body.replaceChildren(...rows);
+  if (groups.some((g, i) => box.children[i] !== g) || box.children.length !== groups.length) box.replaceChildren(...groups);
 }

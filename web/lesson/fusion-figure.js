@@ -63,7 +63,7 @@ function legend(heads) {
   list.append(el('span', 'fu-legend-lead', t('fuHeads')));
   for (let h = 0; h < heads; h++) {
     const item = el('span', 'fu-key', String(h + 1));
-    item.style.setProperty('--key', `var(--head-${(h % 8) + 1})`);
+    item.style.setProperty('--key', `var(--head-${(h % 8) + 1})`);  // its swatch (style.css)
     list.append(item);
   }
   return list;

@@ -1,0 +1,129 @@
+// The first screen that teaches: the diagram and the start of "What the runs found" on a desktop's
+// first screen, every claim in one plain sentence under the article's three design philosophies
+// (the core's words), the evidence one click away, the whole summary within a screen and a half;
+// on a phone the diagram, Run and the first claim within two screens; 中文 and the dark theme; a
+// live run relabels the answers.
+import { test, expect } from '@playwright/test';
+import { docScreenshot, openPage, query, TINY, untilAttribute } from './helpers.js';
+
+const plain = (page) => page.locator('#claims-body details.claim > summary .plain');
+
+// Waits until every claim's summary line has its verdict (the recorded analysis is in).
+async function answered(page) {
+  await expect(page.locator('#claims-body details.claim')).toHaveCount(9, { timeout: 10_000 });
+  await expect(page.locator('#claims-body details.claim[data-state="verdict"]')).toHaveCount(9, { timeout: 10_000 });
+}
+
+// Its top and bottom in the page (not the viewport).
+const extent = (locator) => locator.evaluate((el) => {
+  const r = el.getBoundingClientRect();
+  return { top: r.top + scrollY, bottom: r.bottom + scrollY, height: r.height };
+});
+
+test('1280 × 800: the diagram and the first plain answer on the first screen, the whole summary within 1.5 screens', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const problems = await openPage(page);
+  await answered(page);
+  await expect(page.locator('#block-diagram svg')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#formula math')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#fusion-body')).toBeInViewport();
+  await expect(plain(page).first()).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#claims-title')).toHaveText('What the runs found');
+  await expect(page.locator('#claims-source')).toHaveText(/^From the runs recorded with the Quick preset \(3 seeds each/);
+  await expect(page.locator('#claims-source')).toHaveAttribute('data-source', 'recorded');
+  const summary = await extent(page.locator('#claims-body'));
+  expect(summary.height, 'the summary of all claims, in px').toBeLessThanOrEqual(1.5 * 800);
+  // The three philosophies, in the core's order, with the claims each groups.
+  const groups = await page.evaluate(async () => JSON.parse((await createWolab()).codes()).claim_groups);
+  const sections = page.locator('#claims-body section.claim-group');
+  await expect(sections).toHaveCount(groups.length);
+  for (const [i, g] of groups.entries()) {
+    await expect(sections.nth(i)).toHaveAttribute('data-group', g.code);
+    expect(await sections.nth(i).locator('details.claim').evaluateAll((ds) => ds.map((d) => Number(d.dataset.claim)))).toEqual(g.claims);
+  }
+  await expect(sections.nth(0).locator('h3')).toHaveText(/^Fusion/);
+  // One plain sentence each, of at most 25 words, with its verdict's badge; the evidence folded.
+  for (const text of await plain(page).allTextContents()) {
+    expect(text.split(/\s+/).length, text).toBeLessThanOrEqual(25);
+    expect(text).toMatch(/^\S.*[.)]$/);
+  }
+  await expect(page.locator('#claims-body summary .badge')).toHaveCount(9);
+  for (const badge of await page.locator('#claims-body summary .badge').allTextContents()) {
+    expect(badge).toMatch(/^(supported|partly supported|not supported|not decided|not tested with these settings)$/);
+  }
+  await expect(page.locator('#claims-body .claim-evidence').first()).toBeHidden();
+  // Strength in seeds: a claim 1 comparison counts the seeds a variant was ahead in.
+  const dots = page.locator('#claims-body details[data-claim="1"] .seed-dots');
+  await expect(dots).toHaveAttribute('aria-label', /^\d of 3 seeds$/);
+  await expect(dots.locator('.dot')).toHaveCount(3);
+  await docScreenshot(page, 'first_screen_1280_en', null, 'first_screen_1280_en');
+
+  // One click opens a claim's evidence: its figures, reason and rule, under every preset.
+  await page.locator('#claims-body details[data-claim="1"] > summary').click();
+  const evidence = page.locator('#claims-body details[data-claim="1"] .claim-evidence');
+  await expect(evidence).toBeVisible();
+  await expect(evidence.locator('th[data-preset]')).toHaveText(['Quick', 'Article']);
+  await expect(evidence.locator('td[data-preset="quick"] > .figures')).toHaveText(/^\S/);
+  await expect(evidence.locator('td[data-preset="quick"] > .reason')).toHaveText(/^\S.{10,}/);
+  await expect(evidence.locator('a.rule-link')).toHaveAttribute('href', 'rules.html#claim-1');
+  expect(problems).toEqual([]);
+});
+
+test('390 × 844: the diagram, Run and the first claim within the first two screens', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const problems = await openPage(page);
+  await answered(page);
+  await expect(page.locator('#block-diagram svg')).toHaveClass(/compact/);
+  for (const locator of [page.locator('#block-diagram svg'), page.locator('#run-all'), page.locator('#claims-body details.claim').first()]) {
+    expect((await extent(locator)).bottom).toBeLessThanOrEqual(2 * 844);
+  }
+  await expect(page.locator('#run-all')).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await docScreenshot(page, 'first_screen_390_en', null, 'first_screen_390_en');
+  await page.locator('#claims').evaluate((el) => el.scrollIntoView());
+  await docScreenshot(page, 'summary_390_en', null, 'summary_390_en');
+  expect(problems).toEqual([]);
+});
+
+test('中文 and the dark theme: the picture, the switch and the summary in Chinese, coloured for the dark', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const problems = await openPage(page, '?lang=zh&theme=dark');
+  await answered(page);
+  await expect(page.locator('#hero-title')).toHaveText('W_o 在哪里：一个注意力块');
+  await expect(page.locator('#variant-switch [data-variant="identity"]')).toHaveText('无 W_o（单位矩阵）');
+  await expect(page.locator('#claims-title')).toHaveText('运行的发现');
+  await expect(page.locator('#claims-body section.claim-group h3').first()).toHaveText(/[\u4e00-\u9fff]/);
+  for (const text of await plain(page).allTextContents()) expect(text).toMatch(/[\u4e00-\u9fff]/);
+  await expect(page.locator('#block-diagram svg [data-part="norm"] text').first()).toHaveText('层归一化');
+  // Dark: the panel, the diagram's words and W_o's box follow the theme's colours.
+  const colours = await page.evaluate(() => {
+    const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+    return { panel: css('#lesson-top', 'backgroundImage'), text: css('#block-diagram svg text', 'fill'), wo: css('.bd-wo', 'stroke') };
+  });
+  expect(colours.text).toBe('rgb(230, 232, 235)');  // --fg of the dark theme
+  expect(colours.wo).toBe('rgb(157, 147, 255)');    // --wo-out of the dark theme
+  expect(colours.panel).toMatch(/rgb\(26, 30, 37\)/);
+  await expect(plain(page).first()).toBeInViewport({ ratio: 1 });
+  await docScreenshot(page, 'first_screen_1280_zh_dark', null, 'first_screen_1280_zh_dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await docScreenshot(page, 'first_screen_390_zh_dark', null, 'first_screen_390_zh_dark');
+  await page.goto('/?lang=zh&theme=light');
+  await untilAttribute(page.locator('body'), 'data-ready', 'true', 20_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await answered(page);
+  await docScreenshot(page, 'first_screen_1280_zh', null, 'first_screen_1280_zh');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await docScreenshot(page, 'first_screen_390_zh', null, 'first_screen_390_zh');
+  expect(problems).toEqual([]);
+});
+
+test('after a live run the answers it decided say live, and the heading says whose runs they read', async ({ page }) => {
+  const problems = await openPage(page, query(TINY));
+  await page.locator('#exp-remove_wo button.run').click();
+  await untilAttribute(page.locator('#exp-remove_wo'), 'data-state', 'settled', 30_000);
+  const claim1 = page.locator('#claims-body details[data-claim="1"]');
+  await expect(claim1).toHaveAttribute('data-source', 'live', { timeout: 10_000 });
+  await expect(page.locator('#claims-source')).toHaveText(/^From your runs in this browser \(Custom settings, 2 seeds each\)\.$/);
+  await expect(claim1.locator('summary .plain')).toHaveText(/^\S/);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,73 @@
+// "What the runs found": each of the article's claims in one plain sentence, with its verdict
+// badge and how many seeds it rests on, grouped by the article's three design philosophies. The
+// sentences, the verdict words and the groups' titles are the core's (analysisWords, one table of
+// words in every language of the page); the claims panel (claims-panel.js) puts each line at the
+// head of its claim's evidence, which stays one click away, and says whose runs the lines read.
+import { lang, presetKey, t } from '../i18n/i18n.js';
+import { app, el } from '../state/app-state.js';
+
+const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
+
+// The core's words of an analysis in the page's language: { groups: [{code, title, claims}],
+// claims: [{id, group, verdict, reason, plain, lead}], words_claims }; null without one.
+export function wordsOf(analysis) {
+  if (!analysis || !app.wolab) return null;
+  let byLang = worded.get(analysis);
+  if (!byLang) worded.set(analysis, (byLang = new Map()));
+  if (!byLang.has(lang())) byLang.set(lang(), JSON.parse(app.wolab.analysisWords(JSON.stringify(analysis), lang())));
+  return byLang.get(lang());
+}
+
+// How many seeds a claim's plain sentence rests on, from its figures (codes().plain names them):
+// { k, n } where the sentence counts seeds a variant was ahead in, { n } where it counts the seeds
+// only, null where it counts none (a sweep of learning rates, a claim not tested).
+export function seedsOf(plain) {
+  const f = (plain && plain.figures) || {};
+  if (!Number.isInteger(f.seeds) || f.seeds < 1) return null;
+  return Number.isInteger(f.seeds_ahead) ? { k: f.seeds_ahead, n: f.seeds } : { n: f.seeds };
+}
+
+// A row of dots, one per seed, those the claim's lead held in filled.
+function seedDots(seeds) {
+  const box = el('span', 'seed-dots');
+  const label = seeds.k == null ? t('sumSeedsN', { n: seeds.n }) : t('sumSeedsK', { k: seeds.k, n: seeds.n });
+  box.setAttribute('role', 'img');
+  box.setAttribute('aria-label', label);
+  box.title = label;
+  for (let i = 0; i < seeds.n; i++) box.append(el('span', seeds.k == null || i < seeds.k ? 'dot on' : 'dot'));
+  box.append(el('span', 'seed-count', label));
+  return box;
+}
+
+const sourceKey = { live: 'sumLive', recorded: 'sumRecorded', import: 'sumImported' };
+
+// The summary line of claim `id` from the panel's cell of the column the summary reads (cellOf
+// in claims-panel.js: running, analysing, none, or a verdict) and that column's words. `tagged`:
+// the cell's source differs from the one the heading names, so the line says its own.
+export function summaryLine(id, cell, words, tagged) {
+  const line = document.createDocumentFragment();
+  if (cell.state !== 'verdict') {
+    const badge = cell.state === 'running' ? t('cellRunning', { k: cell.k, n: cell.n })
+      : cell.state === 'analysing' ? t('cellAnalysing') : t(cell.why);
+    line.append(el('span', `badge v-${cell.state === 'none' ? 'none' : 'running'}`, badge),
+      el('span', 'plain muted', t(`claim${id}`)));
+    return line;
+  }
+  const said = words && words.claims.find((c) => c.id === id);
+  line.append(el('span', `badge v-${cell.claim.verdict}`, said ? said.verdict : t(`v_${cell.claim.verdict}`)),
+    el('span', 'plain', said ? said.plain : t(`claim${id}`)));
+  const seeds = seedsOf(cell.claim.plain);
+  if (seeds) line.append(seedDots(seeds));
+  if (tagged) line.append(el('span', `source-tag src-${cell.source}`, t(sourceKey[cell.source])));
+  return line;
+}
+
+// The heading's line of where the summary's verdicts come from: the column's preset, and whether
+// its cells are recorded, live, imported or a mix. sources: the sources of its cells' verdicts.
+export function sourceLine(preset, sources, seeds) {
+  const kinds = [...new Set(sources)];
+  const name = t(presetKey(preset));
+  if (!kinds.length) return t('sumSourceNone', { preset: name });
+  if (kinds.length > 1) return t('sumSourceMixed', { preset: name });
+  return t({ live: 'sumSourceLive', recorded: 'sumSourceRecorded', import: 'sumSourceImported' }[kinds[0]], { preset: name, seeds });
+}
