@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysis.h"
+#include "analysis/words.h"
+#include "io/json_input.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/plan.h"
@@ -204,6 +207,32 @@ std::string analyze(val results_array) {
 
 std::string codes() {
   return js_errors([] { return wolab::codes_json().dump(); });
+}
+
+// JSON text in, for the words of one language (src/analysis/words.h).
+nlohmann::json json_of(val& argument, const char* what) {
+  std::string problem;
+  std::optional<nlohmann::json> parsed = wolab::parse_json(text_of(argument, what), problem);
+  if (!parsed) throw wolab::ConfigError(std::string(what) + ": not valid JSON (" + problem + ")");
+  return std::move(*parsed);
+}
+
+std::string analysis_words(val analysis, val lang) {
+  return js_errors([&] {
+    const nlohmann::json a = json_of(analysis, "analysis");
+    return wolab::analysis_words(a, wolab::lang_from_code(text_of(lang, "lang"))).dump();
+  });
+}
+
+std::string lead_words(val metric, val lang) {
+  return js_errors([&] {
+    const nlohmann::json m = json_of(metric, "metric");
+    return wolab::lead_words(m, wolab::lang_from_code(text_of(lang, "lang")));
+  });
+}
+
+std::string words_table() {
+  return js_errors([] { return wolab::words_table_json().dump(); });
 }
 
 // ---- the g2p lexicon ----
@@ -484,6 +513,9 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("rowHeadNorms", &row_head_norms);
   function("analyze", &analyze);
   function("codes", &codes);
+  function("analysisWords", &analysis_words);
+  function("leadWords", &lead_words);
+  function("wordsTable", &words_table);
 
   emscripten::class_<JsLexicon>("Lexicon")
       .constructor(&make_lexicon, allow_raw_pointers())

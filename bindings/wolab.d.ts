@@ -404,6 +404,24 @@ export interface WolabModule {
    * its tables (src/analysis/codes.h, src/lab/status.h), for a page to word each one.
    */
   codes(): JsonText;
+  /**
+   * The words of an analysis in one language, from the core's one table of words
+   * (src/analysis/words_table.cpp, the CLI's too): JSON text of {@link AnalysisWords}, each
+   * claim's verdict, reason, plain sentence and lead phrase, and the titles of the article's three
+   * design philosophies that group the claims.
+   * @param analysisJson the JSON text analyze returned (a claim without `plain` gets it computed).
+   * @param lang 'en' or 'zh'.
+   * @throws Error("analysis: not valid JSON (...)"), Error("words: unknown language ...").
+   */
+  analysisWords(analysisJson: JsonText, lang: WordsLang): JsonText;
+  /**
+   * Who was ahead on one metric of a paired comparison, in words: "learned ahead in 3 of 3
+   * seeds; identity's loss was 11% higher on average, under the 20% called clear".
+   * @param metricJson JSON text of a {@link MetricComparison} (a pair's metric, or a claim's figures.comparison).
+   */
+  leadWords(metricJson: JsonText, lang: WordsLang): string;
+  /** JSON text of {@link WordsTable}: every template of the core's words, English and Chinese side by side. */
+  wordsTable(): JsonText;
   Trainer: typeof Trainer;
   Lexicon: typeof Lexicon;
 }
@@ -507,8 +525,10 @@ export interface ExperimentAnalysis {
 export type VerdictCode = 'supported' | 'partly_supported' | 'not_supported' | 'not_decided' | 'not_tested';
 
 export interface ClaimVerdict {
-  /** 1..7, the article's claims in docs/claims.md's order. */
+  /** 1..9, the article's claims in docs/claims.md's order. */
   id: number;
+  /** The article's design philosophy the claim belongs to, a code of codes().claim_groups. */
+  group: 'fusion' | 'freedom' | 'residual_gradient';
   verdict: VerdictCode;
   /** Why, as a code of codes().reasons, which decides the verdict (docs/claims.md lists them per claim). */
   reason: string;
@@ -517,6 +537,51 @@ export interface ClaimVerdict {
   /** The seeds that decided the verdict split: a rerun may differ (false unless there is a verdict). */
   fragile: boolean;
   figures: Record<string, unknown>;
+  /** The answer in plain words, to be worded (analysisWords): a code of codes().plain and the figures its sentence quotes. */
+  plain: PlainAnswer;
+}
+
+/**
+ * A claim's answer in plain words (docs/claims.md, "Plain words"): e.g. {"code":
+ * "slower_small_gap", "figures": {"seeds_ahead": 3, "seeds": 3, "gap_pct": 11.3}}. Figures are
+ * numbers (counts of seeds, gaps in percent or points to one decimal, learning rates, a ratio),
+ * a learning rate null where none trained.
+ */
+export interface PlainAnswer {
+  code: string;
+  figures: Record<string, number | null>;
+}
+
+export type WordsLang = 'en' | 'zh';
+
+/** analysisWords(): an analysis in words of one language. */
+export interface AnalysisWords {
+  lang: WordsLang;
+  /** The article's three design philosophies in its order, each with its title and its claims' ids in reading order. */
+  groups: { code: ClaimVerdict['group']; title: string; claims: number[] }[];
+  /** Per claim of Analysis.claims, in its order. */
+  claims: ClaimWords[];
+  /** Per claim of Analysis.words_claims (claims 1-4 on real words), in its order. */
+  words_claims: ClaimWords[];
+}
+
+export interface ClaimWords {
+  id: number;
+  group: ClaimVerdict['group'];
+  /** The verdict as a badge says it: "partly supported". */
+  verdict: string;
+  /** Why, with the thresholds and the seeds counted (the CLI's reason). */
+  reason: string;
+  /** One plain sentence: at most 25 words in English, 60 characters in Chinese. */
+  plain: string;
+  /** leadWords of the claim's figures.comparison (claims 1-4), else null. */
+  lead: string | null;
+}
+
+/** wordsTable(): key -> template per language; {name} marks a figure, the same names in every language. */
+export interface WordsTable {
+  languages: WordsLang[];
+  words: Record<string, Record<WordsLang, string>>;
 }
 
 export interface Analysis {
@@ -556,6 +621,11 @@ export interface Codes {
   claim_sources: { id: number; experiments: string[] }[];
   /** The claims judged a second time on real words, and the experiment they read. */
   words_claims: { ids: number[]; experiments: string[] };
+  /** The article's three design philosophies, in its order, each with its claims in reading order. */
+  claim_groups: { code: ClaimVerdict['group']; claims: number[] }[];
+  /** Every plain code a claim's answer can have, with the names of the figures it carries
+   * ("gap": gap_pct or gap_points). */
+  plain: { code: string; figures: string[] }[];
 }
 
 /** Options of the Emscripten factory that matter here. */

@@ -1,7 +1,7 @@
 // What a set of results measured: paired comparisons per seed, whether each variant converged,
 // a verdict on each of the article's claims, and one finding per experiment. The CLI prints it
-// (format_analysis) and the page reads the same JSON through Embind and words it in its own
-// languages, so the JSON holds codes (codes.h) and numbers, never prose. docs/claims.md states
+// (format_analysis) and the page reads the same JSON through Embind; both word it from one table
+// (words.h), so the JSON holds codes (codes.h) and numbers, never prose. docs/claims.md states
 // every rule below in words, citing these constants by name.
 #pragma once
 
@@ -75,11 +75,17 @@ nlohmann::json analyze(const std::vector<nlohmann::json>& results);
 // page's entry point. Throws ConfigError("results[i]: ...") naming the bad element.
 nlohmann::json analyze_text(const std::string& results_array);
 
-// The analysis as English text for the CLI: per experiment its convergence and paired
-// comparisons (and the per-learning-rate table of lr_stability), then the claims.
+// A claim's `plain` (analyze() adds it to every claim): {code, figures}, the code one of
+// kPlainCodes, read from the claim's reason and figures (plain.cpp, docs/claims.md "Plain words").
+nlohmann::json plain_of(const nlohmann::json& claim);
+
+// The analysis as English text for the CLI: the plain summary (each claim's plain sentence and
+// verdict, grouped by the article's design philosophies), then per experiment its convergence
+// and paired comparisons (and the per-learning-rate table of lr_stability), then the claims
+// with their reasons and figures.
 std::string format_analysis(const nlohmann::json& analysis);
 // format_analysis()'s English for a claim's verdict, and for the reason of a claim (its JSON, as
-// analyze() writes it: the reason is worded from its figures and the thresholds).
+// analyze() writes it): verdict_words and reason_words (words.h) in English.
 std::string verdict_text(Verdict v);
 std::string reason_text(const nlohmann::json& claim);
 

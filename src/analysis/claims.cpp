@@ -244,10 +244,12 @@ json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string
 
 json claim(int id, Reason reason, const Exp* e, json figures, bool fragile) {
   const Verdict v = verdict_of(reason);
-  return {{"id", id}, {"verdict", code(v)}, {"reason", code(reason)},
-          {"experiment", e ? json(e->name) : json(nullptr)},
-          {"fragile", fragile && v != Verdict::not_decided && v != Verdict::not_tested},
-          {"figures", std::move(figures)}};
+  json out = {{"id", id}, {"group", claim_group(id)}, {"verdict", code(v)}, {"reason", code(reason)},
+              {"experiment", e ? json(e->name) : json(nullptr)},
+              {"fragile", fragile && v != Verdict::not_decided && v != Verdict::not_tested},
+              {"figures", std::move(figures)}};
+  out["plain"] = plain_of(out);
+  return out;
 }
 
 std::optional<json> too_few_seeds(int id, int n, const Exp* e, json figures) {

@@ -27,6 +27,27 @@ const std::vector<std::string>& claim_sources(int id) {
   throw std::logic_error("analysis: no experiments listed for claim " + std::to_string(id));
 }
 
+const char* claim_group(int id) {
+  for (const ClaimGroup& g : kClaimGroups)
+    for (int c : g.claims)
+      if (c == id) return g.code;
+  throw std::logic_error("analysis: no group lists claim " + std::to_string(id));
+}
+
+std::vector<std::string> plain_figure_names(const PlainInfo& p) {
+  std::vector<std::string> out;
+  std::string name;
+  for (const char* c = p.figures;; ++c) {
+    if (*c == ' ' || *c == '\0') {
+      if (!name.empty()) out.push_back(name);
+      name.clear();
+      if (*c == '\0') return out;
+    } else {
+      name += *c;
+    }
+  }
+}
+
 nlohmann::json codes_json() {
   nlohmann::json reasons = nlohmann::json::array();
   for (const ReasonInfo& r : kReasons) reasons.push_back({{"code", r.code}, {"verdict", code(r.verdict)}});
@@ -35,12 +56,18 @@ nlohmann::json codes_json() {
     if (RunStatus::trained_to_end(static_cast<RunStatus::State>(i))) trained.push_back(kStateCodes[i]);
   nlohmann::json sources = nlohmann::json::array();
   for (const ClaimSources& c : kClaimSources) sources.push_back({{"id", c.id}, {"experiments", c.experiments}});
+  nlohmann::json groups = nlohmann::json::array();
+  for (const ClaimGroup& g : kClaimGroups) groups.push_back({{"code", g.code}, {"claims", g.claims}});
+  nlohmann::json plain = nlohmann::json::array();
+  for (const PlainInfo& p : kPlainCodes) plain.push_back({{"code", p.code}, {"figures", plain_figure_names(p)}});
   return {{"verdicts", kVerdictCodes},
           {"reasons", reasons},
           {"states", kStateCodes},
           {"trained_to_end", trained},
           {"claim_sources", sources},
-          {"words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}}};
+          {"words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}},
+          {"claim_groups", groups},
+          {"plain", plain}};
 }
 
 }  // namespace wolab

@@ -1,7 +1,7 @@
 // The codes the analysis's JSON holds for each claim, one table each: its verdict, and the reason
 // for it, which decides the verdict. A claim is built from a Reason (claims.cpp), so no code
-// outside these tables can be emitted. The CLI words them in English (report_text.cpp), the page
-// in its languages; codes() hands the page these lists and the run states' (docs/api.md), and
+// outside these tables can be emitted. The CLI and the page word them from one table of words
+// (words.h); codes() hands the page these lists and the run states' (docs/api.md), and
 // docs/claims.md says when each reason is given.
 #pragma once
 
@@ -141,6 +141,96 @@ inline const std::vector<ClaimSources> kClaimSources = {
     {9, {"activation_stats", "remove_wo", "freeze_wo"}},
 };
 
+// The article's three design philosophies, in its order, and the claims each groups (in the
+// order a summary reads them): fusion, from concatenation to a shared space; learnable freedom,
+// a layer and not a fixed matrix; the residual path and the gradient. Every claim is in one.
+struct ClaimGroup {
+  const char* code;
+  std::vector<int> claims;
+};
+inline const std::vector<ClaimGroup> kClaimGroups = {
+    {"fusion", {5, 1}},
+    {"freedom", {2, 3, 4}},
+    {"residual_gradient", {6, 7, 8, 9}},
+};
+// The code of claim `id`'s group; throws std::logic_error for an id no group lists.
+const char* claim_group(int id);
+
+// A claim's answer in plain words (plain.cpp, docs/claims.md "Plain words"): a code for one short
+// sentence, and the figures it quotes, named in `figures` (space-separated; every figure a number;
+// "gap" stands for gap_pct, a relative gap in percent, or gap_points, a rate's gap in points, one
+// of them by the metric; lr_learned may be null in lr_not_needed). The words
+// for each code are in words_table.cpp, in every language of the page.
+struct PlainInfo {
+  const char* code;
+  const char* figures;
+};
+inline constexpr PlainInfo kPlainCodes[] = {
+    // Any claim: the input cannot test it, or not decide it.
+    {"experiment_absent", ""},
+    {"no_pairs", ""},
+    {"no_snapshots", ""},
+    {"no_stats", ""},
+    {"too_few_seeds", "seeds needed"},
+    {"still_learning", "steps"},
+    {"rates_incomplete", "needed"},
+    {"one_seed_apart", "lr reached runs"},
+    {"none_trained", ""},
+    {"one_head", ""},
+    // 1. Without W_o the loss falls clearly slower.
+    {"slower_clear", "seeds_ahead seeds gap"},
+    {"slower_small_gap", "seeds_ahead seeds gap"},
+    {"slower_some_seeds", "seeds_ahead seeds"},
+    {"not_slower", "seeds_ahead seeds"},
+    // 2. Without W_o final accuracy drops by 5-15 points.
+    {"both_at_ceiling", "seeds"},
+    {"no_drop", "seeds_ahead seeds"},
+    {"drop_some_seeds", "seeds_ahead seeds"},
+    {"drop_smaller", "seeds_ahead seeds gap"},
+    {"drop_larger", "seeds_ahead seeds gap"},
+    {"drop_in_range", "seeds_ahead seeds gap"},
+    // 3. A frozen random W_o does better than none.
+    {"frozen_better", "seeds_ahead seeds"},
+    {"frozen_better_some_seeds", "seeds_ahead seeds"},
+    {"identity_better", "seeds_ahead seeds"},
+    {"no_difference", "seeds"},
+    // 4. ...but far worse than a learned W_o.
+    {"far_worse", "seeds_ahead seeds gap"},
+    {"worse_not_far", "seeds_ahead seeds gap"},
+    {"worse_some_seeds", "seeds_ahead seeds"},
+    {"not_worse", "seeds_ahead seeds"},
+    // 5. Is the learned W_o diagonal (diagonal_seeds: seeds where it is diagonal-dominant), is it
+    // as at step 0, and does a head's block stand out (uneven_seeds)?
+    {"mixed_uneven", "diagonal_seeds uneven_seeds seeds rows_pct"},
+    {"mixed_even", "diagonal_seeds uneven_seeds seeds rows_pct"},
+    {"mixed_from_start_uneven", "uneven_seeds seeds rows_pct rows_init_pct"},
+    {"mixed_from_start_even", "uneven_seeds seeds rows_pct rows_init_pct"},
+    {"diagonal_uneven", "diagonal_seeds uneven_seeds seeds rows_pct"},
+    {"diagonal_even", "diagonal_seeds uneven_seeds seeds rows_pct"},
+    // 6. W_o adapts the scale (adapts_seeds), the residual sum is steadier (steadier_seeds).
+    {"scale_both", "adapts_seeds steadier_seeds seeds"},
+    {"scale_adapts_only", "adapts_seeds steadier_seeds seeds"},
+    {"scale_steadier_only", "adapts_seeds steadier_seeds seeds"},
+    {"scale_neither", "adapts_seeds steadier_seeds seeds"},
+    // 7. The highest learning rate that trains each variant; the runs that diverged.
+    {"lr_much_smaller", "lr_learned lr_identity"},
+    {"lr_identity_none", "lr_learned"},
+    {"lr_smaller", "lr_learned lr_identity"},
+    {"lr_diverges_more", "diverged_learned diverged_identity"},
+    {"lr_not_needed", "lr_learned lr_identity"},
+    // 8. W_o's output small early (small_seeds; ratio: its mean std ratio), the attention's share
+    // of the residual sum smaller than without W_o (protects_seeds).
+    {"early_both", "small_seeds protects_seeds seeds ratio"},
+    {"early_small_only", "small_seeds protects_seeds seeds ratio"},
+    {"early_protects_only", "small_seeds protects_seeds seeds ratio"},
+    {"early_neither", "small_seeds protects_seeds seeds ratio"},
+    // 9. The gradient shared differently among the heads (reshapes_seeds), more evenly
+    // (balances_seeds).
+    {"valve_balances", "reshapes_seeds balances_seeds seeds"},
+    {"valve_reshapes_only", "reshapes_seeds balances_seeds seeds"},
+    {"valve_neither", "reshapes_seeds balances_seeds seeds"},
+};
+
 // Claims 1-4 are judged a second time from real words alone (analyze()'s words_claims):
 // the same rules on experiment real_words, which no claim of kClaimSources reads.
 inline constexpr int kRealWordsClaims[] = {1, 2, 3, 4};
@@ -149,13 +239,18 @@ inline const std::vector<std::string> kRealWordsSources = {"real_words"};
 // Claim `id`'s experiments (kClaimSources); throws std::logic_error for an id it does not list.
 const std::vector<std::string>& claim_sources(int id);
 
+// The names of a plain code's figures (PlainInfo::figures, split).
+std::vector<std::string> plain_figure_names(const PlainInfo& p);
+
 // The verdict or reason of a code in the analysis's JSON; throws ConfigError for any other text.
 Verdict verdict_from_code(const std::string& code);
 Reason reason_from_code(const std::string& code);
 
 // {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...],
 //  "trained_to_end": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...],
-//  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]}}: the tables above
+//  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]},
+//  "claim_groups": [{"code", "claims": [id, ...]}, ...], "plain": [{"code", "figures": [name, ...]}, ...]}:
+//  the tables above
 // and the run status states (lab/status.h), each in its order.
 nlohmann::json codes_json();
 

@@ -1,5 +1,6 @@
 // The CLI's English for an analysis (format_analysis): the page words the same JSON itself.
 #include "analysis/analysis.h"
+#include "analysis/words.h"
 
 #include <cmath>
 #include <cstdio>
@@ -16,21 +17,15 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string fmt(const char* format, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, x);
-  return buf;
-}
+using wording::fmt;
+using wording::number;
+using wording::percent;
+using wording::points;
 
 std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 std::string seeds(int n) { return plural(n, "seed", "seeds"); }
 // "in 2 of 3 seeds", or "in the only seed" when there is one.
 std::string in_seeds(int k, int n) { return n == 1 ? "in the only seed" : "in " + std::to_string(k) + " of " + seeds(n); }
-
-// One decimal, and no "-0.0" for a difference that rounds to nothing.
-std::string points(double x) { return fmt("%.1f", std::fabs(100 * x) < 0.05 ? 0.0 : 100 * x); }
-std::string percent(double x) { return fmt(std::fabs(x) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
-std::string number(double x) { return fmt(x == std::floor(x) && std::fabs(x) < 1e9 ? "%.0f" : "%.4g", x); }
 
 // What "clear" means for speed, as the rule states it (docs/claims.md).
 std::string clear_rule() {
@@ -40,14 +35,8 @@ std::string clear_rule() {
 
 using Format = std::function<std::string(double)>;
 
-// "mean unit", then "(min to max)" when there are several values that differ at the precision
-// shown (as the page's range()): never a ± for one value.
 std::string with_range(const json& s, const Format& f, const std::string& unit = "") {
-  if (s.is_null()) return "-";
-  std::string out = f(s["mean"].get<double>()) + unit;
-  const std::string lo = f(s["min"].get<double>()), hi = f(s["max"].get<double>());
-  if (s["n"].get<int>() > 1 && lo != hi) out += " (" + lo + " to " + hi + ")";
-  return out;
+  return wording::with_range(s, f, Lang::en, unit);
 }
 
 // A rate compared in points: an accuracy, or real words' PER and WER.
@@ -80,55 +69,7 @@ std::string metric_label(const json& m) {
   return "loss at step " + std::to_string(m["step"].get<int>());
 }
 
-bool is_accuracy(const json& m) { return in_points(m["metric"].get<std::string>()); }
-
-// "learned ahead in 2, identity in 1, 0 ties, of 3 seeds": every seed counted, ties always.
-std::string tally(const json& m) {
-  const int neither = m["neither"].get<int>();
-  return m["a"].get<std::string>() + " ahead in " + std::to_string(m["ahead_a"].get<int>()) + ", " +
-         m["b"].get<std::string>() + " in " + std::to_string(m["ahead_b"].get<int>()) + ", " +
-         plural(m["ties"].get<int>(), "tie", "ties") +
-         (neither ? ", neither reached it in " + std::to_string(neither) : "") + ", of " + seeds(m["n"].get<int>());
-}
-
-// The leader's gap: "by 8.0 points (2.8 to 16.9)", "identity needed 25% more steps", ...
-std::string gap_phrase(const json& m, const std::string& leader, const std::string& other) {
-  const json& g = m["gap"];
-  if (is_accuracy(m)) return "by " + with_range(g, points, " points");
-  if (m["metric"] == "steps_to_loss_0_1") {
-    const bool censored = m[leader == m["a"] ? "reached_b" : "reached_a"].get<int>() < m["n"].get<int>();
-    return other + " needed " + (censored ? "at least " : "") + with_range(g, percent, " more steps");
-  }
-  return other + "'s loss was higher by " + with_range(g, percent);
-}
-
-// Who was ahead on one metric, in how many seeds, and by how much: "ahead" only for a clear
-// lead (docs/claims.md), every other lead as "no clear leader" with the threshold it missed.
-std::string lead_phrase(const json& m) {
-  const int n = m["n"].get<int>(), ties = m["ties"].get<int>(), neither = m["neither"].get<int>();
-  if (n == 0) return "no seed where both runs finished";
-  if (m["leader"].is_null())
-    return n == 1 ? (neither ? "neither reached it in the only seed" : "tied in the only seed")
-                  : "no clear leader (" + tally(m) + ")";
-  const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>();
-  const std::string leader = m["leader"].get<std::string>(), other = leader == a ? b : a;
-  const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>();
-  const std::string gap = gap_phrase(m, leader, other), sep = is_accuracy(m) ? ", " : "; ";
-  if (m["clear"].get<bool>()) {
-    std::string extra;
-    if (ties) extra += ", " + plural(ties, "tie", "ties");
-    if (neither) extra += ", neither reached it in " + std::to_string(neither);
-    return leader + " ahead " + in_seeds(k, n) + extra + sep + gap;
-  }
-  const std::string why = !m["consistent"].get<bool>()
-                              ? leader + " ahead " + in_seeds(k, n) + ", under the " + percent(kConsistentShare) +
-                                    " of seeds called consistent"
-                              : "under the " + (is_accuracy(m) ? points(kClearAccuracyGap) + " points" : percent(kClearSpeedGap)) +
-                                    " called clear";
-  const std::string counted = n == 1 ? leader + " ahead in the only seed" : tally(m);
-  return "no clear leader (" + counted + "); " + (is_accuracy(m) ? leader + " " : "") + gap + (n > 1 ? " on average" : "") +
-         " (" + why + ")";
-}
+std::string lead_phrase(const json& m) { return lead_words(m, Lang::en); }
 
 std::string convergence_phrase(const json& c) {
   const int done = c["done"].get<int>();
@@ -469,137 +410,9 @@ std::string comparison_table(const json& p) {
 
 }  // namespace
 
-// The CLI's English per code: the maps are keyed by the tables of codes.h, and a test checks
-// that every code has its text.
-std::string verdict_text(Verdict v) {
-  static const std::map<Verdict, std::string> text = {
-      {Verdict::supported, "supported"},
-      {Verdict::partly_supported, "partly supported"},
-      {Verdict::not_supported, "not supported"},
-      {Verdict::not_decided, "not decided"},
-      {Verdict::not_tested, "not tested with these settings"},
-  };
-  return text.at(v);
-}
-
-namespace {
-
-// "k of n seeds" for a part of claim 5 or 6 (Part::to_json), as the object of "in": never
-// "0 of 3 seeds" or "1 of 1 seed" (the page's kOfN words it the same way).
-std::string part_count(const json& part) {
-  const int k = part["holds"].get<int>(), n = part["n"].get<int>();
-  if (n == 1) return k ? "the only seed" : "none of the seeds (there was one)";
-  if (k == 0) return "none of the " + seeds(n);
-  return std::to_string(k) + " of " + seeds(n);
-}
-
-// The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them.
-std::string parts_phrase(const json& claim) {
-  const json& f = claim["figures"];
-  const std::string rule = "; a part holds in at least " + percent(kConsistentShare) + " of the seeds";
-  const int id = claim["id"].get<int>();
-  if (id == 8)
-    return "W_o's output was small (below " + fmt("%.2f", 1 - kScaleChange) + " of its input's) in " + part_count(f["small"]) +
-           ", the attention output's share of the residual sum smaller than without W_o in " + part_count(f["protects"]) + rule;
-  if (id == 9)
-    return "the per-head gradient spread differed from identity's in " + part_count(f["reshapes"]) + ", was lower in " +
-           part_count(f["balances"]) + rule;
-  if (id == 6)
-    return "the scale adapted (changed by at least " + percent(kScaleChange) + ") in " + part_count(f["adapts"]) +
-           ", the residual sum was steadier in " + part_count(f["steadier"]) + rule;
-  const auto at_init = [](const json& part) {
-    return part["init_only"].get<bool>() ? ", also true of the random step-0 matrix: not evidence of learning"
-                                         : part["held_at_init"].get<int>() ? " (" + std::to_string(part["held_at_init"].get<int>()) + " of them at step 0 too)" : std::string();
-  };
-  return "not diagonal-dominant in " + part_count(f["not_dominant"]) + at_init(f["not_dominant"]) +
-         "; a head's block stands out (largest/smallest at least " + fmt("%.1f", kHeadImbalance) +
-         " and above step 0) in " + part_count(f["imbalanced"]) + at_init(f["imbalanced"]) + rule;
-}
-
-// Claim 7's rates without enough ended runs: "identity at 0.1 (2 ended)".
-std::string incomplete_rates(const json& f) {
-  std::string out;
-  for (const json& r : f["incomplete"])
-    out += (out.empty() ? "" : ", ") + r["variant"].get<std::string>() + " at " + number(r["lr"].get<double>()) + " (" +
-           std::to_string(r["ended"].get<int>()) + ")";
-  return out;
-}
-
-}  // namespace
-
-std::string reason_text(const json& claim) {
-  const json& f = claim["figures"];
-  const std::string consistent = percent(kConsistentShare);
-  switch (reason_from_code(claim["reason"].get<std::string>())) {
-    case Reason::experiment_absent: return "the experiment that tests it is not among these results";
-    case Reason::no_pairs: return "no seed where both runs finished";
-    case Reason::no_snapshots: return "no learned run kept its W_o snapshots";
-    case Reason::no_stats: return "no activation statistics for both learned and identity";
-    case Reason::none_trained: return "neither learned nor identity trained at any learning rate";
-    case Reason::too_few_seeds:
-      return std::to_string(f["n"].get<int>()) + " of the " + std::to_string(f["needed"].get<int>()) +
-             " seeds a verdict needs (paired or finished; stopped runs count for nothing)";
-    case Reason::still_learning:
-      return "still learning at the last step, so no final accuracy yet: a run would need more than " +
-             std::to_string(f["needs_more_than"].get<int>()) + " steps";
-    case Reason::rates_incomplete:
-      return "every learning rate needs " + std::to_string(f["needed"].get<int>()) +
-             " runs that trained to their end for learned and for identity (stopped runs count for nothing); short: " +
-             incomplete_rates(f);
-    case Reason::one_seed_apart: {
-      const json& r = f["one_seed_short"];
-      return "identity trained at " + number(r["lr"].get<double>()) + " in " + std::to_string(r["reached"].get<int>()) +
-             " of " + std::to_string(r["ended"].get<int>()) + " runs, one short of the " + percent(kTrainableShare) +
-             " that trains it: one seed at one grid step cannot decide the claim";
-    }
-    case Reason::clearly_slower:
-      return "ahead in at least " + consistent + " of the seeds, by a mean gap of at least " + percent(kClearSpeedGap);
-    case Reason::slower_small_gap: return "consistent, but under the " + percent(kClearSpeedGap) + " gap called clear";
-    case Reason::slower_some_seeds: return "ahead in most seeds, but not in " + consistent + " of them";
-    case Reason::not_slower: return "learned was not ahead in most seeds with a mean gap in its favour";
-    case Reason::both_at_ceiling: return "both variants reached the accuracy ceiling (" + percent(kCeilingAccuracy) + ")";
-    case Reason::no_drop: return "learned was not ahead in most seeds with a mean gap in its favour";
-    case Reason::drop_some_seeds: return "ahead in most seeds, but not in " + consistent + " of them";
-    case Reason::drop_smaller: return "a consistent drop, smaller than the claimed 5-15 points";
-    case Reason::drop_larger: return "a consistent drop, larger than the claimed 5-15 points";
-    case Reason::drop_in_range: return "a consistent drop within the claimed 5-15 points";
-    case Reason::frozen_better: return "frozen_random ahead in at least " + consistent + " of the seeds";
-    case Reason::frozen_better_some_seeds: return "frozen_random ahead in most seeds, but not in " + consistent + " of them";
-    case Reason::identity_better: return "identity, with no W_o, did better";
-    case Reason::no_difference: return "neither was ahead in most seeds with a mean gap in its favour";
-    case Reason::far_worse:
-      return "ahead in at least " + consistent + " of the seeds, by a far gap (" + percent(kFarSpeedGap) + " or " +
-             points(kFarAccuracyGap) + " points)";
-    case Reason::worse_not_far:
-      return "consistent, but under the far gap (" + percent(kFarSpeedGap) + " or " + points(kFarAccuracyGap) + " points)";
-    case Reason::worse_some_seeds: return "learned ahead in most seeds, but not in " + consistent + " of them";
-    case Reason::not_worse: return "learned was not ahead in most seeds with a mean gap in its favour";
-    case Reason::both_hold: return "both parts hold: " + parts_phrase(claim);
-    case Reason::not_dominant_only: return "only \"not diagonal-dominant\" holds: " + parts_phrase(claim);
-    case Reason::imbalance_only: return "only \"some heads' blocks weigh more\" holds: " + parts_phrase(claim);
-    case Reason::adapts_only:
-      return "the scale adapted, but the residual sum was not steadier (steadier in " + part_count(f["steadier"]) + ")";
-    case Reason::steadier_only:
-      return "the residual sum was steadier, but the scale did not adapt: " + parts_phrase(claim);
-    case Reason::neither_holds: return "neither part holds: " + parts_phrase(claim);
-    case Reason::much_smaller_lr:
-      return "identity's highest trainable learning rate is much smaller (" + number(kMuchSmallerLr) + " times or more)";
-    case Reason::smaller_lr:
-      return "identity's highest trainable learning rate is smaller, but not " + number(kMuchSmallerLr) + " times smaller";
-    case Reason::diverges_more: return "identity diverged more often, at no smaller learning rate";
-    case Reason::not_needed: return "identity trained at a learning rate as high as learned's";
-    case Reason::small_only:
-      return "W_o's output was small, but the attention output's share of the residual sum was not smaller than without W_o: " +
-             parts_phrase(claim);
-    case Reason::protects_only:
-      return "the attention output's share of the residual sum was smaller than without W_o, but W_o's output was not small: " +
-             parts_phrase(claim);
-    case Reason::valve_only:
-      return "W_o changes how the gradient is shared among the heads, but not towards balance: " + parts_phrase(claim);
-    case Reason::one_head: return "one attention head: there is no sharing among heads to measure";
-  }
-  throw std::logic_error("analysis: a reason without its text");
-}
+// The CLI's English: the words of words_table.cpp.
+std::string verdict_text(Verdict v) { return verdict_words(v, Lang::en); }
+std::string reason_text(const json& claim) { return reason_words(claim, Lang::en); }
 
 namespace {
 
@@ -620,10 +433,37 @@ std::string claims_text(const json& claims) {
   return out;
 }
 
+// The answer first: each claim's plain sentence and verdict, grouped by the article's three
+// design philosophies (kClaimGroups), the claims of real words after their group's.
+std::string plain_summary(const json& analysis) {
+  std::string out = "What the runs found (the reasons and figures follow below)\n";
+  const auto line = [&](const json& c, const char* where) {
+    char head[64];
+    const std::string verdict = verdict_text(verdict_from_code(c["verdict"].get<std::string>()));
+    std::snprintf(head, sizeof head, "  %d%s %-31s ", c["id"].get<int>(), where, verdict.c_str());
+    out += head + plain_words(c["plain"], Lang::en) + "\n";
+  };
+  bool words_tested = false;
+  for (const json& c : analysis["words_claims"]) words_tested = words_tested || c["reason"] != "experiment_absent";
+  for (const ClaimGroup& g : kClaimGroups) {
+    out += " " + group_words(g.code, Lang::en) + "\n";
+    for (int id : g.claims)
+      for (const json& c : analysis["claims"])
+        if (c["id"] == id) line(c, " ");
+    if (!words_tested) continue;
+    for (int id : g.claims)
+      for (const json& c : analysis["words_claims"])
+        if (c["id"] == id) line(c, "w");
+  }
+  if (words_tested) out += " (1w-4w: claims 1-4 on real words, experiment real_words.)\n";
+  return out;
+}
+
 }  // namespace
 
 std::string format_analysis(const json& analysis) {
-  std::string out = "Each seed gives every variant the same weights except W_o, and the same data: variants are\n"
+  std::string out = plain_summary(analysis) +
+                    "\nEach seed gives every variant the same weights except W_o, and the same data: variants are\n"
                     "compared seed by seed.\n";
   for (const json& e : analysis["experiments"]) {
     out += "\n" + config_line(e) + "\n";

@@ -309,7 +309,7 @@ json lr_finding(const Exp& e);
 
 // ---- Claims (claims.cpp) ----
 
-// A claim's JSON: {id, verdict, reason, experiment, fragile, figures}. The reason decides the
+// A claim's JSON: {id, group, verdict, reason, experiment, fragile, figures, plain}. The reason decides the
 // verdict (codes.h); `fragile` (the seeds that decided it split) is kept for a verdict only.
 json claim(int id, Reason reason, const Exp* e = nullptr, json figures = json::object(), bool fragile = false);
 // Enough evidence or no verdict: with n < kMinSeeds seeds, claim `id` is not decided

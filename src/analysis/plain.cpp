@@ -1,0 +1,133 @@
+// A claim's answer in plain words: a code of kPlainCodes and the figures its sentence quotes,
+// read from the claim's reason and figures (docs/claims.md, "Plain words").
+#include <cmath>
+#include <stdexcept>
+
+#include "analysis/analysis.h"
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+namespace {
+
+// 100·x to one decimal: a share or a gap in percent, a rate's gap in points.
+double hundredths(double x) { return std::round(1000 * x) / 10; }
+
+json plain_json(const char* code, json figures = json::object()) { return {{"code", code}, {"figures", std::move(figures)}}; }
+
+// Claims 1-4: the paired comparison the verdict read. `ahead` is the variant whose seeds ahead the
+// sentence counts (a, the one the claim favours, unless the code says otherwise).
+json comparison_plain(const char* code, const json& m, bool with_gap, bool b_ahead = false) {
+  json f = {{"seeds_ahead", m[b_ahead ? "ahead_b" : "ahead_a"]}, {"seeds", m["n"]}};
+  if (with_gap && m["gap"].is_object()) {
+    const std::string metric = m["metric"].get<std::string>();
+    const bool points = metric == "token_acc" || metric == "exact" || metric == "per" || metric == "wer";
+    f[points ? "gap_points" : "gap_pct"] = hundredths(m["gap"]["mean"].get<double>());
+  }
+  return plain_json(code, std::move(f));
+}
+
+json parts_plain(const char* code, const json& f, const char* a, const char* b, const char* a_name,
+                 const char* b_name) {
+  return plain_json(code, {{a_name, f[a]["holds"]}, {b_name, f[b]["holds"]}, {"seeds", f["seeds"]}});
+}
+
+// Claim 5: is W_o diagonal-dominant, as it was at step 0 or not, and does a head's block stand out.
+json structure_plain(const json& f) {
+  const json& nd = f["not_dominant"];
+  const bool uneven = f["imbalanced"]["consistent"].get<bool>();
+  const int n = f["seeds"].get<int>();
+  json fig = {{"diagonal_seeds", n - nd["holds"].get<int>()},
+              {"uneven_seeds", f["imbalanced"]["holds"]},
+              {"seeds", n},
+              {"rows_pct", hundredths(f["dominant_rows"]["mean"].get<double>())}};
+  if (nd["consistent"].get<bool>()) return plain_json(uneven ? "mixed_uneven" : "mixed_even", fig);
+  if (nd["init_only"].get<bool>()) {
+    fig.erase("diagonal_seeds");
+    fig["rows_init_pct"] = hundredths(f["dominant_rows_init"]["mean"].get<double>());
+    return plain_json(uneven ? "mixed_from_start_uneven" : "mixed_from_start_even", fig);
+  }
+  return plain_json(uneven ? "diagonal_uneven" : "diagonal_even", fig);
+}
+
+json lr_plain(const char* code, const json& f) {
+  return plain_json(code, {{"lr_learned", f["highest_trainable_lr"]["learned"]},
+                      {"lr_identity", f["highest_trainable_lr"]["identity"]}});
+}
+
+}  // namespace
+
+json plain_of(const json& claim) {
+  const json& f = claim["figures"];
+  const int id = claim["id"].get<int>();
+  const Reason reason = reason_from_code(claim["reason"].get<std::string>());
+  const json& m = f.contains("comparison") ? f["comparison"] : f;
+  switch (reason) {
+    case Reason::experiment_absent:
+    case Reason::no_pairs:
+    case Reason::no_snapshots:
+    case Reason::no_stats:
+    case Reason::none_trained:
+    case Reason::one_head: return plain_json(code(reason));
+    case Reason::too_few_seeds: return plain_json("too_few_seeds", {{"seeds", f["n"]}, {"needed", f["needed"]}});
+    case Reason::still_learning: return plain_json("still_learning", {{"steps", f["needs_more_than"]}});
+    case Reason::rates_incomplete: return plain_json("rates_incomplete", {{"needed", f["needed"]}});
+    case Reason::one_seed_apart: {
+      const json& r = f["one_seed_short"];
+      return plain_json("one_seed_apart", {{"lr", r["lr"]}, {"reached", r["reached"]}, {"runs", r["ended"]}});
+    }
+    case Reason::clearly_slower: return comparison_plain("slower_clear", m, true);
+    case Reason::slower_small_gap: return comparison_plain("slower_small_gap", m, true);
+    case Reason::slower_some_seeds: return comparison_plain("slower_some_seeds", m, false);
+    case Reason::not_slower: return comparison_plain("not_slower", m, false);
+    case Reason::both_at_ceiling: return plain_json("both_at_ceiling", {{"seeds", m["n"]}});
+    case Reason::no_drop: return comparison_plain("no_drop", m, false);
+    case Reason::drop_some_seeds: return comparison_plain("drop_some_seeds", m, false);
+    case Reason::drop_smaller: return comparison_plain("drop_smaller", m, true);
+    case Reason::drop_larger: return comparison_plain("drop_larger", m, true);
+    case Reason::drop_in_range: return comparison_plain("drop_in_range", m, true);
+    case Reason::frozen_better: return comparison_plain("frozen_better", m, false);
+    case Reason::frozen_better_some_seeds: return comparison_plain("frozen_better_some_seeds", m, false);
+    case Reason::identity_better: return comparison_plain("identity_better", m, false, true);
+    case Reason::no_difference: return plain_json("no_difference", {{"seeds", m["n"]}});
+    case Reason::far_worse: return comparison_plain("far_worse", m, true);
+    case Reason::worse_not_far: return comparison_plain("worse_not_far", m, true);
+    case Reason::worse_some_seeds: return comparison_plain("worse_some_seeds", m, false);
+    case Reason::not_worse: return comparison_plain("not_worse", m, false);
+    case Reason::much_smaller_lr:
+      if (f["highest_trainable_lr"]["identity"].is_null())
+        return plain_json("lr_identity_none", {{"lr_learned", f["highest_trainable_lr"]["learned"]}});
+      return lr_plain("lr_much_smaller", f);
+    case Reason::smaller_lr: return lr_plain("lr_smaller", f);
+    case Reason::not_needed: return lr_plain("lr_not_needed", f);
+    case Reason::diverges_more:
+      return plain_json("lr_diverges_more", {{"diverged_learned", f["diverged"]["learned"]},
+                                        {"diverged_identity", f["diverged"]["identity"]}});
+    default: break;
+  }
+  // The two-part claims (5, 6, 8, 9): the seeds where each part holds.
+  const bool both = reason == Reason::both_hold, neither = reason == Reason::neither_holds;
+  switch (id) {
+    case 5: return structure_plain(f);
+    case 6:
+      return parts_plain(both ? "scale_both" : neither ? "scale_neither"
+                         : reason == Reason::adapts_only ? "scale_adapts_only" : "scale_steadier_only",
+                         f, "adapts", "steadier", "adapts_seeds", "steadier_seeds");
+    case 8: {
+      json p = parts_plain(both ? "early_both" : neither ? "early_neither"
+                           : reason == Reason::small_only ? "early_small_only" : "early_protects_only",
+                           f, "small", "protects", "small_seeds", "protects_seeds");
+      const json& r = f["scale_ratio_first"];
+      p["figures"]["ratio"] = r.is_object() ? json(std::round(1000 * r["mean"].get<double>()) / 1000) : json(nullptr);
+      return p;
+    }
+    case 9:
+      return parts_plain(both ? "valve_balances" : neither ? "valve_neither" : "valve_reshapes_only", f, "reshapes",
+                         "balances", "reshapes_seeds", "balances_seeds");
+    default: break;
+  }
+  throw std::logic_error("analysis: claim " + std::to_string(id) + " has no plain words for " + code(reason));
+}
+
+}  // namespace wolab

@@ -1,0 +1,289 @@
+// The analysis's JSON worded from the one table of words (words_table.cpp), for the CLI and the
+// page alike (words.h).
+#include "analysis/words.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "analysis/analysis.h"
+#include "io/messages.h"
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+Lang lang_from_code(const std::string& code) {
+  for (size_t i = 0; i < std::size(kLangCodes); ++i)
+    if (code == kLangCodes[i]) return static_cast<Lang>(i);
+  throw ConfigError("words: unknown language " + in_quotes(code) + "; use en or zh");
+}
+
+namespace {
+
+const WordsRow& row_of(const std::string& key) {
+  static const std::unordered_map<std::string, const WordsRow*> index = [] {
+    std::unordered_map<std::string, const WordsRow*> out;
+    for (const WordsRow& r : words_rows()) out.emplace(r.key, &r);
+    return out;
+  }();
+  const auto row = index.find(key);
+  if (row == index.end()) throw std::logic_error("words: no words for " + key);
+  return *row->second;
+}
+
+}  // namespace
+
+std::set<std::string> placeholders_of(const std::string& key) {
+  const std::string text = row_of(key).en;
+  std::set<std::string> out;
+  for (size_t i = text.find('{'); i != std::string::npos; i = text.find('{', i + 1))
+    out.insert(text.substr(i + 1, text.find('}', i) - i - 1));
+  return out;
+}
+
+std::string words(const std::string& key, Lang lang, const Fill& fill) {
+  const WordsRow& row = row_of(key);
+  const std::string text = lang == Lang::zh ? row.zh : row.en;
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const size_t close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out += text[i];
+      continue;
+    }
+    const std::string name = text.substr(i + 1, close - i - 1);
+    const auto value = fill.find(name);
+    if (value == fill.end()) throw std::logic_error("words: " + key + " needs {" + name + "}");
+    out += value->second;
+    i = close;
+  }
+  return out;
+}
+
+json words_table_json() {
+  json table = json::object();
+  for (const WordsRow& r : words_rows()) table[r.key] = {{"en", r.en}, {"zh", r.zh}};
+  return {{"languages", kLangCodes}, {"words", table}};
+}
+
+// ---- Numbers ----
+
+namespace wording {
+
+std::string fmt(const char* format, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+std::string percent(double x) { return fmt(std::fabs(x) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
+std::string points(double x) { return fmt("%.1f", std::fabs(100 * x) < 0.05 ? 0.0 : 100 * x); }
+std::string number(double x) { return fmt(x == std::floor(x) && std::fabs(x) < 1e9 ? "%.0f" : "%.4g", x); }
+
+std::string with_range(const json& s, const std::function<std::string(double)>& f, Lang lang, const std::string& unit) {
+  if (s.is_null()) return "-";
+  const std::string mean = f(s["mean"].get<double>()) + unit, lo = f(s["min"].get<double>()), hi = f(s["max"].get<double>());
+  if (s["n"].get<int>() > 1 && lo != hi) return mean + (lang == Lang::zh ? "（" + lo + " 至 " + hi + "）" : " (" + lo + " to " + hi + ")");
+  return mean;
+}
+
+namespace {
+
+std::string count(const json& x) { return std::to_string(x.get<int>()); }
+// A figure of a plain sentence: a count, a learning rate, a ratio, a percentage to one decimal.
+std::string figure(const json& x, Lang lang) {
+  if (x.is_null()) return words("plain_lr_none", lang);
+  const double v = x.get<double>();
+  return v == std::floor(v) ? fmt("%.0f", v) : number(v);
+}
+
+// "in 2 of 3 seeds", or "in the only seed".
+std::string where(int k, int n, Lang lang) {
+  return n == 1 ? words("lead_where_only", lang) : words("lead_where_k", lang, {{"k", std::to_string(k)}, {"n", std::to_string(n)}});
+}
+std::string ties(int k, Lang lang) {
+  return k == 1 ? words("lead_ties_one", lang) : words("lead_ties_many", lang, {{"k", std::to_string(k)}});
+}
+bool is_rate_metric(const json& m) {
+  const std::string name = m["metric"].get<std::string>();
+  return name == "token_acc" || name == "exact" || name == "per" || name == "wer";
+}
+
+// A figure of f, or null where f lacks it (a spread without values words as "-").
+const json& figure_of(const json& f, const char* key) {
+  static const json null;
+  return f.contains(key) ? f[key] : null;
+}
+
+// The seeds where a part holds, as the object of "in": never "0 of 3 seeds" or "1 of 1 seed".
+std::string part_count(const json& part, Lang lang) {
+  const int k = part["holds"].get<int>(), n = part["n"].get<int>();
+  if (n == 1) return words(k ? "part_only_seed" : "part_not_only_seed", lang);
+  return words(k ? "part_k_of_n" : "part_none_of_n", lang, {{"k", std::to_string(k)}, {"n", std::to_string(n)}});
+}
+// A part that held at step 0 too: all its seeds ("as at step 0"), or some of them.
+std::string at_init(const json& part, Lang lang) {
+  if (part["init_only"].get<bool>()) return words("part_as_at_init", lang);
+  const int k = part["held_at_init"].get<int>();
+  return k ? words("part_at_init_k", lang, {{"k", std::to_string(k)}}) : "";
+}
+
+// The two parts of claim 5, 6, 8 or 9, each with what it measured.
+std::string parts_phrase(const json& claim, Lang lang) {
+  const json& f = claim["figures"];
+  const std::string share = percent(kConsistentShare);
+  const auto x3 = [](double v) { return fmt("%.3f", v); };
+  switch (claim["id"].get<int>()) {
+    case 5:
+      return words("parts5", lang,
+                   {{"rows", with_range(figure_of(f, "dominant_rows"), percent, lang)},
+                    {"rows_init", with_range(figure_of(f, "dominant_rows_init"), percent, lang)},
+                    {"dominant", part_count(f["not_dominant"], lang)}, {"dominant_init", at_init(f["not_dominant"], lang)},
+                    {"imb", fmt("%.1f", kHeadImbalance)},
+                    {"imbalanced", part_count(f["imbalanced"], lang)}, {"imbalanced_init", at_init(f["imbalanced"], lang)},
+                    {"share", share}});
+    case 6:
+      return words("parts6", lang, {{"change", percent(kScaleChange)}, {"adapts", part_count(f["adapts"], lang)},
+                                    {"steadier", part_count(f["steadier"], lang)}, {"share", share}});
+    case 8:
+      return words("parts8", lang, {{"small", fmt("%.2f", 1 - kScaleChange)}, {"small_k", part_count(f["small"], lang)},
+                                    {"ratio", with_range(figure_of(f, "scale_ratio_first"), x3, lang)},
+                                    {"protects", part_count(f["protects"], lang)}, {"share", share}});
+    case 9:
+      return words("parts9", lang, {{"reshapes", part_count(f["reshapes"], lang)},
+                                    {"balances", part_count(f["balances"], lang)}, {"share", share}});
+    default: return "";
+  }
+}
+
+}  // namespace
+}  // namespace wording
+
+std::string verdict_words(Verdict v, Lang lang) { return words(std::string("v_") + code(v), lang); }
+
+std::string group_words(const std::string& group, Lang lang) { return words("group_" + group, lang); }
+
+std::string lead_words(const json& m, Lang lang) {
+  using namespace wording;
+  const int n = m["n"].get<int>(), tied = m["ties"].get<int>(), neither = m["neither"].get<int>();
+  if (n == 0) return words("lead_no_pairs", lang);
+  const std::string neither_text = neither ? words("lead_neither", lang, {{"k", std::to_string(neither)}}) : "";
+  if (m["leader"].is_null()) {
+    if (n == 1) return words(neither ? "lead_neither_only" : "lead_tied_only", lang);
+    const std::string tally = words("lead_tally", lang, {{"a", m["a"].get<std::string>()}, {"b", m["b"].get<std::string>()},
+                                                         {"ka", count(m["ahead_a"])}, {"kb", count(m["ahead_b"])},
+                                                         {"ties", ties(tied, lang)}, {"neither", neither_text}, {"n", std::to_string(n)}});
+    return words("lead_no_leader", lang, {{"tally", tally}});
+  }
+  const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>();
+  const std::string leader = m["leader"].get<std::string>(), other = leader == a ? b : a;
+  const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>();
+  const bool clear = m["clear"].get<bool>(), consistent = m["consistent"].get<bool>(), acc = is_rate_metric(m);
+  // A lead in too few seeds is no clear lead: the tally counts every seed.
+  std::string lead;
+  if (consistent) {
+    lead = words("lead_ahead", lang, {{"leader", leader}, {"where", where(k, n, lang)},
+                                      {"extra", (tied ? words("lead_extra_ties", lang, {{"ties", ties(tied, lang)}}) : "") + neither_text}});
+  } else {
+    lead = words("lead_no_leader", lang, {{"tally", words("lead_tally", lang, {{"a", a}, {"b", b}, {"ka", count(m["ahead_a"])},
+                                                                             {"kb", count(m["ahead_b"])}, {"ties", ties(tied, lang)},
+                                                                             {"neither", neither_text}, {"n", std::to_string(n)}})}});
+  }
+  const bool censored = m["metric"] == "steps_to_loss_0_1" && m[leader == a ? "reached_b" : "reached_a"].get<int>() < n;
+  const std::string avg = !clear && n > 1 ? words("lead_on_average", lang) : "";
+  const json& g = m["gap"];
+  std::string gap_phrase;
+  if (acc)
+    gap_phrase = words(consistent ? "lead_gap_points" : "lead_gap_points_leader", lang,
+                       {{"lead", lead}, {"leader", leader}, {"gap", with_range(g, points, lang, words("lead_points_unit", lang))}, {"avg", avg}});
+  else
+    gap_phrase = words(m["metric"] == "steps_to_loss_0_1" ? "lead_gap_steps" : "lead_gap_loss", lang,
+                       {{"lead", lead}, {"other", other}, {"gap", with_range(g, percent, lang)}, {"avg", avg},
+                        {"at_least", censored ? words("lead_at_least", lang) : ""}});
+  if (clear) return gap_phrase;
+  if (consistent)  // ahead in enough seeds, by less than the gap called clear
+    return words("lead_under_clear", lang,
+                 {{"gap_phrase", gap_phrase},
+                  {"clear", acc ? words("lead_points", lang, {{"x", points(kClearAccuracyGap)}}) : percent(kClearSpeedGap)}});
+  return words("lead_not_consistent", lang, {{"gap_phrase", gap_phrase}, {"leader", leader}, {"where", where(k, n, lang)},
+                                             {"share", percent(kConsistentShare)}});
+}
+
+std::string reason_words(const json& claim, Lang lang) {
+  using namespace wording;
+  const json& f = claim["figures"];
+  const std::string reason = claim["reason"].get<std::string>();
+  Fill fill = {{"consistent", percent(kConsistentShare)}, {"clear", percent(kClearSpeedGap)},
+               {"far", percent(kFarSpeedGap)}, {"far_points", points(kFarAccuracyGap)},
+               {"ceiling", percent(kCeilingAccuracy)}, {"low", fmt("%.0f", 100 * kClaimedDropLow)},
+               {"high", fmt("%.0f", 100 * kClaimedDropHigh)}, {"much", number(kMuchSmallerLr)},
+               {"thr", number(kLossThreshold)}, {"trainable", percent(kTrainableShare)}};
+  switch (reason_from_code(reason)) {
+    case Reason::too_few_seeds: fill["n"] = count(f["n"]), fill["needed"] = count(f["needed"]); break;
+    case Reason::still_learning: fill["steps"] = count(f["needs_more_than"]); break;
+    case Reason::rates_incomplete: {
+      std::string rates;
+      for (const json& r : f["incomplete"])
+        rates += (rates.empty() ? "" : lang == Lang::zh ? "，" : ", ") +
+                 words("r_rate_item", lang, {{"variant", r["variant"].get<std::string>()}, {"lr", number(r["lr"].get<double>())},
+                                             {"ended", count(r["ended"])}});
+      fill["needed"] = count(f["needed"]);
+      fill["rates"] = rates;
+      break;
+    }
+    case Reason::one_seed_apart: {
+      const json& r = f["one_seed_short"];
+      fill["lr"] = number(r["lr"].get<double>()), fill["reached"] = count(r["reached"]), fill["ended"] = count(r["ended"]);
+      break;
+    }
+    case Reason::adapts_only: fill["steadier"] = part_count(f["steadier"], lang); break;
+    default: break;
+  }
+  // The two-part claims' reasons quote their parts.
+  if (placeholders_of("r_" + reason).count("parts")) fill["parts"] = parts_phrase(claim, lang);
+  return words("r_" + reason, lang, fill);
+}
+
+std::string plain_words(const json& plain, Lang lang) {
+  using namespace wording;
+  const json& f = plain["figures"];
+  Fill fill = {{"low", fmt("%.0f", 100 * kClaimedDropLow)}, {"high", fmt("%.0f", 100 * kClaimedDropHigh)},
+               {"much", number(kMuchSmallerLr)}};
+  for (const auto& [name, value] : f.items()) fill[name] = figure(value, lang);
+  // A gap as a learner reads it: whole numbers from 10 up ("44%"), one decimal under ("4.5%").
+  const auto gap = [](double x) { return fmt(std::fabs(x) < 10 ? "%.1f" : "%.0f", x); };
+  if (f.contains("gap_pct")) fill["gap"] = words("plain_gap_pct", lang, {{"x", gap(f["gap_pct"].get<double>())}});
+  if (f.contains("gap_points")) fill["gap"] = words("plain_gap_points", lang, {{"x", gap(f["gap_points"].get<double>())}});
+  if (f.contains("ratio") && f["ratio"].is_number()) fill["ratio"] = fmt("%.3f", f["ratio"].get<double>());
+  return words("plain_" + plain["code"].get<std::string>(), lang, fill);
+}
+
+namespace {
+
+json claim_words(const json& c, Lang lang) {
+  const json& f = c["figures"];
+  return {{"id", c["id"]},
+          {"group", c["group"]},
+          {"verdict", verdict_words(verdict_from_code(c["verdict"].get<std::string>()), lang)},
+          {"reason", reason_words(c, lang)},
+          {"plain", plain_words(c.contains("plain") ? c["plain"] : plain_of(c), lang)},
+          {"lead", f.contains("comparison") ? json(lead_words(f["comparison"], lang)) : json(nullptr)}};
+}
+
+}  // namespace
+
+json analysis_words(const json& analysis, Lang lang) {
+  json groups = json::array();
+  for (const ClaimGroup& g : kClaimGroups)
+    groups.push_back({{"code", g.code}, {"title", group_words(g.code, lang)}, {"claims", g.claims}});
+  json claims = json::array(), words_claims = json::array();
+  for (const json& c : analysis["claims"]) claims.push_back(claim_words(c, lang));
+  for (const json& c : analysis["words_claims"]) words_claims.push_back(claim_words(c, lang));
+  return {{"lang", kLangCodes[static_cast<size_t>(lang)]},
+          {"groups", groups},
+          {"claims", claims},
+          {"words_claims", words_claims}};
+}
+
+}  // namespace wolab

@@ -1,0 +1,82 @@
+// The words of the analysis, in every language of the page: one table (words_table.cpp) of
+// templates, English and Chinese side by side, from which the CLI (report_text.cpp) and the
+// page (through Embind: analysisWords, leadWords, wordsTable; docs/api.md) word the verdicts, the
+// reasons, the lead phrases of the paired comparisons and each claim's plain sentence. The
+// analysis's JSON holds codes and numbers only (analysis.h); this is where they become text.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/codes.h"
+
+namespace wolab {
+
+enum class Lang { en, zh };
+inline constexpr const char* kLangCodes[] = {"en", "zh"};  // in enum order
+// The language of a code of kLangCodes; throws ConfigError for any other text.
+Lang lang_from_code(const std::string& code);
+
+// One entry of the table: a key and its template per language. A template names its figures
+// in braces, "{k} of {n} seeds"; every language's template names the same ones.
+struct WordsRow {
+  const char* key;
+  const char* en;
+  const char* zh;
+};
+const std::vector<WordsRow>& words_rows();
+
+using Fill = std::map<std::string, std::string>;
+// The template of `key` in `lang` with each {name} replaced by fill[name]; throws
+// std::logic_error for a key the table lacks or a name fill lacks (a wording bug, never input).
+std::string words(const std::string& key, Lang lang, const Fill& fill = {});
+// The names of the figures the template of `key` fills in (its English one's: every language's
+// names the same).
+std::set<std::string> placeholders_of(const std::string& key);
+// {"languages": ["en", "zh"], "words": {key: {"en": text, "zh": text}, ...}}: the table itself.
+nlohmann::json words_table_json();
+
+// ---- Numbers as the words print them ----
+namespace wording {
+std::string fmt(const char* format, double x);
+// "11%", or one decimal under 10% ("4.5%", "0.3%").
+std::string percent(double fraction);
+// A fraction in points, one decimal: 0.032 -> "3.2" (no "-0.0").
+std::string points(double fraction);
+// A count or a learning rate: "3", "0.003".
+std::string number(double x);
+// "mean unit (min to max)" of a spread (docs/claims.md "Spreads") in `lang`, each value by f,
+// the range only for several values that differ as printed (never a ± for one value); "-" for
+// a null spread.
+std::string with_range(const nlohmann::json& spread, const std::function<std::string(double)>& f, Lang lang,
+                       const std::string& unit = "");
+}  // namespace wording
+
+// ---- The analysis's JSON (analyze()) worded ----
+
+// A verdict, as a badge says it: "partly supported", "部分支持".
+std::string verdict_words(Verdict v, Lang lang);
+// Who was ahead on one metric of a paired comparison (a metric of a pair's, or a claim's
+// figures.comparison), in how many seeds and by how much, with the threshold it missed when the
+// lead is not clear (docs/claims.md, "Words").
+std::string lead_words(const nlohmann::json& metric, Lang lang);
+// Why a claim got its verdict, from its reason and figures (analyze()'s claim JSON).
+std::string reason_words(const nlohmann::json& claim, Lang lang);
+// A claim's answer in one plain sentence (its `plain`: {code, figures}); at most 25 words in
+// English, 60 characters in Chinese (tests/native/test_words.cpp holds every code to it).
+std::string plain_words(const nlohmann::json& plain, Lang lang);
+// The title of a design philosophy of kClaimGroups.
+std::string group_words(const std::string& group, Lang lang);
+
+// The words of a whole analysis for the page (docs/api.md, analysisWords):
+// {"lang", "groups": [{"code", "title", "claims": [id, ...]}], "claims": [claim words],
+//  "words_claims": [claim words]}, claim words = {"id", "group", "verdict", "reason", "plain",
+// "lead"}: lead the lead words of figures.comparison, or null for a claim without one.
+nlohmann::json analysis_words(const nlohmann::json& analysis, Lang lang);
+
+}  // namespace wolab
