@@ -1,11 +1,14 @@
-// The claims panel: each of the article's claims with its verdict under every preset of the core
-// (presetNames()) side by side, and under the reader's own settings when results shown were
-// trained with them. A preset's column reads each experiment from the results shown when they
-// are of that preset (trained here, imported, or recorded), else from that preset's recording
-// (fetched once, analysed in a second analysis worker; a preset's recordings all together come
-// with their analysis, recorded.js); each cell says which. While runs of the experiments a claim
-// reads train, its cell says so instead of showing a verdict. Also the conclusion under the
-// panel, from the analysis of the results shown. The words are lesson.js's.
+// The claims panel, "What the runs found": each of the article's claims in one plain sentence
+// with its verdict (claims-summary.js, the core's words), grouped by the article's design
+// philosophies and read from the column of the settings' preset; behind each, one click away,
+// its verdict under every preset of the core (presetNames()) side by side, and under the
+// reader's own settings when results shown were trained with them. A preset's column reads each
+// experiment from the results shown when they are of that preset (trained here, imported, or
+// recorded), else from that preset's recording (fetched once, analysed in a second analysis
+// worker; a preset's recordings all together come with their analysis, recorded.js); each cell
+// says which. While runs of the experiments a claim reads train, its cell says so instead of
+// showing a verdict. Also the conclusion under the panel, from the analysis of the results shown.
+// The evidence's words are lesson.js's.
 
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import { $, app, el } from '../state/app-state.js';
@@ -299,11 +302,15 @@ function renderCells(td, column, cells) {
 
 // ---------- the summary and the evidence ----------
 
-// The column the summary reads: that of the settings' preset (Custom: settings of one's own),
-// else the first with an analysis.
-function summaryColumn(columns) {
+const NO_CLAIMS = { claims: [], words_claims: [] };  // an analysis of nothing, for the groups' words
+
+// The column the summary reads: that of the settings' preset (Custom: settings of one's own) once
+// it has something to say (`said(i)`: a verdict, or runs under way), else the first with one.
+function summaryColumn(columns, said) {
   const preset = $('#preset').value || app.presetNames[0];
-  return columns.find((c) => c.preset === preset && c.analysis) || columns.find((c) => c.analysis) || null;
+  const mine = columns.findIndex((c) => c.preset === preset);
+  if (mine >= 0 && said(mine)) return columns[mine];
+  return columns.find((c) => c.analysis) || columns.find((c, i) => said(i)) || columns[0];
 }
 
 // A claim's evidence, one click away: the article's claim with its rule, and its cell under every
@@ -358,13 +365,15 @@ function renderTable() {
   $('#claims-source').hidden = !any;
   if (!any) return;
   const labels = columns.map((c) => t(presetKey(c.preset)));
-  const read = summaryColumn(columns);
+  // A column with nothing analysed yet (runs under way): the groups' titles from the words of no
+  // claims.
+  const read = summaryColumn(columns, (i) => ids.some((id) => cells.get(id)[i].toy.state !== 'none'));
   const at = columns.indexOf(read);
-  const words = wordsOf(read.analysis);
+  const words = wordsOf(read.analysis || NO_CLAIMS);
   const mine = ids.map((id) => cells.get(id)[at].toy);
   const sources = mine.filter((c) => c.state === 'verdict').map((c) => c.source);
   const heading = sources.length && sources.every((x) => x === sources[0]) ? sources[0] : null;
-  const seeds = read.analysis.claims.map((c) => c.plain && c.plain.figures && c.plain.figures.seeds).find(Number.isInteger);
+  const seeds = mine.map((c) => c.claim && c.claim.plain && c.claim.plain.figures.seeds).find(Number.isInteger);
   $('#claims-source').textContent = sourceLine(read.preset, sources, seeds ?? '—');
   $('#claims-source').dataset.source = heading || (sources.length ? 'mixed' : 'none');
   const box = $('#claims-body');
