@@ -94,7 +94,7 @@ test('中文 and the dark theme: the picture, the switch and the summary in Chin
   await expect(page.locator('#claims-title')).toHaveText('运行的发现');
   await expect(page.locator('#claims-body section.claim-group h3').first()).toHaveText(/[\u4e00-\u9fff]/);
   for (const text of await plain(page).allTextContents()) expect(text).toMatch(/[\u4e00-\u9fff]/);
-  await expect(page.locator('#block-diagram svg [data-part="norm"] text').first()).toHaveText('层归一化');
+  await expect(page.locator('#block-diagram svg [data-part="norm"] .bd-norm-label')).toHaveText('层归一化');
   // Dark: the panel, the diagram's words and W_o's box follow the theme's colours.
   const colours = await page.evaluate(() => {
     const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];

@@ -360,10 +360,10 @@ function renderTable() {
     toy: cellOf(column, id), words: panel.words.ids.has(id) ? cellOf(column, id, true) : null,
   }))]));
   const any = [...cells.values()].some((row) => row.some((c) => c.toy.state !== 'none' || (c.words && c.words.state !== 'none')));
+  // Made while hidden too, so that a claim's place exists before its verdict does.
   $('#claims-none').hidden = any;
   $('#claims-body').hidden = !any;
   $('#claims-source').hidden = !any;
-  if (!any) return;
   const labels = columns.map((c) => t(presetKey(c.preset)));
   // A column with nothing analysed yet (runs under way): the groups' titles from the words of no
   // claims.
