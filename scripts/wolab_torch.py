@@ -5,6 +5,7 @@ the notebook of an experiment (docs/notebooks.md): each `# %% [name]` line below
 section `name`, which runs on its own after the sections before it.
 """
 # %% [setup]
+import json
 import math
 
 import numpy as np
@@ -16,43 +17,8 @@ import torch.nn.functional as F
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-# %% [variants]
-# The W_o variants (docs/config.md, model.wo). Every mode draws the learned W_o first, so the
-# mode never shifts the random stream: all variants of a seed share every other weight, and
-# frozen_random's W_o is learned's initial W_o.
-WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init",
-            "frozen_random_scaled", "frozen_orthogonal")
-FROZEN_MODES = ("frozen_random", "frozen_random_scaled", "frozen_orthogonal")
-
-
-def random_orthogonal(d, generator):
-    """QR of a Gaussian matrix with R's diagonal made positive, as src/nn/orthogonal.cpp does.
-    The C++ side draws its own from its own PRNG: the two matrices differ, not their law."""
-    q, r = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))
-    return (q * torch.sign(torch.diagonal(r))).float()
-
-
-def make_wo(d_model, wo, layer):
-    """Layer `layer`'s W_o in mode `wo`: an nn.Linear, or None for identity (output = concat)."""
-    W_o = nn.Linear(d_model, d_model)
-    if wo == "identity":
-        return None
-    if wo in FROZEN_MODES:  # never trained, no bias
-        W_o.register_parameter("bias", None)
-        W_o.weight.requires_grad_(False)
-        if wo == "frozen_random_scaled":  # E‖W_o‖²_F = d, like the identity's
-            W_o.weight.mul_(math.sqrt(3))
-        elif wo == "frozen_orthogonal":  # a generator of its own: the stream stays as it was
-            seed = torch.initial_seed() + 1 + layer
-            W_o.weight.copy_(random_orthogonal(d_model, torch.Generator().manual_seed(seed)))
-    elif wo == "learned_identity_init":
-        nn.init.eye_(W_o.weight)
-        nn.init.zeros_(W_o.bias)
-    return W_o
-
-
 # %% [model]
-# The decoder-only Transformer of docs (design, "The model"): parameter names and their order
+# The decoder-only Transformer the lab trains (README, "The experiments"): parameter names and order
 # are the lab's, so a state dict reads as its checkpoints do.
 
 class Attention(nn.Module):
@@ -157,6 +123,41 @@ def wo_matrix(model, layer):
     W_o = model.layers[layer].attn.W_o
     d = model.tok_emb.weight.shape[1]
     return torch.eye(d, device=model.head.weight.device) if W_o is None else W_o.weight.detach()
+
+
+# %% [variants]
+# The W_o variants (docs/config.md, model.wo). Every mode draws the learned W_o first, so the
+# mode never shifts the random stream: all variants of a seed share every other weight, and
+# frozen_random's W_o is learned's initial W_o.
+WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init",
+            "frozen_random_scaled", "frozen_orthogonal")
+FROZEN_MODES = ("frozen_random", "frozen_random_scaled", "frozen_orthogonal")
+
+
+def random_orthogonal(d, generator):
+    """QR of a Gaussian matrix with R's diagonal made positive, as src/nn/orthogonal.cpp does.
+    The C++ side draws its own from its own PRNG: the two matrices differ, not their law."""
+    q, r = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))
+    return (q * torch.sign(torch.diagonal(r))).float()
+
+
+def make_wo(d_model, wo, layer):
+    """Layer `layer`'s W_o in mode `wo`: an nn.Linear, or None for identity (output = concat)."""
+    W_o = nn.Linear(d_model, d_model)
+    if wo == "identity":
+        return None
+    if wo in FROZEN_MODES:  # never trained, no bias
+        W_o.register_parameter("bias", None)
+        W_o.weight.requires_grad_(False)
+        if wo == "frozen_random_scaled":  # E‖W_o‖²_F = d, like the identity's
+            W_o.weight.mul_(math.sqrt(3))
+        elif wo == "frozen_orthogonal":  # a generator of its own: the stream stays as it was
+            seed = torch.initial_seed() + 1 + layer
+            W_o.weight.copy_(random_orthogonal(d_model, torch.Generator().manual_seed(seed)))
+    elif wo == "learned_identity_init":
+        nn.init.eye_(W_o.weight)
+        nn.init.zeros_(W_o.bias)
+    return W_o
 
 
 # %% [tasks]
@@ -549,3 +550,8 @@ def results_file(experiment, config, records):
             "created_by": f"W_o Lab notebook, PyTorch {torch.__version__} on {DEVICE.type}",
             "producer": "pytorch-notebook", "experiment": experiment, "config": config,
             "runs": rounded(records), "summary": []}
+
+
+def write_results(path, experiment, config, records):
+    with open(path, "w") as f:
+        json.dump(results_file(experiment, config, records), f)
