@@ -45,6 +45,7 @@ const shown = () => ({
   source: null,       // 'live', 'recorded' or 'import'
   file: '',           // the file shown (recorded or imported)
   createdBy: '',      // the file's created_by
+  producer: '',       // the file's producer: 'pytorch-notebook' for a notebook's (docs/notebooks.md)
   runs: [],           // one per (variant, seed, lr): the page's run objects (live-runs.js)
   resultsBlob: null,  // the results document (docs/results.md), a Blob of its JSON text: the file
                       // shown, or the core's makeResults of the finished runs once they have all ended
@@ -113,7 +114,19 @@ export function makeExperiment(info) {
     requestRun([name]);
   });
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
+  $('.notebook', section).addEventListener('click', () => openNotebook(exp));
   return exp;
+}
+
+// Downloads the experiment as a PyTorch notebook (docs/notebooks.md) of the settings shown: those
+// its runs trained with, else the page's; the core writes it, as `wolab notebook` does.
+function openNotebook(exp) {
+  const config = exp.config ? { ...exp.config, experiment: exp.name } : experimentConfig(app.settings, exp.name);
+  try {
+    download(`wolab-${exp.name}.ipynb`, app.wolab.makeNotebook(JSON.stringify(config), lang()), 'application/x-ipynb+json');
+  } catch (e) {
+    notice(errorText(e), 'error', { box: exp.notices });
+  }
 }
 
 // The config an experiment's runs train with, as its config line describes it: an experiment
@@ -149,7 +162,7 @@ function renderFrame(exp) {
   if (exp.config) {
     const config = describeConfig(ownConfig(exp, exp.config));
     exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
-      : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
+      : exp.source !== 'live' ? t(exp.producer === 'pytorch-notebook' ? 'sourceImportTorch' : 'sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (app.embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(app.settings, exp.name))) });
