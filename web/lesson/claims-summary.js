@@ -4,17 +4,19 @@
 // words in every language of the page); the claims panel (claims-panel.js) puts each line at the
 // head of its claim's evidence, which stays one click away, and says whose runs the lines read.
 import { lang, presetKey, t } from '../i18n/i18n.js';
-import { app, el } from '../state/app-state.js';
+import { el } from '../views/dom.js';
+import { core } from '../state/engine.js';
 
 const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
 
 // The core's words of an analysis in the page's language: { groups: [{code, title, claims}],
 // claims: [{id, group, verdict, reason, plain, lead}], words_claims }; null without one.
 export function wordsOf(analysis) {
-  if (!analysis || !app.wolab) return null;
+  const { wolab } = core.get();
+  if (!analysis || !wolab) return null;
   let byLang = worded.get(analysis);
   if (!byLang) worded.set(analysis, (byLang = new Map()));
-  if (!byLang.has(lang())) byLang.set(lang(), JSON.parse(app.wolab.analysisWords(JSON.stringify(analysis), lang())));
+  if (!byLang.has(lang())) byLang.set(lang(), JSON.parse(wolab.analysisWords(JSON.stringify(analysis), lang())));
   return byLang.get(lang());
 }
 

@@ -6,7 +6,8 @@
 // figures come from the recording; while it is being made (npm start records in the
 // background) the figure says so and fills in once it is there.
 import { presetKey, t } from '../i18n/i18n.js';
-import { $, app, el } from '../state/app-state.js';
+import { $, el } from '../views/dom.js';
+import { core } from '../state/engine.js';
 import { svg } from '../views/svg.js';
 import { recordedFiles } from '../results/recorded.js';
 import { woFile } from '../results/analysis.js';
@@ -97,7 +98,7 @@ export function renderFusion() {
 }
 
 // The (rows, heads) shares of a (rows, cols) matrix, through the core.
-const sharesOf = (matrix, rows, cols, heads) => shares(app.wolab.rowHeadNorms(matrix, rows, cols, heads), rows, heads);
+const sharesOf = (matrix, rows, cols, heads) => shares(core.get().wolab.rowHeadNorms(matrix, rows, cols, heads), rows, heads);
 
 async function load(experiment, preset) {
   const files = await recordedFiles(preset, [experiment.name]);
