@@ -56,7 +56,7 @@ test('1280 × 800: the diagram and the first plain answer on the first screen, t
   const dots = page.locator('#claims-body details[data-claim="1"] .seed-dots');
   await expect(dots).toHaveAttribute('aria-label', /^\d of 3 seeds$/);
   await expect(dots.locator('.dot')).toHaveCount(3);
-  await docScreenshot(page, 'first_screen_1280_en', null, 'first_screen_1280_en');
+  await docScreenshot(page, 'first_screen_1280_en', null, 'on_load_quick_first_screen');
 
   // One click opens a claim's evidence: its figures, reason and rule, under every preset.
   await page.locator('#claims-body details[data-claim="1"] > summary').click();
