@@ -98,7 +98,7 @@ test('中文 and the dark theme: the picture, the switch and the summary in Chin
   // Dark: the panel, the diagram's words and W_o's box follow the theme's colours.
   const colours = await page.evaluate(() => {
     const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
-    return { panel: css('#lesson-top', 'backgroundImage'), text: css('#block-diagram svg text', 'fill'), wo: css('.bd-wo', 'stroke') };
+    return { panel: css('#lesson-top', 'backgroundImage'), text: css('#block-diagram svg .bd-wo-note', 'fill'), wo: css('.bd-wo', 'stroke') };
   });
   expect(colours.text).toBe('rgb(230, 232, 235)');  // --fg of the dark theme
   expect(colours.wo).toBe('rgb(157, 147, 255)');    // --wo-out of the dark theme

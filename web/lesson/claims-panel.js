@@ -367,6 +367,7 @@ function renderTable() {
   $('#claims-none').hidden = any;
   $('#claims-body').hidden = !any;
   $('#claims-source').hidden = !any;
+  if (!columns.length) return;  // before the first update: no column yet
   const labels = columns.map((c) => t(presetKey(c.preset)));
   // A column with nothing analysed yet (runs under way): the groups' titles from the words of no
   // claims.
