@@ -11,7 +11,7 @@ import { lang, presetKey, t } from '../i18n/i18n.js';
 import { $, app, el } from '../state/app-state.js';
 import { analyze, analyzeAside } from '../results/analysis.js';
 import { invalidate } from '../views/frames.js';
-import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
+import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson.js';
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
 import { recordedAnalysis, recordedFiles, recordedPreset } from '../results/recorded.js';
@@ -272,7 +272,7 @@ function renderCell(box, column, cell) {
   const th = column.analysis.thresholds;
   box.dataset.source = source;
   box.dataset.verdict = c.verdict;
-  box.append(el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), ' ', el('span', 'source-tag', t(sourceKey[source])));
+  box.append(el('span', `verdict v-${c.verdict}`, claimWords(c).verdict), ' ', el('span', 'source-tag', t(sourceKey[source])));
   const figures = el('p', 'figures', claimFigures(c, th));
   if (c.experiment) {
     const link = el('a', null, t('seeExperiment', { title: t(`${c.experiment}_title`) }));
@@ -281,7 +281,7 @@ function renderCell(box, column, cell) {
     figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
   }
   box.append(figures);
-  box.append(el('p', 'reason', reasonLine(c, th)));
+  box.append(el('p', 'reason', reasonLine(c)));
   if (c.fragile) box.append(el('p', 'fragile', t('cellFragile')));
 }
 
