@@ -15,7 +15,7 @@ test.before(async () => {
   lesson = await import('../../web/lesson/lesson.js');
   i18n = await import('../../web/i18n/i18n.js');
   // The verdicts', reasons' and leads' words are the core's (claimWords, leadWords).
-  (await import('../../web/state/app-state.js')).app.wolab = await loadWolab();
+  (await import('../../web/state/engine.js')).core.update({ wolab: await loadWolab() });
 });
 
 // A model small enough that 3 seeds of every variant train in seconds, and trained long enough

@@ -6,7 +6,8 @@
 
 import { lang, t } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
-import { app, el } from '../state/app-state.js';
+import { core } from '../state/engine.js';
+import { el } from '../views/dom.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -45,12 +46,12 @@ const claimCache = new WeakMap();  // a claim of an analysis -> { lang -> its wo
 export function claimWords(c) {
   let byLang = claimCache.get(c);
   if (!byLang) claimCache.set(c, (byLang = {}));
-  byLang[lang()] ||= JSON.parse(app.wolab.claimWords(JSON.stringify(c), lang()));
+  byLang[lang()] ||= JSON.parse(core.get().wolab.claimWords(JSON.stringify(c), lang()));
   return byLang[lang()];
 }
 
 // Who was ahead on one metric of a paired comparison, in how many seeds, and by how much.
-export const leadPhrase = (m) => app.wolab.leadWords(JSON.stringify(m), lang());
+export const leadPhrase = (m) => core.get().wolab.leadWords(JSON.stringify(m), lang());
 
 // The sentence that says why a claim got its verdict.
 export const reasonLine = (c) => claimWords(c).reason;
