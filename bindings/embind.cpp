@@ -236,6 +236,13 @@ std::string analysis_words(val analysis, val lang) {
   });
 }
 
+std::string claim_words(val claim, val lang) {
+  return js_errors([&] {
+    const nlohmann::json c = json_of(claim, "claim");
+    return wolab::claim_words(c, wolab::lang_from_code(text_of(lang, "lang"))).dump();
+  });
+}
+
 std::string lead_words(val metric, val lang) {
   return js_errors([&] {
     const nlohmann::json m = json_of(metric, "metric");
@@ -527,6 +534,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("analyze", &analyze);
   function("codes", &codes);
   function("analysisWords", &analysis_words);
+  function("claimWords", &claim_words);
   function("leadWords", &lead_words);
   function("wordsTable", &words_table);
 

@@ -423,6 +423,8 @@ export interface WolabModule {
    * @throws Error("analysis: not valid JSON (...)"), Error("words: unknown language ...").
    */
   analysisWords(analysisJson: JsonText, lang: WordsLang): JsonText;
+  /** The words of one claim of an analysis (a {@link ClaimVerdict}'s JSON text), as analysisWords gives each. */
+  claimWords(claimJson: JsonText, lang: WordsLang): JsonText;
   /**
    * Who was ahead on one metric of a paired comparison, in words: "learned ahead in 3 of 3
    * seeds; identity's loss was 11% higher on average, under the 20% called clear".

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/codes.h"
+#include "analysis/words.h"
 
 namespace wolab {
 
@@ -79,11 +80,12 @@ nlohmann::json analyze_text(const std::string& results_array);
 // kPlainCodes, read from the claim's reason and figures (plain.cpp, docs/claims.md "Plain words").
 nlohmann::json plain_of(const nlohmann::json& claim);
 
-// The analysis as English text for the CLI: the plain summary (each claim's plain sentence and
-// verdict, grouped by the article's design philosophies), then per experiment its convergence
-// and paired comparisons (and the per-learning-rate table of lr_stability), then the claims
-// with their reasons and figures.
-std::string format_analysis(const nlohmann::json& analysis);
+// The analysis as text for the CLI: the plain summary (each claim's verdict and plain sentence,
+// grouped by the article's design philosophies) in `summary_lang`, then in English per experiment
+// its convergence and paired comparisons (and the per-learning-rate table of lr_stability), then
+// the claims with their reasons and figures.
+std::string format_analysis(const nlohmann::json& analysis, Lang summary_lang);
+std::string format_analysis(const nlohmann::json& analysis);  // the summary in English too
 // format_analysis()'s English for a claim's verdict, and for the reason of a claim (its JSON, as
 // analyze() writes it): verdict_words and reason_words (words.h) in English.
 std::string verdict_text(Verdict v);

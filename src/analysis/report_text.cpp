@@ -435,18 +435,18 @@ std::string claims_text(const json& claims) {
 
 // The answer first: each claim's plain sentence and verdict, grouped by the article's three
 // design philosophies (kClaimGroups), the claims of real words after their group's.
-std::string plain_summary(const json& analysis) {
-  std::string out = "What the runs found (the reasons and figures follow below)\n";
+std::string plain_summary(const json& analysis, Lang lang) {
+  std::string out = words("summary_title", lang) + "\n";
   const auto line = [&](const json& c, const char* where) {
     char head[64];
-    const std::string verdict = verdict_text(verdict_from_code(c["verdict"].get<std::string>()));
-    std::snprintf(head, sizeof head, "  %d%s %-31s ", c["id"].get<int>(), where, verdict.c_str());
-    out += head + plain_words(c["plain"], Lang::en) + "\n";
+    std::snprintf(head, sizeof head, "  %d%s ", c["id"].get<int>(), where);
+    out += head + words("summary_line", lang, {{"verdict", verdict_words(verdict_from_code(c["verdict"].get<std::string>()), lang)},
+                                               {"plain", plain_words(c["plain"], lang)}}) + "\n";
   };
   bool words_tested = false;
   for (const json& c : analysis["words_claims"]) words_tested = words_tested || c["reason"] != "experiment_absent";
   for (const ClaimGroup& g : kClaimGroups) {
-    out += " " + group_words(g.code, Lang::en) + "\n";
+    out += " " + group_words(g.code, lang) + "\n";
     for (int id : g.claims)
       for (const json& c : analysis["claims"])
         if (c["id"] == id) line(c, " ");
@@ -455,14 +455,16 @@ std::string plain_summary(const json& analysis) {
       for (const json& c : analysis["words_claims"])
         if (c["id"] == id) line(c, "w");
   }
-  if (words_tested) out += " (1w-4w: claims 1-4 on real words, experiment real_words.)\n";
+  if (words_tested) out += " " + words("summary_words_note", lang) + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string format_analysis(const json& analysis) {
-  std::string out = plain_summary(analysis) +
+std::string format_analysis(const json& analysis) { return format_analysis(analysis, Lang::en); }
+
+std::string format_analysis(const json& analysis, Lang summary_lang) {
+  std::string out = plain_summary(analysis, summary_lang) +
                     "\nEach seed gives every variant the same weights except W_o, and the same data: variants are\n"
                     "compared seed by seed.\n";
   for (const json& e : analysis["experiments"]) {

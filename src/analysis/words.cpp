@@ -259,8 +259,6 @@ std::string plain_words(const json& plain, Lang lang) {
   return words("plain_" + plain["code"].get<std::string>(), lang, fill);
 }
 
-namespace {
-
 json claim_words(const json& c, Lang lang) {
   const json& f = c["figures"];
   return {{"id", c["id"]},
@@ -270,8 +268,6 @@ json claim_words(const json& c, Lang lang) {
           {"plain", plain_words(c.contains("plain") ? c["plain"] : plain_of(c), lang)},
           {"lead", f.contains("comparison") ? json(lead_words(f["comparison"], lang)) : json(nullptr)}};
 }
-
-}  // namespace
 
 json analysis_words(const json& analysis, Lang lang) {
   json groups = json::array();

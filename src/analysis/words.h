@@ -73,10 +73,12 @@ std::string plain_words(const nlohmann::json& plain, Lang lang);
 // The title of a design philosophy of kClaimGroups.
 std::string group_words(const std::string& group, Lang lang);
 
+// One claim of analyze()'s JSON worded: {"id", "group", "verdict", "reason", "plain", "lead"},
+// lead the lead words of figures.comparison, or null for a claim without one.
+nlohmann::json claim_words(const nlohmann::json& claim, Lang lang);
 // The words of a whole analysis for the page (docs/api.md, analysisWords):
 // {"lang", "groups": [{"code", "title", "claims": [id, ...]}], "claims": [claim words],
-//  "words_claims": [claim words]}, claim words = {"id", "group", "verdict", "reason", "plain",
-// "lead"}: lead the lead words of figures.comparison, or null for a claim without one.
+//  "words_claims": [claim words]}, each claim's words claim_words'.
 nlohmann::json analysis_words(const nlohmann::json& analysis, Lang lang);
 
 }  // namespace wolab

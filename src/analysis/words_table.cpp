@@ -129,6 +129,11 @@ const std::vector<WordsRow>& words_rows() {
        "the per-head gradient spread differed from identity's in {reshapes}, was lower in {balances}; a part holds in at least {share} of the seeds",
        "各头梯度的离散程度与 identity 不同：{reshapes}，更低：{balances}；一部分成立需要至少 {share} 的种子"},
 
+      // ---- The plain summary (wolab report) ----
+      {"summary_title", "What the runs found (the reasons and figures follow below)", "这些运行发现了什么（理由和数据见下文）"},
+      {"summary_line", "{verdict}: {plain}", "{verdict}：{plain}"},
+      {"summary_words_note", "(1w-4w: claims 1-4 on real words, experiment real_words.)", "（1w–4w：在真实单词上的论断 1–4，实验 real_words。）"},
+
       // ---- Plain sentences (codes.h kPlainCodes): at most 25 words, 60 characters in Chinese ----
       {"plain_gap_pct", "{x}%", "{x}%"},
       {"plain_gap_points", "{x} points", "{x} 个百分点"},
@@ -172,8 +177,8 @@ const std::vector<WordsRow>& words_rows() {
        "冻结的随机 W_o 在 {seeds} 次运行中有 {seeds_ahead} 次胜过没有 W_o。"},
       {"plain_frozen_better_some_seeds", "A frozen random W_o beat no W_o in only {seeds_ahead} of {seeds} runs: not consistently.",
        "冻结的随机 W_o 在 {seeds} 次运行中只有 {seeds_ahead} 次胜过没有 W_o：并不一致。"},
-      {"plain_identity_better", "No W_o beat a frozen random W_o in {seeds_ahead} of {seeds} runs.",
-       "没有 W_o 在 {seeds} 次运行中有 {seeds_ahead} 次胜过冻结的随机 W_o。"},
+      {"plain_identity_better", "Without W_o the model beat a frozen random W_o in {seeds_ahead} of {seeds} runs.",
+       "没有 W_o 的模型在 {seeds} 次运行中有 {seeds_ahead} 次胜过冻结的随机 W_o。"},
       {"plain_no_difference", "A frozen random W_o and no W_o did about as well: neither led in most of {seeds} runs.",
        "冻结的随机 W_o 与没有 W_o 表现相当：{seeds} 次运行中谁也没有多数领先。"},
       {"plain_far_worse", "A learned W_o beat a frozen random one in {seeds_ahead} of {seeds} runs, by a wide {gap}.",

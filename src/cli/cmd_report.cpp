@@ -28,7 +28,9 @@ void print_report_help() {
                "(rules: docs/claims.md). A bad file exits 2 with one line naming it.\n"
                "--json (first): prints instead the analysis itself, one JSON document, as the page gets\n"
                "it from the core's analyze (docs/claims.md); scripts/record.sh records it beside the\n"
-               "results the page shows on load.\n";
+               "results the page shows on load.\n"
+               "--lang zh (first, or after --json): the plain summary at the top in Chinese (the\n"
+               "details stay in English); en is the default.\n";
 }
 
 }  // namespace
@@ -38,8 +40,19 @@ int report_command(const std::vector<std::string>& args) {
     print_report_help();
     return 0;
   }
-  const bool as_json = !args.empty() && args.front() == "--json";
-  const std::vector<std::string> files(args.begin() + (as_json ? 1 : 0), args.end());
+  auto next = args.begin();
+  const bool as_json = next != args.end() && *next == "--json";
+  if (as_json) ++next;
+  Lang lang = Lang::en;
+  if (next != args.end() && *next == "--lang") {
+    if (++next == args.end()) throw ConfigError("--lang: missing; use en or zh");
+    try {
+      lang = lang_from_code(*next++);
+    } catch (const ConfigError&) {
+      throw ConfigError("--lang: \"" + *(next - 1) + "\" is not a language of the words; use en or zh");
+    }
+  }
+  const std::vector<std::string> files(next, args.end());
   if (files.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");
   std::vector<json> results;
   for (const std::string& path : files) {
@@ -55,7 +68,7 @@ int report_command(const std::vector<std::string>& args) {
   if (as_json)
     std::printf("%s\n", analysis.dump().c_str());
   else
-    std::printf("%s", format_analysis(analysis).c_str());
+    std::printf("%s", format_analysis(analysis, lang).c_str());
   return 0;
 }
 

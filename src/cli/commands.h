@@ -12,7 +12,7 @@ inline constexpr char kUsage[] =
     "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
     "       wolab pronounce --model run.safetensors WORD...  a g2p run's pronunciation of words\n"
-    "       wolab report [--json] results.json...    paired comparisons and the article's claims\n"
+    "       wolab report [--json] [--lang zh] results.json...  the article's claims answered, and the evidence\n"
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
     "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"

@@ -160,9 +160,9 @@ test('every text the page asks for exists', async ({ page }) => {
 
 // Each language has its own file of texts (web/i18n/i18n-en.js, web/i18n/i18n-zh.js): both must hold the
 // same keys, also those the page builds at run time from the core's tables (a setting's label
-// and help, an experiment's title, a variant's gloss, a choice's name, a verdict, the reason of
-// a claim, a run's status). Only the Chinese file glosses the variant codes
-// (v_learned: 可学习); English shows the code alone.
+// and help, an experiment's title, a variant's gloss, a choice's name, a run's status). Only the
+// Chinese file glosses the variant codes (v_learned: 可学习); English shows the code alone. The
+// words of verdicts and reasons are the core's (tests/wasm/words.test.js).
 test('both languages have the same texts, the core-built keys included', async ({ page }) => {
   await openPage(page, query(TINY));
   const { onlyEn, onlyZh, missing } = await page.evaluate(async () => {
@@ -184,11 +184,8 @@ test('both languages have the same texts, the core-built keys included', async (
     // W_o (web/lesson/block-diagram.js), each with its button, its note under W_o and its formula's line.
     const compared = experiments.find((e) => e.frozen.length > 0 && !e.lr_sweep);
     for (const v of compared.variants) keys.push(`ds_${v}`, `dv_${v}`, `df_${v}`);
-    // The page words every claim's reason (lesson.js's reasonLine), a state as runlist.js's
-    // statusText does: statusDone for done.
+    // A state as runlist.js's statusText words it: statusDone for done.
     const codes = JSON.parse(core.codes());
-    for (const v of codes.verdicts) keys.push(`v_${v}`);
-    for (const r of codes.reasons) keys.push(`r_${r.code}`);
     for (const state of codes.states) keys.push(`status${state[0].toUpperCase()}${state.slice(1)}`);
     const glosses = (k) => /^v_[a-z_]+$/.test(k);
     return {

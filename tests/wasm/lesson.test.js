@@ -14,6 +14,8 @@ test.before(async () => {
   globalThis.document = { documentElement: {} };  // setLang sets the page's lang attribute
   lesson = await import('../../web/lesson/lesson.js');
   i18n = await import('../../web/i18n/i18n.js');
+  // The verdicts', reasons' and leads' words are the core's (claimWords, leadWords).
+  (await import('../../web/state/engine.js')).core.update({ wolab: await loadWolab() });
 });
 
 // A model small enough that 3 seeds of every variant train in seconds, and trained long enough
@@ -45,10 +47,10 @@ async function analysis(wolab, seeds) {
 }
 
 // Every sentence the page builds from an analysis: each experiment's verdict, each claim's
-// figures and reason.
+// figures, reason and plain sentence.
 function sentences(a) {
   const out = a.experiments.flatMap((e) => lesson.verdictSentences(e));
-  for (const c of a.claims) out.push(lesson.claimFigures(c, a.thresholds), lesson.reasonLine(c, a.thresholds));
+  for (const c of a.claims) out.push(lesson.claimFigures(c, a.thresholds), lesson.reasonLine(c), lesson.claimWords(c).plain);
   return out.filter(Boolean);
 }
 

@@ -17,7 +17,7 @@ import { core } from '../state/engine.js';
 import { experiments } from '../state/experiments.js';
 import { analyze, analyzeAside } from '../results/analysis.js';
 import { invalidate } from '../views/frames.js';
-import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
+import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson.js';
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
 import { recordedAnalysis, recordedFiles, recordedPreset } from '../results/recorded.js';
@@ -279,7 +279,7 @@ function renderCell(box, column, cell) {
   const th = column.analysis.thresholds;
   box.dataset.source = source;
   box.dataset.verdict = c.verdict;
-  box.append(el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), ' ', el('span', 'source-tag', t(sourceKey[source])));
+  box.append(el('span', `verdict v-${c.verdict}`, claimWords(c).verdict), ' ', el('span', 'source-tag', t(sourceKey[source])));
   const figures = el('p', 'figures', claimFigures(c, th));
   if (c.experiment) {
     const link = el('a', null, t('seeExperiment', { title: t(`${c.experiment}_title`) }));
@@ -288,7 +288,7 @@ function renderCell(box, column, cell) {
     figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
   }
   box.append(figures);
-  box.append(el('p', 'reason', reasonLine(c, th)));
+  box.append(el('p', 'reason', reasonLine(c)));
   if (c.fragile) box.append(el('p', 'fragile', t('cellFragile')));
 }
 

@@ -1,17 +1,18 @@
 // The lesson's words: each claim's figures (the claims panel, claims-panel.js, lays them out),
 // each experiment's verdict and the conclusion, worded in the page's languages from the core's
-// analysis (analyze(), docs/claims.md). The analysis holds codes and numbers only; this module
-// turns them into sentences and computes nothing of its own.
+// analysis (analyze(), docs/claims.md). The analysis holds codes and numbers only; verdicts,
+// reasons, lead phrases and plain sentences are the core's words (claimWords, leadPhrase), the
+// rest this module words, computing nothing of its own.
 
 import { lang, t } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
+import { core } from '../state/engine.js';
 import { el } from '../views/dom.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
 // ---------- numbers ----------
 
-const points = (x) => fixed(100 * x, 1);
 // A percentage, with one decimal when the largest figure shown beside it (`scale`) is under 10%.
 const percent = (x, scale = Math.abs(x)) => `${fixed(100 * x, scale < 0.1 ? 1 : 0)}%`;
 const ratio = (x) => fixed(x, 2);
@@ -33,85 +34,27 @@ function metricLabel(m, th) {
 }
 
 const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
-// Rates in points: accuracies, and real words' error rates.
-const isAccuracy = (m) => ['token_acc', 'exact', 'wer', 'per'].includes(m.metric);
-const ties = (k) => (k === 1 ? t('tieOne') : t('tiesMany', { k }));
-const neither = (k) => (k ? t('tallyNeither', { k }) : '');
 
-// Who was ahead on one metric, in how many seeds, and by how much (the CLI's lead_phrase):
-// "ahead" only for a clear lead (docs/claims.md), every other as "no clear leader", every seed
-// counted (ties too) and the threshold it missed printed.
-export function leadPhrase(m, th) {
-  const { n, a, b } = m;
-  if (n === 0) return t('noPairs');
-  if (m.leader == null && n === 1) return t(m.neither ? 'neitherOnly' : 'tiedOnly');
-  const { leader } = m;
-  const other = leader === a ? b : a;
-  const k = leader === a ? m.ahead_a : m.ahead_b;
-  const tally = n === 1 ? t('ahead', { leader, where: where(k, n), extra: '' })
-    : t('tally', { a, b, ka: m.ahead_a, kb: m.ahead_b, ties: ties(m.ties), neither: neither(m.neither), n });
-  if (leader == null) return t('noClearLeader', { tally });
-  const gap = range(m.gap, isAccuracy(m) ? points : percent);
-  const censored = m.metric === 'steps_to_loss_0_1' && (leader === a ? m.reached_b : m.reached_a) < n;
-  const atLeast = censored ? t('atLeast') : '';
-  if (m.clear) {
-    const extra = (m.ties ? t('tallySep') + ties(m.ties) : '') + neither(m.neither);
-    const lead = t('ahead', { leader, where: where(k, n), extra });
-    if (isAccuracy(m)) return t('gapPoints', { lead, gap });
-    return t(m.metric === 'steps_to_loss_0_1' ? 'gapSteps' : 'gapLoss', { lead, other, atLeast, gap });
-  }
-  const why = m.consistent
-    ? t('whyClear', { gap: isAccuracy(m) ? t('pointsN', { x: points(th.clear_accuracy_gap) }) : percent(th.clear_speed_gap) })
-    : t('whyConsistent', { leader, where: where(k, n), share: percent(th.consistent_share) });
-  const lead = t('noClearLeader', { tally });
-  const avg = n > 1 ? t('onAverage') : '';
-  if (isAccuracy(m)) return t('unclearPoints', { lead, leader, gap, avg, why });
-  return t(m.metric === 'steps_to_loss_0_1' ? 'unclearSteps' : 'unclearLoss', { lead, other, atLeast, gap, avg, why });
+// ---------- the core's words ----------
+
+// The words of verdicts, reasons, lead phrases and plain sentences are the core's, one table for
+// the CLI and the page in both languages (src/analysis/words_table.cpp; analysisWords,
+// claimWords and leadWords in docs/api.md): the page asks, it does not restate them.
+const claimCache = new WeakMap();  // a claim of an analysis -> { lang -> its words }
+
+// A claim's words in the page's language: { verdict, reason, plain, lead }.
+export function claimWords(c) {
+  let byLang = claimCache.get(c);
+  if (!byLang) claimCache.set(c, (byLang = {}));
+  byLang[lang()] ||= JSON.parse(core.get().wolab.claimWords(JSON.stringify(c), lang()));
+  return byLang[lang()];
 }
 
-// ---------- the reason of a claim ----------
+// Who was ahead on one metric of a paired comparison, in how many seeds, and by how much.
+export const leadPhrase = (m) => core.get().wolab.leadWords(JSON.stringify(m), lang());
 
-// The seeds where a part holds, as the object of "in": never "0 of 3" or "1 of 1 seeds".
-function kOfN({ holds: k, n }) {
-  if (n === 1) return t(k ? 'kOnlySeed' : 'kNotOnlySeed');
-  return t(k ? 'kOfN' : 'kNoneOfN', { k, n });
-}
-
-// The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them (the CLI's
-// parts_phrase); '' for the other claims.
-function partsPhrase(c, th) {
-  const f = c.figures || {};
-  const share = percent(th.consistent_share);
-  switch (c.id) {
-    case 5: {
-      const atInit = (part) => (part.init_only ? t('partInitOnly') : part.held_at_init ? t('partAtInitK', { k: part.held_at_init }) : '');
-      return t('parts5', {
-        dominant: kOfN(f.not_dominant), dominantInit: atInit(f.not_dominant),
-        imb: rate(th.head_imbalance), imbalanced: kOfN(f.imbalanced), imbalancedInit: atInit(f.imbalanced), share,
-      });
-    }
-    case 6: return t('parts6', { change: percent(th.scale_change), adapts: kOfN(f.adapts), steadier: kOfN(f.steadier), share });
-    case 8: return t('parts8', { small: ratio(1 - th.scale_change), smallK: kOfN(f.small), protects: kOfN(f.protects), share });
-    case 9: return t('parts9', { reshapes: kOfN(f.reshapes), balances: kOfN(f.balances), share });
-    default: return '';
-  }
-}
-
-// The sentence that says why a claim got its verdict (i18n r_<reason>, the CLI's reason_text),
-// from its figures and the analysis's thresholds.
-export function reasonLine(c, th) {
-  const f = c.figures || {};
-  const parts = f.seeds ? partsPhrase(c, th) : '';
-  const rates = (f.incomplete || []).map((r) => t('incompleteItem', { variant: r.variant, lr: rate(r.lr), ended: r.ended }));
-  return t(`r_${c.reason}`, {
-    thr: th.loss_threshold, consistent: percent(th.consistent_share), clear: percent(th.clear_speed_gap),
-    far: percent(th.far_speed_gap), farPts: points(th.far_accuracy_gap), ceiling: percent(th.ceiling_accuracy),
-    low: fixed(100 * th.claimed_drop_low, 0), high: fixed(100 * th.claimed_drop_high, 0), much: rate(th.much_smaller_lr),
-    n: f.n, needed: f.needed, steps: f.needs_more_than, parts, steadier: f.steadier ? kOfN(f.steadier) : '',
-    rates: rates.join(t('listSep')), trainable: percent(th.trainable_share),
-    ...(f.one_seed_short && { lr: rate(f.one_seed_short.lr), reached: f.one_seed_short.reached, ended: f.one_seed_short.ended }),
-  });
-}
+// The sentence that says why a claim got its verdict.
+export const reasonLine = (c) => claimWords(c).reason;
 
 // ---------- a claim's figures ----------
 
@@ -123,7 +66,7 @@ export function claimFigures(c, th) {
   const f = c.figures || {};
   let out = '';
   if (f.comparison) {
-    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison, th) });
+    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison) });
     if (f.still_learning && f.still_learning.length) out += t('figStill', { variants: f.still_learning.join(', ') });
   } else if (c.id === 5 && f.per_seed) {
     out = t('figWo', {
@@ -180,7 +123,7 @@ export function renderConclusion(a) {
   })];
   for (const id of quotes) {
     const m = a.claims.find((c) => c.id === id).figures.comparison;
-    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
+    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m) }));
   }
   // Claims 1-4 on real words against the toy tasks, where both columns decide.
   const { agree, differ } = a.conclusion.words;
@@ -211,8 +154,8 @@ function convergenceLines(e) {
 function pairLines(f, th) {
   return (f.pairs || []).filter((p) => p.n > 0).map((p) => t('pairLine', {
     a: p.a, b: p.b,
-    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed, th) }),
-    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy, th) }),
+    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed) }),
+    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy) }),
   }));
 }
 

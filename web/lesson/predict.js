@@ -31,7 +31,7 @@ function answerText(exp, q, guess, settled) {
   if (!exp.runs.length) return [t('predictPress', { expected }), ''];
   if (!exp.analysed) return [t('predictAnalysing', { expected }), ''];
   const source = t(`predictSource_${exp.source}`);
-  const reading = exp.analysis && q.read(exp.analysis, (m) => leadPhrase(m, exp.analysis.thresholds));
+  const reading = exp.analysis && q.read(exp.analysis, leadPhrase);
   if (!reading) return [t('predictUnmeasured', { expected, source }), ''];
   const verdict = reading.borneOut.includes(guess) ? 'agreed' : reading.borneOut.length ? 'disagreed' : 'open';
   return [t('predictMeasured', { expected, source, measured: reading.measured, verdict: t(`predict_${verdict}`) }), verdict];
