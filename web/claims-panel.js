@@ -14,7 +14,7 @@ import { invalidate } from './frames.js';
 import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
 import { active } from './run-status.js';
 import { matchPreset, settingsFromConfig } from './state.js';
-import { recordedAnalysis, recordedFiles, recordedPreset } from './recorded.js';
+import { recordedAnalysis, recordedFiles, recordedPreset, whenRecordingsChange } from './recorded.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
 
@@ -143,6 +143,14 @@ function fetchRecordings(preset) {
   if ([...app.exps.values()].some((exp) => pending(exp) && !training(exp))) return;
   panel.recordings.set(preset, null);
   recordedFiles(preset, [...app.exps.keys()]).then((files) => {
+    if (files && files.recording) {
+      // Being recorded (npm start): asked again once the recordings change.
+      whenRecordingsChange(() => {
+        panel.recordings.delete(preset);
+        resultsChanged();
+      });
+      return;
+    }
     panel.recordings.set(preset, new Map((files || []).map((f) => [f.experiment, f])));
     resultsChanged();
   });

@@ -286,7 +286,7 @@ export const en = {
   r_experiment_absent: 'the experiment that tests it is not among the results shown',
   r_no_pairs: 'no seed where both runs finished',
   r_no_snapshots: 'no learned run kept its W_o snapshots',
-  r_no_stats: 'no activation statistics for both learned and identity',
+  r_no_stats: 'no seed with activation statistics of both learned and identity',
   r_none_trained: 'neither learned nor identity reached loss < {thr} at any learning rate: the runs are too short to judge',
   r_too_few_seeds: '{n} of the {needed} seeds a verdict needs (paired or finished; stopped runs count for nothing)',
   r_still_learning: 'still learning at the last step, so no final accuracy yet: a run would need more than {steps} steps',
@@ -421,7 +421,7 @@ export const en = {
   // recorded results
   sourceRecorded: 'Recorded natively with the same core (the wolab command, when the page was built); a live run in your browser may differ where a verdict is fragile. {config}',
   recordedNone: 'No recorded results are available here: press Run to train live in your browser.',
-  recordedPending: 'The recorded results are still being made (npm start records them natively as it serves the page): reload in a few minutes to see them, or press Run to train live.',
+  recordedPending: 'The recorded results of this preset are still being made (npm start records them natively as it serves the page, Quick first): they appear here as soon as they are in place. Meanwhile, press Run to train live.',
   runsRecorded: 'Recorded runs',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: 'Guess first, or show the recorded result: ',

@@ -287,7 +287,7 @@ export const zh = {
   r_experiment_absent: '检验它的实验不在所显示的结果中',
   r_no_pairs: '没有两个运行都完成的种子',
   r_no_snapshots: '没有可学习运行保存 W_o 快照',
-  r_no_stats: 'learned 与 identity 没有激活统计',
+  r_no_stats: '没有一个种子同时具有 learned 与 identity 的激活统计',
   r_none_trained: 'learned 和 identity 在任何学习率下都没有达到损失 < {thr}：运行太短，无法判断',
   r_too_few_seeds: '只有 {n} 个种子，判定需要 {needed} 个（成对或完成的；被停止的运行不计入）',
   r_still_learning: '最后一步仍在学习，还没有最终准确率：运行需要超过 {steps} 步',
@@ -418,7 +418,7 @@ export const zh = {
   conclusionStill: '。有些运行在最后一步仍在学习，更长的训练可能改变这些判定',
   sourceRecorded: '由同一核心在本机录制（构建页面时用 wolab 命令）；在你的浏览器中实时运行，结论脆弱之处可能不同。{config}',
   recordedNone: '这里没有预先录制的结果：点击“运行”在浏览器中实时训练。',
-  recordedPending: '预先录制的结果仍在生成中（npm start 一边提供页面一边用原生程序录制）：几分钟后刷新即可看到，或点击“运行”实时训练。',
+  recordedPending: '此预设的录制结果仍在生成中（npm start 一边提供页面一边用原生程序录制，先录 Quick）：生成后会自动显示在这里。在此期间，可点击“运行”实时训练。',
   runsRecorded: '录制的运行',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: '先猜一猜，或直接查看录制的结果：',
