@@ -32,7 +32,7 @@ mkdir -p "$tmp/vendor"
 cp -R web/. "$tmp/" &&
   cp "$wasm/wolab.js" "$wasm/wolab.wasm" "$wasm/wolab-nosimd.js" "$wasm/wolab-nosimd.wasm" "$tmp/" &&
   cp "$chart" "$tmp/vendor/chart.umd.js" || cannot_assemble "copying into $tmp/ failed"
-# The lexicon is fetched only when the page's real-words section needs it (web/data-files.js).
+# The lexicon is fetched only when the page's real-words section needs it (web/state/data-files.js).
 lexicon=$native/data/cmudict-g2p.txt
 if [[ -f $lexicon ]]; then
   cp "$lexicon" "$native/data/cmudict-LICENSE.txt" "$tmp/" || cannot_assemble "copying the lexicon failed"
