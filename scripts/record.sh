@@ -108,9 +108,7 @@ for i in "${!presets[@]}"; do
   # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
   # depends only on its config and seed).
   mkdir -p "$tmp/$preset/models"
-  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 \
-    --out "$tmp/$preset/models/results.json" --save-checkpoints "$tmp/$preset/models" > /dev/null
-  rm "$tmp/$preset/models/results.json"
+  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 --save-checkpoints "$tmp/$preset/models" > /dev/null
   examples "$tmp/$preset/models" > "$tmp/$preset/models/examples.txt"
   # This preset's entries of index.json.
   {

@@ -534,7 +534,7 @@ std::string reason_text(const json& claim) {
     case Reason::experiment_absent: return "the experiment that tests it is not among these results";
     case Reason::no_pairs: return "no seed where both runs finished";
     case Reason::no_snapshots: return "no learned run kept its W_o snapshots";
-    case Reason::no_stats: return "no activation statistics for both learned and identity";
+    case Reason::no_stats: return "no seed with activation statistics of both learned and identity";
     case Reason::none_trained: return "neither learned nor identity trained at any learning rate";
     case Reason::too_few_seeds:
       return std::to_string(f["n"].get<int>()) + " of the " + std::to_string(f["needed"].get<int>()) +
