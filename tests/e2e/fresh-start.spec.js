@@ -58,10 +58,10 @@ test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arr
     if (await show.count()) await show.click();
     const box = section.locator('.word-box');
     await box.scrollIntoViewIfNeeded();
-    await untilAttribute(box, 'data-models', '4', 30_000);
+    await untilAttribute(box, 'data-models', '4', 90_000);
     await box.locator('input').fill('knight');
     await box.locator('button[type="submit"]').click();
-    await untilAttribute(box, 'data-state', 'answered', 30_000);
+    await untilAttribute(box, 'data-state', 'answered', 60_000);
     await expect(box.locator('.word-dictionary')).toContainText('N AY T');
     const answers = (await tableCells(box.locator('.word-table'))).slice(1);
     expect(answers.map((r) => r[0])).toEqual(VARIANTS);

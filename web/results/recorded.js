@@ -30,16 +30,18 @@ export const recordedPreset = (file) => file.split('/')[1];
 const POLL_MS = 3000;
 const waiting = new Set();
 let polling = false;
+let lastIndex = '';  // index.json's text as recordedFiles last read it
 
-// Runs `then` once index.json differs from what it is now (a preset in place, or recording over).
+// Runs `then` once index.json differs from what recordedFiles last read (a preset in place, or
+// recording over).
 export function whenRecordingsChange(then) {
   waiting.add(then);
   if (polling) return;
   polling = true;
-  const seen = fetch('recorded/index.json', { cache: 'no-cache' }).then((r) => r.text()).catch(() => '');
+  const seen = lastIndex;
   const tick = async () => {
-    const now = await fetch('recorded/index.json', { cache: 'no-cache' }).then((r) => r.text()).catch(() => '');
-    if (now === await seen) {
+    const now = await fetch('recorded/index.json', { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : seen)).catch(() => seen);
+    if (now === seen) {
       setTimeout(tick, POLL_MS);
       return;
     }
@@ -59,7 +61,8 @@ export async function recordedFiles(preset, experiments) {
   try {
     const response = await fetch('recorded/index.json', { cache: 'no-cache' });
     if (!response.ok) throw new Error(String(response.status));
-    index = await response.json();
+    lastIndex = await response.text();
+    index = JSON.parse(lastIndex);
   } catch {
     return null;
   }
