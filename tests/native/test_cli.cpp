@@ -215,7 +215,7 @@ TEST_F(Cli, PlanShardsWithoutOutShowsEachSlicesRuns) {
   std::string line;
   int runs = 0;
   while (std::getline(lines, line))
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) && line.find(" in all") == std::string::npos) {
       ++runs;
       EXPECT_NE(o.out.find("\n" + line + "\n"), std::string::npos) << line << "\n" << o.out;
     }
