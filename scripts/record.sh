@@ -8,13 +8,17 @@
 # dist/recorded/index.json listing them by experiment ("analyses" names each preset's
 # analysis.json), so that a page showing one experiment (an embed) fetches only its file; and the
 # models of real_words' first seed, one per variant (models/<variant>.seed<N>.safetensors, listed
-# under "models" in index.json, with a few held-out words on which they differ), which the page's word box pronounces with. Needs only
-# the wolab CLI (build-native.sh): build-wasm.sh may assemble dist/ meanwhile, and keeps
-# dist/recorded when it does.
+# under "models" in index.json, with a few held-out words on which they differ), which the page's
+# word box pronounces with. Each preset is in place as soon as it is recorded, Quick first (the
+# page shows a preset once index.json lists it, and polls it while it says "recording": true).
+# Needs only the wolab CLI (build-native.sh). It writes into $WOLAB_DIST/recorded, so not while
+# build-wasm.sh assembles that dist/ (npm start records into build/start and moves each preset
+# over: scripts/start.sh).
 #   WOLAB_BIN   the wolab CLI (default build/wolab)
 #   WOLAB_DIST  the assembled page (default dist)
-#   WOLAB_PRESETS  the presets to record (default "quick article"; the tests need only quick)
-# Exit status: 0 done; 1 a recording failed (dist/recorded/ is then left without it).
+#   WOLAB_PRESETS  the presets to record, in this order (default "quick article"; the tests need
+#               only quick); the recordings of other presets are removed
+# Exit status: 0 done; 1 a recording failed (the presets recorded before it stay in place).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
@@ -39,14 +43,58 @@ examples() {
   rm -f "$1"/pron.*.tmp
 }
 
-# Written beside dist/ (which build-wasm.sh may replace meanwhile) and moved into place, so the
-# page never sees half of it.
+# Each preset is recorded into $tmp/<preset> (beside dist/, which build-wasm.sh may replace
+# meanwhile) and moved into $dist/recorded as soon as it is done, Quick first, so that the page
+# shows it while the next one records; index.json, rewritten after each move, lists the presets in
+# place, with "recording": true until the last one is.
+recorded=$dist/recorded
 tmp=${dist%/}.recorded.tmp
 rm -rf "$tmp"
-mkdir -p "$tmp"
+mkdir -p "$tmp" "$recorded"
+
+# index.json: {"presets": {"quick": {"remove_wo": "results.remove_wo.json", ...}, ...},
+#              "analyses": {"quick": "analysis.json", ...},
+#              "models": {"quick": {"files": {"learned": "models/learned.seed0.safetensors", ...},
+#                                   "examples": ["word", ...]}, ...}, "recording": true|false}
+# assembled from the entries each preset's folder carries (preset.files.json, preset.models.json),
+# of the presets in place that this run records; $1: whether presets are still to come.
+write_index() {
+  local key sep p
+  {
+    for key in presets analyses models; do
+      [[ $key == presets ]] && printf '{' || printf ', '
+      printf '"%s": {' "$key"
+      sep=''
+      for p in "${presets[@]}"; do
+        [[ -f $recorded/$p/preset.files.json ]] || continue
+        printf '%s"%s": ' "$sep" "$p"
+        case $key in
+          presets) cat "$recorded/$p/preset.files.json" ;;
+          analyses) printf '"analysis.json"' ;;
+          models) cat "$recorded/$p/preset.models.json" ;;
+        esac
+        sep=', '
+      done
+      printf '}'
+    done
+    printf ', "recording": %s}\n' "$1"
+  } >"$recorded/index.json.tmp"
+  mv "$recorded/index.json.tmp" "$recorded/index.json"
+}
+
+# Recordings of presets this run does not record are not listed: another core made them.
+for f in "$recorded"/*/; do
+  [[ -d $f ]] || continue
+  p=$(basename "$f")
+  [[ " ${presets[*]} " == *" $p "* ]] || rm -rf "$f"
+done
+write_index true
+trap 'write_index false' ERR  # not "recording" any more: the page says what it has
+
 # Every experiment at once (runs they share are trained once), the learning-rate sweep
 # included: at the Article preset's batch 16 and 25 steps all of it takes about a minute natively.
-for preset in "${presets[@]}"; do
+for i in "${!presets[@]}"; do
+  preset=${presets[$i]}
   mkdir -p "$tmp/$preset"
   start=$(date +%s)
   # Run in the preset's folder, so that the report names its files as they lie beside it.
@@ -60,59 +108,43 @@ for preset in "${presets[@]}"; do
   # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
   # depends only on its config and seed).
   mkdir -p "$tmp/$preset/models"
-  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 \
-    --out "$tmp/$preset/models/results.json" --save-checkpoints "$tmp/$preset/models" > /dev/null
-  rm "$tmp/$preset/models/results.json"
+  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 --save-checkpoints "$tmp/$preset/models" > /dev/null
   examples "$tmp/$preset/models" > "$tmp/$preset/models/examples.txt"
-  echo "record: $preset in $(( $(date +%s) - start )) s"
-done
-
-# index.json: {"presets": {"quick": {"remove_wo": "results.remove_wo.json", ...}, ...},
-#              "models": {"quick": {"files": {"learned": "models/learned.seed0.safetensors", ...},
-#                                   "examples": ["word", ...]}, ...}}
-{
-  printf '{"presets": {'
-  sep=''
-  for preset in "${presets[@]}"; do
-    printf '%s"%s": {' "$sep" "$preset"
-    sep2=''
+  # This preset's entries of index.json.
+  {
+    printf '{'
+    sep=''
     for f in "$tmp/$preset"/results.*.json; do
       file=$(basename "$f")
       experiment=${file#results.}
-      printf '%s"%s": "%s"' "$sep2" "${experiment%.json}" "$file"
-      sep2=', '
+      printf '%s"%s": "%s"' "$sep" "${experiment%.json}" "$file"
+      sep=', '
     done
     printf '}'
-    sep=', '
-  done
-  printf '}, "analyses": {'
-  sep=''
-  for preset in "${presets[@]}"; do
-    printf '%s"%s": "analysis.json"' "$sep" "$preset"
-    sep=', '
-  done
-  printf '}, "models": {'
-  sep=''
-  for preset in "${presets[@]}"; do
-    printf '%s"%s": {"files": {' "$sep" "$preset"
-    sep2=''
+  } > "$tmp/$preset/preset.files.json"
+  {
+    printf '{"files": {'
+    sep=''
     for f in "$tmp/$preset"/models/*.safetensors; do
       file=$(basename "$f")
-      printf '%s"%s": "models/%s"' "$sep2" "${file%%.*}" "$file"
-      sep2=', '
+      printf '%s"%s": "models/%s"' "$sep" "${file%%.*}" "$file"
+      sep=', '
     done
     printf '}, "examples": ['
-    sep2=''
+    sep=''
     while read -r word; do
-      printf '%s"%s"' "$sep2" "$word"
-      sep2=', '
+      printf '%s"%s"' "$sep" "$word"
+      sep=', '
     done < "$tmp/$preset/models/examples.txt"
     printf ']}'
-    sep=', '
-  done
-  printf '}}\n'
-} > "$tmp/index.json"
-rm -rf "$dist/recorded"
-mkdir -p "$dist"
-mv "$tmp" "$dist/recorded"
-echo "record: $dist/recorded ($(du -sh "$dist/recorded" | cut -f1))"
+  } > "$tmp/$preset/preset.models.json"
+  # In place: the previous recording of this preset out, this one in, then the index naming it.
+  rm -rf "$recorded/.$preset.old"
+  if [[ -d $recorded/$preset ]]; then mv "$recorded/$preset" "$recorded/.$preset.old"; fi
+  mv "$tmp/$preset" "$recorded/$preset"
+  rm -rf "$recorded/.$preset.old"
+  if ((i + 1 < ${#presets[@]})); then write_index true; else write_index false; fi
+  echo "record: $preset in $(( $(date +%s) - start )) s, in place in $recorded/$preset"
+done
+rm -rf "$tmp"
+echo "record: $recorded ($(du -sh "$recorded" | cut -f1))"

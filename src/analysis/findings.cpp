@@ -64,7 +64,7 @@ json singular_values(const Exp& e) {
     if (!mode || (*mode != WoMode::identity && !wo_frozen(*mode))) continue;
     std::vector<double> sv;
     for (const Run& r : e.runs)
-      if (r.variant == v && (*r.record)["wo_sv"].is_array())
+      if (r.variant == v && member_or_null(*r.record, "wo_sv").is_array())
         for (const json& layer : (*r.record)["wo_sv"])
           for (const json& x : layer) sv.push_back(x.get<double>());
     if (sv.empty()) continue;  // version 1 files have none

@@ -7,8 +7,9 @@ namespace wolab::verdicts {
 
 namespace {
 
-// The loss of guessing uniformly among the task's symbols: ln(alphabet).
-double chance_loss(const Exp& e) { return std::log((*e.results)["config"]["task"]["alphabet"].get<double>()); }
+// The loss of guessing uniformly among the task's symbols: ln(alphabet), from the run's config
+// (every field given: a results file's own config may leave the alphabet at its default unsaid).
+double chance_loss(const Exp& e) { return std::log(e.run_config["task"]["alphabet"].get<double>()); }
 
 }  // namespace
 
@@ -110,7 +111,7 @@ json lr_finding(const Exp& e) {
     if (i || l) identity_vs_learned = !i ? "smaller" : !l ? "larger" : *i < *l ? "smaller" : *i > *l ? "larger" : "same";
   }
   return {{"table", table}, {"highest_trainable_lr", highest}, {"most_tolerant", tolerant},
-          {"identity_vs_learned", identity_vs_learned}, {"alphabet", (*e.results)["config"]["task"]["alphabet"]},
+          {"identity_vs_learned", identity_vs_learned}, {"alphabet", e.run_config["task"]["alphabet"]},
           {"chance_loss", chance_loss(e)}, {"stalls", stalls}};
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 #include "lab/config.h"
 #include "lab/experiment.h"
@@ -12,10 +13,65 @@ namespace wolab::verdicts {
 
 [[noreturn]] void bad(const std::string& what) { throw ConfigError("analysis: " + what); }
 
+const json& member_or_null(const json& obj, const char* key) {
+  static const json null_json;
+  if (!obj.is_object()) return null_json;
+  const auto it = obj.find(key);
+  return it == obj.end() ? null_json : *it;
+}
+
+namespace {
+
+// The final metrics the paired comparisons read (null where a run diverged), and a g2p run's words.
+bool has_final(const json& final, bool g2p) {
+  for (const char* key : {"loss", "token_acc", "exact"})
+    if (!final.contains(key)) return false;
+  return !g2p || final.contains("heldout_words");
+}
+
+bool has_all(const json& obj, std::initializer_list<const char*> keys) {
+  if (!obj.is_object()) return false;
+  for (const char* key : keys)
+    if (!obj.contains(key)) return false;
+  return true;
+}
+
+// Each probe's activation statistics (scale.cpp, head_grads.cpp) and W_o snapshot's figures
+// (wo_structure.cpp, which a snapshot carries whether or not its matrix is in the record).
+bool has_entries_read(const json& stats, const json& wo) {
+  for (const json& p : stats) {
+    if (!has_all(p, {"step", "layer", "concat", "wo_out", "residual", "head_grad_norm"})) return false;
+    for (const char* site : {"concat", "wo_out", "residual"})
+      if (!has_all(p[site], {"mean", "std"})) return false;
+  }
+  for (const json& w : wo)
+    if (!has_all(w, {"step", "layer", "head_norms", "dominant_rows", "diagonal_energy", "change_from_init"})) return false;
+  return true;
+}
+
+// The members of a run that the analysis reads without looking first: present, of their type
+// (their values are parse_results' to check, lab/results.h); wo_sv is read only where present.
+bool has_members_read(const json& run, bool g2p) {
+  const auto is = [&](const char* key, bool (json::*type)() const noexcept) {
+    return (member_or_null(run, key).*type)();
+  };
+  const auto series = [&](const char* key) {
+    const json& s = member_or_null(run, key);
+    return member_or_null(s, "step").is_array() && member_or_null(s, "loss").is_array();
+  };
+  return is("variant", &json::is_string) && is("seed", &json::is_number_integer) &&
+         is("lr", &json::is_number) && run.contains("status") && is("final", &json::is_object) &&
+         series("curve") && series("eval") && member_or_null(member_or_null(run, "eval"), "token_acc").is_array() &&
+         is("stats", &json::is_array) && is("wo", &json::is_array) && has_final(run["final"], g2p) &&
+         has_entries_read(run["stats"], run["wo"]);
+}
+
+}  // namespace
+
 Exp read_experiment(const json& results, size_t index) {
   const std::string where = "results[" + std::to_string(index) + "]";
-  if (!results.is_object() || !results.contains("runs") || !results.contains("config") ||
-      !results["experiment"].is_string())
+  if (!member_or_null(results, "runs").is_array() || !member_or_null(results, "config").is_object() ||
+      !member_or_null(results, "experiment").is_string())
     bad(where + ": expected a results object as parse_results returns it");
   Exp e;
   e.results = &results;
@@ -32,6 +88,10 @@ Exp read_experiment(const json& results, size_t index) {
   e.g2p = run.task.kind == TaskKind::g2p;
   if (info)
     for (WoMode v : info->variants) e.variants.push_back(to_string(v));
+  for (size_t i = 0; i < results["runs"].size(); ++i)
+    if (!has_members_read(results["runs"][i], e.g2p))
+      bad(where + ".runs[" + std::to_string(i) + "]: expected a run as parse_results returns it (variant, seed, "
+                  "lr, status, final, curve, eval, stats, wo)");
   for (const json& r : results["runs"]) {
     Run run;
     run.variant = r["variant"].get<std::string>();

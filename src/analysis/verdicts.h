@@ -23,6 +23,10 @@ using json = nlohmann::json;
 
 using State = RunStatus::State;
 
+// obj's member `key`, or null when obj has none (or is no object): for a member a results object
+// may lack. nlohmann's const operator[] on a missing key is undefined behaviour.
+const json& member_or_null(const json& obj, const char* key);
+
 struct Run {
   std::string variant;
   uint64_t seed = 0;
@@ -31,9 +35,9 @@ struct Run {
   const json* record = nullptr;
 
   bool done() const { return state == State::done; }
-  const json& final() const { return (*record)["final"]; }
+  const json& final() const { return (*record)["final"]; }  // read_experiment checked it is there
   std::optional<double> steps_to_threshold() const {
-    const json& s = final()["steps_to_loss_0_1"];
+    const json& s = member_or_null(final(), "steps_to_loss_0_1");
     return s.is_number() ? std::optional<double>(s.get<double>()) : std::nullopt;
   }
 };

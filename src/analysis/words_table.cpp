@@ -52,7 +52,7 @@ const std::vector<WordsRow>& words_rows() {
       {"r_experiment_absent", "the experiment that tests it is not among these results", "检验它的实验不在这些结果中"},
       {"r_no_pairs", "no seed where both runs finished", "没有两个运行都完成的种子"},
       {"r_no_snapshots", "no learned run kept its W_o snapshots", "没有可学习运行保存 W_o 快照"},
-      {"r_no_stats", "no activation statistics for both learned and identity", "learned 与 identity 没有激活统计"},
+      {"r_no_stats", "no seed with activation statistics of both learned and identity", "没有一个种子同时具有 learned 与 identity 的激活统计"},
       {"r_none_trained", "neither learned nor identity reached loss < {thr} at any learning rate: the runs are too short to judge",
        "learned 和 identity 在任何学习率下都没有达到损失 < {thr}：运行太短，无法判断"},
       {"r_too_few_seeds", "{n} of the {needed} seeds a verdict needs (paired or finished; stopped runs count for nothing)",

@@ -19,9 +19,12 @@ namespace {
 void print_plan_help() {
   std::cout << kUsage << "\nwolab plan [run flags]: prints the runs that `wolab run` with the same flags trains,\n"
                "each with the experiments that share it and its estimated cost in multiply-adds.\n"
-               "  --shards N              instead, print N commands, one a line, each `wolab run` with the\n"
-               "                          same flags and --shard K/N; the slices' costs go to stderr.\n"
-               "                          Run them anywhere (e.g. | parallel), then wolab merge\n";
+               "  --shards N              cut the plan into N slices of about equal cost and print each\n"
+               "                          slice's runs\n"
+               "  --shards N --out FILE   instead, print N commands, one a line, each `wolab run` with the\n"
+               "                          same flags and --shard K/N, which writes its slice's shard file\n"
+               "                          beside FILE (FILE-shard-K-of-N); the slices' costs go to stderr.\n"
+               "                          Run them anywhere (e.g. | parallel), then wolab merge (docs/sweeps.md)\n";
 }
 
 }  // namespace
@@ -41,27 +44,45 @@ int plan_command(const std::string& wolab, const std::vector<std::string>& args)
   const RunArgs a = parse_run_args(flags);
   const std::vector<PlannedRun> plan = plan_runs(a.cfg, {a.cfg.experiment});
 
-  if (shards == 0) {
-    double total = 0;
+  // The table of runs `runs` (plan indices), numbered as in the whole plan.
+  const auto print_runs = [&](const std::vector<size_t>& runs) {
     std::printf("%-5s %-22s %6s %8s %5s %12s  %s\n", "run", "variant", "seed", "lr", "clip", "multiply-adds",
                 "experiments");
-    for (size_t i = 0; i < plan.size(); ++i) {
+    for (size_t i : runs) {
       const PlannedRun& r = plan[i];
       std::string exps;
       for (const std::string& e : r.experiments) exps += (exps.empty() ? "" : ", ") + e;
-      total += planned_cost(r);
       std::printf("%-5zu %-22s %6llu %8g %5g %12.3g  %s\n", i + 1, to_string(r.config.model.wo),
                   static_cast<unsigned long long>(r.config.train.seed), decimal_float(r.config.train.lr),
                   decimal_float(r.config.train.clip), planned_cost(r), exps.c_str());
     }
+  };
+  double total = 0;
+  for (const PlannedRun& r : plan) total += planned_cost(r);
+  if (shards == 0) {
+    std::vector<size_t> all(plan.size());
+    for (size_t i = 0; i < plan.size(); ++i) all[i] = i;
+    print_runs(all);
     std::printf("%zu runs, %.3g multiply-adds in all\n", plan.size(), total);
     return 0;
   }
 
-  require_out(a);
   if (!a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shards; the plan's last run is in one slice only");
   const auto slices = slices_of(plan, shards, "--shards");
+  if (a.out.empty()) {
+    // The slices to look at before training them: each one's runs. The commands need --out,
+    // the file their shard files are named after.
+    for (size_t k = 0; k < slices.size(); ++k) {
+      double cost = 0;
+      for (size_t i : slices[k]) cost += planned_cost(plan[i]);
+      std::printf("%sslice %zu/%d: %zu runs, %.3g multiply-adds\n", k ? "\n" : "", k + 1, shards, slices[k].size(), cost);
+      print_runs(slices[k]);
+    }
+    std::printf("%zu runs, %.3g multiply-adds in all; with --out FILE, wolab plan prints the command that trains each slice\n",
+                plan.size(), total);
+    return 0;
+  }
   // The user's own flags, in their order, so each command is the plan they asked for.
   std::string common = shell_quote(wolab) + " run";
   bool data_given = false;

@@ -38,7 +38,8 @@ struct RunFlag {
 const RunFlag kRunFlags[] = {
     {"--preset", "NAME", "start from a preset of the page (quick or article) instead of --config; flags override it"},
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
-    {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
+    {"--out", "FILE", "results JSON to write; see below for --experiment all. Without it, wolab run\n"
+                      "                          prints the summary and the report and writes no results file"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
     {"--save-checkpoints", "DIR", "every run's model, DIR/<variant>.seed<N>.safetensors: a checkpoint without Adam's\n"
                                   "                          moments (a plan with two runs of one variant and seed is refused)"},
@@ -96,10 +97,13 @@ int run_command(const std::vector<std::string>& args) {
     return 0;
   }
   const RunArgs a = parse_run_args(flag_pairs(args));
-  require_out(a);
-  if (a.shard) return run_shard(a);
+  if (a.shard) {
+    require_out(a, "a slice writes its shard file by that name, e.g. --out results.json writes results-shard-K-of-N.json");
+    return run_shard(a);
+  }
   const ExperimentConfig& cfg = a.cfg;
-  const std::vector<std::string> outputs = results_paths(cfg, a.out);
+  // No --out: a quick look, the summary and the report only.
+  const std::vector<std::string> outputs = a.out.empty() ? std::vector<std::string>{} : results_paths(cfg, a.out);
   for (const std::string& path : outputs) check_writable("--out", path);
   if (!a.checkpoint.empty()) check_writable("--save-checkpoint", a.checkpoint);
   const std::vector<std::string> model_paths = checkpoint_paths(cfg, a.checkpoints);
@@ -127,7 +131,7 @@ int run_command(const std::vector<std::string>& args) {
   const size_t first_model = paths.size() - model_paths.size();
   write_all(paths, [&](size_t i) {
     const std::vector<uint8_t>& bytes = i >= first_model ? models[i - first_model] : last_checkpoint;
-    return i < results.size() ? results[i].dump() + "\n" : std::string(bytes.begin(), bytes.end());
+    return i < outputs.size() ? results[i].dump() + "\n" : std::string(bytes.begin(), bytes.end());
   });
   for (const std::string& path : paths) std::printf("wrote %s\n", path.c_str());
   return 0;

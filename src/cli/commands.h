@@ -9,12 +9,14 @@
 namespace wolab::cli {
 
 inline constexpr char kUsage[] =
-    "Usage: wolab run [flags] --out results.json     train an experiment, write its results\n"
+    "Usage: wolab run [flags] [--out results.json]   train an experiment, print its summary and report\n"
+    "                                                (and write its results with --out)\n"
     "       wolab eval --checkpoint run.safetensors  held-out metrics of a saved run\n"
     "       wolab pronounce --model run.safetensors WORD...  a g2p run's pronunciation of words\n"
     "       wolab report [--json] [--lang zh] results.json...  the article's claims answered, and the evidence\n"
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
-    "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
+    "       wolab plan [run flags] [--shards N [--out results.json]]  the runs of the plan, or of\n"
+    "                                                each of N slices, or (with --out) N commands training them\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
     "       wolab notebook [run flags] [--lang en|zh] --out X.ipynb  the experiment as a PyTorch notebook\n"
     "       wolab --help | run --help | eval --help | pronounce --help | report --help |\n"

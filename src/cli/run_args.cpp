@@ -96,8 +96,8 @@ std::vector<std::string> checkpoint_paths(const ExperimentConfig& cfg, const std
   return paths;
 }
 
-void require_out(const RunArgs& a) {
-  if (a.out.empty()) throw ConfigError("--out: missing; give the results file to write, e.g. --out results.json");
+void require_out(const RunArgs& a, const std::string& why) {
+  if (a.out.empty()) throw ConfigError("--out: missing; " + why);
 }
 
 std::vector<std::vector<size_t>> slices_of(const std::vector<PlannedRun>& plan, int count, const char* flag) {

@@ -37,8 +37,8 @@ std::shared_ptr<const G2pData> load_g2p(const std::string& path);
 // experiments on different tasks) is refused, since their names would clash.
 std::vector<std::string> checkpoint_paths(const ExperimentConfig& cfg, const std::string& dir);
 
-// --out is required.
-void require_out(const RunArgs& a);
+// --out is required here, for the reason `why` gives (with an example).
+void require_out(const RunArgs& a, const std::string& why);
 
 // The slices of the plan, or "--shard: ..." naming the flag when it has fewer runs than slices.
 std::vector<std::vector<size_t>> slices_of(const std::vector<PlannedRun>& plan, int count, const char* flag);

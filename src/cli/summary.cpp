@@ -44,9 +44,11 @@ void print_summary(const json& results) {
   const std::string task = g2p ? std::string("g2p (CMUdict)")
                                : std::string(to_string(c.task.kind)) + ", alphabet " + std::to_string(c.task.alphabet) +
                                      ", length " + std::to_string(c.task.length);
-  std::printf("\n%s: %s; d_model %d, heads %d, layers %d, d_ff %d, %s-LN; %d steps\n",
+  // Worded as the report words it (analysis/report_text.cpp): "4 heads, 2 layers".
+  std::printf("\n%s: %s; d_model %d, %d head%s, %d layer%s, d_ff %d, %s-LN; %d steps\n",
               results["experiment"].get<std::string>().c_str(), task.c_str(), c.model.d_model, c.model.heads,
-              c.model.layers, c.model.d_ff, to_string(c.model.ln), c.train.steps);
+              c.model.heads == 1 ? "" : "s", c.model.layers, c.model.layers == 1 ? "" : "s", c.model.d_ff,
+              to_string(c.model.ln), c.train.steps);
   // A row per (variant, learning rate): the rate is shown where the experiment sweeps it.
   std::vector<std::string> labels;
   int width = 28;

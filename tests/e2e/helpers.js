@@ -23,7 +23,8 @@ export function query(settings, extra = {}) {
   return '?' + new URLSearchParams({ ...settings, ...extra }).toString();
 }
 
-// Opens the page and waits until the wasm engine is ready. Returns the list that collects
+// Opens the page (`search`: a query for the test build's page, or a whole URL of a page served
+// elsewhere) and waits until the wasm engine is ready. Returns the list that collects
 // console errors, uncaught page errors and requests to other origins, for a final check.
 export async function openPage(page, search = '') {
   const problems = [];
@@ -36,7 +37,7 @@ export async function openPage(page, search = '') {
     const origin = new URL(page.url() === 'about:blank' ? r.url() : page.url()).origin;
     if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`off-origin: ${r.url()}`);
   });
-  await page.goto('/' + search);
+  await page.goto(/^https?:/.test(search) ? search : '/' + search);  // a query, or the page served elsewhere
   await untilAttribute(page.locator('body'), 'data-ready', 'true', 20_000);
   return problems;
 }

@@ -530,6 +530,25 @@ TEST(Analysis, ClaimFiveReadsHeadImbalancePerSeedAndLayer) {
             std::string::npos) << reason_text(c);
 }
 
+// A head's block that stands out at the end but stood out more at step 0 is not learned structure:
+// "and more than at step 0" (docs/claims.md, claim 5). Head 0's columns start four times heavier
+// and end twice as heavy, in a W_o trained diagonal-dominant (so part (a) fails as well).
+TEST(Analysis, ClaimFiveDoesNotCountAnImbalanceThatFellSinceStepZero) {
+  const auto heavy_start = [](int i, int j) { return wo_at_init(i, j) * (j < 4 ? 4.0 : 1.0); };
+  const auto diagonal_uneven = [](int i, int j) { return (i == j ? 1.0 : 0.01) * (j < 4 ? 2.0 : 1.0); };
+  const json c = claim(analyze({heatmap_results(diagonal_uneven, heavy_start)}), 5);
+  const json& seeds = c["figures"]["per_seed"];
+  ASSERT_EQ(seeds.size(), 3u);
+  for (const json& s : seeds) {
+    EXPECT_GE(s["head_imbalance_final"].get<double>(), kHeadImbalance) << s.dump();
+    EXPECT_GE(s["head_imbalance_init"].get<double>(), kHeadImbalance) << s.dump();
+    EXPECT_GT(s["head_imbalance_init"].get<double>(), s["head_imbalance_final"].get<double>()) << s.dump();
+  }
+  EXPECT_EQ(c["figures"]["imbalanced"]["holds"], 0) << c.dump();
+  EXPECT_EQ(c["verdict"], "not_supported");
+  EXPECT_EQ(c["reason"], "neither_holds");
+}
+
 // Probe entries of layer 0 every 10 steps, with the given std of W_o(concat) and of the
 // residual sum at probe k of 10 (concat's std is 1).
 json stats(const std::function<double(int)>& wo_std, const std::function<double(int)>& residual_std) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <cctype>
 #include <sstream>
 #include <string>
 
@@ -121,7 +122,7 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --config '" + dir_ + "missing.json'" + out, "--config: cannot read"},
       {"run --config '" + dir_ + "corrupt.json'" + out, "config: not valid JSON"},
       {"run --config '" + dir_ + "typo.json'" + out, "model.dmodel: unknown key"},
-      {"run --steps 5", "--out: missing"},
+      {"run --steps 5 --shard 1/2", "--out: missing; a slice writes its shard file by that name, e.g. --out results.json"},
       {"run --steps 5 --out '" + dir_ + "'", "is a directory"},
       {"run stray" + out, "stray: unexpected argument"},
       {"run --shard 0/2" + out, "--shard: \"0/2\" is not a slice; use K/N, slice K of N, with 1 <= K <= N <= 9999"},
@@ -135,7 +136,6 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --save-checkpoints '" + dir_ + "missing'" + out, "--save-checkpoints: "},
       {"plan --shards 0", "--shards: \"0\" is not a number of slices; use an integer in 1..9999"},
       {"plan --seeds 2 --shards 5" + out, "--shards: 5 slices of a plan of 4 runs"},
-      {"plan --shards 2", "--out: missing"},
       {"plan --shard 1/2" + out, "--shard: a flag of wolab run; wolab plan takes --shards N"},
       {"plan --frobnicate 1", "--frobnicate: unknown flag"},
       {"merge" + out, "merge: no shard file"},
@@ -184,6 +184,47 @@ TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
   char expected[64];
   std::snprintf(expected, sizeof expected, "token accuracy %.4f", r["runs"][3]["final"]["token_acc"].get<double>());
   EXPECT_NE(e.out.find(expected), std::string::npos) << e.out;
+}
+
+// Without --out, a quick look: the summary and the report, and no file written. Its header says
+// "2 heads, 2 layers" as the report's does.
+TEST_F(Cli, RunWithoutOutPrintsTheSummaryAndTheReportAndWritesNothing) {
+  Outcome o = wolab("run --d-model 8 --heads 2 --d-ff 16 --steps 5 --seeds 1");
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("remove_wo: copy, alphabet 10, length 8; d_model 8, 2 heads, 2 layers, d_ff 16, post-LN; 5 steps\n"),
+            std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("learned (n=1)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("The article's claims, checked against these runs"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("d_model 8, 2 heads, 2 layers, d_ff 16, post-LN; 5 steps,"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("heads 2"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("wrote "), std::string::npos) << o.out;
+  EXPECT_EQ(std::system(("test -z \"$(ls -A '" + dir_ + "')\"").c_str()), 0) << "a file was written in " << dir_;
+}
+
+// `wolab plan --shards N` alone shows the slices (each one's runs and cost); with --out it
+// prints their commands instead, and --help says so.
+TEST_F(Cli, PlanShardsWithoutOutShowsEachSlicesRuns) {
+  Outcome o = wolab("plan --d-model 8 --heads 2 --seeds 3 --shards 2");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const Outcome whole = wolab("plan --d-model 8 --heads 2 --seeds 3");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  EXPECT_NE(o.out.find("slice 1/2: 3 runs, "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\nslice 2/2: 3 runs, "), std::string::npos) << o.out;
+  // Every run of the plan, once, as the plan lists it.
+  std::istringstream lines(whole.out);
+  std::string line;
+  int runs = 0;
+  while (std::getline(lines, line))
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) && line.find(" in all") == std::string::npos) {
+      ++runs;
+      EXPECT_NE(o.out.find("\n" + line + "\n"), std::string::npos) << line << "\n" << o.out;
+    }
+  EXPECT_EQ(runs, 6);
+  EXPECT_NE(o.out.find("6 runs, "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("with --out FILE, wolab plan prints the command that trains each slice"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find(" run "), std::string::npos) << o.out;  // no command
+  const Outcome help = wolab("plan --help");
+  EXPECT_NE(help.out.find("--shards N --out FILE"), std::string::npos) << help.out;
 }
 
 // --save-checkpoints DIR: one model file per run, named by variant and seed, without Adam's

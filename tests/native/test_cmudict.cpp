@@ -186,6 +186,19 @@ TEST(G2pSplit, Fnv1aIsTheStandardHash) {
 
 TEST(G2pSplit, NoHeldOutWordIsEverDrawnForTraining) {
   const G2pData data = split_lexicon(std::make_shared<Lexicon>(published()));
+  // The split itself: each word in exactly one list, the one its hash names. Drawn batches alone
+  // would rarely meet a single leaked word.
+  const std::vector<LexiconWord>& words = data.lexicon->words;
+  std::vector<int> lists(words.size(), 0);
+  for (int i : data.train) {
+    ASSERT_FALSE(is_heldout_word(words[i].word)) << words[i].word << " is held out but in the training list";
+    ++lists[i];
+  }
+  for (int i : data.heldout) {
+    ASSERT_TRUE(is_heldout_word(words[i].word)) << words[i].word << " is a training word but held out";
+    ++lists[i];
+  }
+  for (size_t i = 0; i < words.size(); ++i) ASSERT_EQ(lists[i], 1) << words[i].word;
   std::set<std::string> heldout;
   for (int i : data.heldout) heldout.insert(data.lexicon->words[i].word);
   Batch batch = alloc_g2p_batch(256);

@@ -357,7 +357,7 @@ export const en = {
   // recorded results
   sourceRecorded: 'Recorded natively with the same core (the wolab command, when the page was built); a live run in your browser may differ where a verdict is fragile. {config}',
   recordedNone: 'No recorded results are available here: press Run to train live in your browser.',
-  recordedPending: 'The recorded results are still being made (npm start records them natively as it serves the page): reload in a few minutes to see them, or press Run to train live.',
+  recordedPending: 'The recorded results of this preset are still being made (npm start records them natively as it serves the page, Quick first): they appear here as soon as they are in place. Meanwhile, press Run to train live.',
   runsRecorded: 'Recorded runs',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: 'Guess first, or show the recorded result: ',

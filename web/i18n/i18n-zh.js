@@ -354,7 +354,7 @@ export const zh = {
   conclusionStill: '。有些运行在最后一步仍在学习，更长的训练可能改变这些判定',
   sourceRecorded: '由同一核心在本机录制（构建页面时用 wolab 命令）；在你的浏览器中实时运行，结论脆弱之处可能不同。{config}',
   recordedNone: '这里没有预先录制的结果：点击“运行”在浏览器中实时训练。',
-  recordedPending: '预先录制的结果仍在生成中（npm start 一边提供页面一边用原生程序录制）：几分钟后刷新即可看到，或点击“运行”实时训练。',
+  recordedPending: '此预设的录制结果仍在生成中（npm start 一边提供页面一边用原生程序录制，先录 Quick）：生成后会自动显示在这里。在此期间，可点击“运行”实时训练。',
   runsRecorded: '录制的运行',
   // predict, then run (predict.js, predict-questions.js)
   predictLead: '先猜一猜，或直接查看录制的结果：',

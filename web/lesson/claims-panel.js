@@ -20,7 +20,7 @@ import { invalidate } from '../views/frames.js';
 import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson.js';
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
-import { recordedAnalysis, recordedFiles, recordedPreset } from '../results/recorded.js';
+import { recordedAnalysis, recordedFiles, recordedPreset, whenRecordingsChange } from '../results/recorded.js';
 import { sourceLine, summaryLine, wordsOf } from './claims-summary.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
@@ -150,6 +150,14 @@ function fetchRecordings(preset) {
   if ([...experiments.values()].some((exp) => pending(exp) && !training(exp))) return;
   panel.recordings.set(preset, null);
   recordedFiles(preset, [...experiments.keys()]).then((files) => {
+    if (files && files.recording) {
+      // Being recorded (npm start): asked again once the recordings change.
+      whenRecordingsChange(() => {
+        panel.recordings.delete(preset);
+        resultsChanged();
+      });
+      return;
+    }
     panel.recordings.set(preset, new Map((files || []).map((f) => [f.experiment, f])));
     resultsChanged();
   });

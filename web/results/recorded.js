@@ -24,19 +24,50 @@ export const isRecordedWith = (file, preset) => file.startsWith(folder(preset));
 // The preset a recording (by the name showResults keeps) was made with.
 export const recordedPreset = (file) => file.split('/')[1];
 
+// npm start serves the page while it records the presets one after the other (scripts/start.sh):
+// index.json then says "recording": true and lists the presets already in place. It is read again
+// every few seconds while it says so, and each callback waiting for it runs once, when it changed.
+const POLL_MS = 3000;
+const waiting = new Set();
+let polling = false;
+let lastIndex = '';  // index.json's text as recordedFiles last read it
+
+// Runs `then` once index.json differs from what recordedFiles last read (a preset in place, or
+// recording over).
+export function whenRecordingsChange(then) {
+  waiting.add(then);
+  if (polling) return;
+  polling = true;
+  const seen = lastIndex;
+  const tick = async () => {
+    const now = await fetch('recorded/index.json', { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : seen)).catch(() => seen);
+    if (now === seen) {
+      setTimeout(tick, POLL_MS);
+      return;
+    }
+    polling = false;
+    const callbacks = [...waiting];
+    waiting.clear();
+    for (const f of callbacks) f();
+  };
+  setTimeout(tick, POLL_MS);
+}
+
 // The files of `experiments` (the names the page shows) recorded with `preset`, as recorded:
 // [{ experiment, file, blob }], those that could not be fetched left out; null when there is no
-// index (nothing is recorded here); empty with `recording` set while they are being recorded.
+// index (nothing is recorded here); empty with `recording` set while `preset` is being recorded.
 export async function recordedFiles(preset, experiments) {
   let index;
   try {
     const response = await fetch('recorded/index.json', { cache: 'no-cache' });
     if (!response.ok) throw new Error(String(response.status));
-    index = await response.json();
+    lastIndex = await response.text();
+    index = JSON.parse(lastIndex);
   } catch {
     return null;
   }
-  if (index.recording === true) return Object.assign([], { recording: true });
+  const inPlace = index.presets && Object.hasOwn(index.presets, preset);
+  if (index.recording === true && !inPlace) return Object.assign([], { recording: true });
   analysisFiles.set(preset, (index.analyses || {})[preset]);
   const recorded = (index.presets && index.presets[preset]) || {};
   const files = await Promise.all(experiments.filter((e) => Object.hasOwn(recorded, e)).map(async (experiment) => {
@@ -87,12 +118,18 @@ export async function recordedModels(file) {
 // show(results, text, { source, file }): results-shown.js's showResults; returns why it did not show them, or ''.
 export async function loadRecorded(preset, experiments, show) {
   const files = await recordedFiles(preset, experiments);
+  const none = document.getElementById('claims-none');
   if (!files || files.recording) {
-    // npm start serves the page while it records (scripts/start.sh): say so rather than "none".
-    const none = document.getElementById('claims-none');
+    // npm start serves the page while it records (scripts/start.sh): say so rather than "none",
+    // and show the recording once it is in place.
     none.dataset.i18n = files ? 'recordedPending' : 'recordedNone';
     none.textContent = t(none.dataset.i18n);
+    if (files) whenRecordingsChange(() => loadRecorded(preset, experiments, show));
     return;
+  }
+  if (none.dataset.i18n === 'recordedPending') {
+    none.dataset.i18n = 'claimsNone';
+    none.textContent = t(none.dataset.i18n);
   }
   for (const { file, blob } of files) {
     try {

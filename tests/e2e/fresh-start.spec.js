@@ -1,0 +1,81 @@
+// The page as `npm start` serves it on a fresh clone, not the test build's dist/: assembled
+// (scripts/assemble-dist.sh) before the native build has made the lexicon, served while the
+// recordings are made, and then given the lexicon and the Quick recording by scripts/place.sh
+// without a reload, as scripts/start.sh does. Section 7 then works as on any build: its word box
+// answers from the recorded models and its live Run trains.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { start } from '../../scripts/serve.js';
+import { openPage, query, runAndWait, tableCells, TINY, untilAttribute } from './helpers.js';
+
+const root = path.resolve('.');
+const recordedQuick = path.join(root, 'dist', 'recorded', 'quick');
+const lexicon = path.join(root, 'build', 'data', 'cmudict-g2p.txt');
+const VARIANTS = ['learned', 'identity', 'frozen_random', 'learned_identity_init'];
+
+const script = (name, env) => execFileSync('bash', [path.join(root, 'scripts', name)], {
+  cwd: root, env: { ...process.env, ...env }, encoding: 'utf8',
+});
+
+test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arrive while it is open, then section 7 answers and trains', async ({ page }) => {
+  test.skip(!fs.existsSync(recordedQuick) || !fs.existsSync(lexicon),
+    'needs the Quick recording (scripts/record.sh) and the lexicon (scripts/build-native.sh)');
+  test.setTimeout(300_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-start-'));
+  const env = { WOLAB_DIST: path.join(dir, 'dist'), WOLAB_MADE: path.join(dir, 'made') };
+  // No native build yet: dist/ without the lexicon, and an index that says "being made".
+  script('assemble-dist.sh', { ...env, WOLAB_NATIVE_DIR: path.join(dir, 'no-native-build') });
+  script('place.sh', env);
+  expect(fs.existsSync(path.join(env.WOLAB_DIST, 'cmudict-g2p.txt'))).toBe(false);
+  const server = await start({ root: env.WOLAB_DIST, port: 0, host: '127.0.0.1' });
+  try {
+    const problems = await openPage(page, server.url);
+    await expect(page.locator('#claims-none')).toContainText('still being made');
+    expect((await page.request.get(`${server.url}cmudict-g2p.txt`)).status()).toBe(404);
+
+    // The native build is done and Quick is recorded (record.sh's output as test.sh made it).
+    fs.mkdirSync(path.join(env.WOLAB_MADE, 'recorded'), { recursive: true });
+    fs.writeFileSync(path.join(env.WOLAB_MADE, 'native.done'), '');
+    fs.cpSync(recordedQuick, path.join(env.WOLAB_MADE, 'recorded', 'quick'), { recursive: true });
+    const index = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'recorded', 'index.json'), 'utf8'));
+    fs.writeFileSync(path.join(env.WOLAB_MADE, 'recorded', 'index.json'), JSON.stringify({
+      presets: { quick: index.presets.quick }, analyses: { quick: index.analyses.quick },
+      models: { quick: index.models.quick }, recording: true,
+    }));
+    const placed = script('place.sh', env);
+    expect(placed).toContain('the lexicon (real words) in place');
+    expect(placed).toContain('the quick recording in place');
+
+    // The open page shows Quick's recording without a reload.
+    const section = page.locator('#exp-real_words');
+    await expect(section.locator('.config-line')).toContainText('Recorded', { timeout: 30_000 });
+    await untilAttribute(section, 'data-state', 'settled', 30_000);
+    await expect(page.locator('#claims-table')).toBeVisible({ timeout: 30_000 });
+    const show = section.locator('.predict-show');
+    if (await show.count()) await show.click();
+    const box = section.locator('.word-box');
+    await box.scrollIntoViewIfNeeded();
+    await untilAttribute(box, 'data-models', '4', 90_000);
+    await box.locator('input').fill('knight');
+    await box.locator('button[type="submit"]').click();
+    await untilAttribute(box, 'data-state', 'answered', 60_000);
+    await expect(box.locator('.word-dictionary')).toContainText('N AY T');
+    const answers = (await tableCells(box.locator('.word-table'))).slice(1);
+    expect(answers.map((r) => r[0])).toEqual(VARIANTS);
+    expect(problems).toEqual([]);
+
+    // A live run of section 7 (the lexicon fetched from this dist/), one tiny seed per variant.
+    const live = await openPage(page, server.url + query({ ...TINY, seeds: 1 }));
+    const trained = await runAndWait(page, 'real_words', 240_000);
+    const rows = (await tableCells(trained.locator('.summary-table'))).slice(1);
+    expect(rows.map((r) => r[0])).toEqual(VARIANTS);
+    await expect(trained.locator('.runs-table tbody tr[data-status="done"]')).toHaveCount(4);
+    expect(live).toEqual([]);
+  } finally {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
