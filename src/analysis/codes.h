@@ -156,7 +156,7 @@ Reason reason_from_code(const std::string& code);
 // {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...],
 //  "trained_to_end": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...],
 //  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]}}: the tables above
-// and the run status states (lab/status.h), each in its order.
+// and the run status states (config/run_status.h), each in its order.
 nlohmann::json codes_json();
 
 }  // namespace wolab
