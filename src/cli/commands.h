@@ -16,8 +16,9 @@ inline constexpr char kUsage[] =
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
     "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
+    "       wolab notebook [run flags] [--lang en|zh] --out X.ipynb  the experiment as a PyTorch notebook\n"
     "       wolab --help | run --help | eval --help | pronounce --help | report --help |\n"
-    "             split-wo --help | plan --help | merge --help | --version\n";
+    "             split-wo --help | plan --help | merge --help | notebook --help | --version\n";
 
 int run_command(const std::vector<std::string>& args);        // cmd_run.cpp
 int eval_command(const std::vector<std::string>& args);       // cmd_eval.cpp
@@ -27,5 +28,6 @@ int split_command(const std::vector<std::string>& args);      // cmd_split_wo.cp
 // `wolab` is how the program was started (argv[0]): the commands it prints start with it.
 int plan_command(const std::string& wolab, const std::vector<std::string>& args);  // cmd_plan.cpp
 int merge_command(const std::vector<std::string>& args);      // cmd_merge.cpp
+int notebook_command(const std::vector<std::string>& args);   // cmd_notebook.cpp
 
 }  // namespace wolab::cli
