@@ -16,11 +16,13 @@
 #include "analysis/analysis.h"
 #include "analysis/words.h"
 #include "io/json_input.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/notebook.h"
 #include "lab/plan.h"
 #include "lab/results.h"
+#include "lab/status.h"
 #include "lab/wo_files.h"
 #include "io/cmudict.h"
 #include "run/g2p.h"
@@ -369,11 +371,11 @@ val row_head_norms(val matrix, int rows, int cols, int heads) {
 }
 
 Trainer from_checkpoint(val bytes) {
-  return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes)); });
+  return js_errors([&] { return wolab::load_checkpoint(bytes_of(bytes)); });
 }
 
 Trainer from_checkpoint_with(val bytes, const JsLexicon& lexicon) {
-  return js_errors([&] { return Trainer::from_checkpoint(bytes_of(bytes), lexicon.data); });
+  return js_errors([&] { return wolab::load_checkpoint(bytes_of(bytes), lexicon.data); });
 }
 
 // A g2p model's pronunciation of a word (run/pronounce.h): pronunciation_object's fields and
@@ -507,7 +509,7 @@ val wo_snapshot(const Trainer& t, int step, int layer) {
 }
 
 val checkpoint(const Trainer& t) {
-  return js_errors([&] { return typed_array_copy("Uint8Array", t.save_checkpoint()); });
+  return js_errors([&] { return typed_array_copy("Uint8Array", wolab::save_checkpoint(t)); });
 }
 
 }  // namespace

@@ -410,7 +410,7 @@ export interface WolabModule {
   analyze(resultsArrayJson: JsonText): JsonText;
   /**
    * JSON text of the {@link Codes}: every verdict, reason and run state the core writes, from
-   * its tables (src/analysis/codes.h, src/lab/status.h), for a page to word each one.
+   * its tables (src/analysis/codes.h, src/config/run_status.h), for a page to word each one.
    */
   codes(): JsonText;
   /**

@@ -57,9 +57,8 @@ run_ctest() {  # suite, build dir[, more ctest arguments]
 
 # A GoogleTest binary, run as two shards at once (GoogleTest's sharding: GTEST_TOTAL_SHARDS,
 # which tests/native/node-env.js hands to the wasm program) rather than through ctest, which
-# starts one process per test: under node each spent ~0.5 s starting node and compiling the
-# 2.6 MB module (the suite took 61 s, against 33 s in one process); under ASan each test that
-# reads the dictionary parsed it anew (the suite took 86 s of wall time, against 37 s).
+# starts one process per test: each would start node and compile the module anew, or parse the
+# dictionary anew.
 # GoogleTest prints "[  PASSED  ] N tests.", and "[  FAILED  ] N tests, listed below:" and
 # "[  SKIPPED ] N tests, listed below:" when there are any; a shard that ends without its
 # "[==========] N tests from M test suites ran." line (a crash) counts as one failed test more.
@@ -111,15 +110,10 @@ fi
 # The same GoogleTest suite, CLI tests included, built by clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer (scripts/build-asan.sh); meanwhile each libFuzzer harness for 10 s,
 # all five at once beside that suite (scripts/fuzz.sh; a time box, so sharing the cores costs
-# executions, not time), one test per harness. The six tests of the products' values
-# (Gemm.NnFloat ... Gemm.TnDouble) are left out there: natively they check Eigen's products
-# against a triple loop (the wasm suite checks the SIMD kernels): 60 s of the sanitized
-# suite's test time in one run, while the wrappers around Eigen run under the sanitizers in
-# every training test and in Gemm.LeavesMemoryAfterCUntouched. So are the seven tests of the
-# published dictionary's facts (its counts, its split, a model trained on it): under the
-# sanitizers each shard spent ~4 s parsing its 134,000 lines and the tests 31 s in all, while
-# the same parser, split and trainer run there on the small lexicons of the other tests, and
-# fuzz_cmudict feeds the parser. A sanitizer report ends the
+# executions, not time), one test per harness. Tests whose name ends in Unsanitized are left out
+# there: each says why beside it (slow under ASan, and their code runs under the sanitizers in
+# other tests), and a test that reads the published dictionary fails unless it is so named
+# (tests/native/helpers.h). A sanitizer report ends the
 # process it happens in (the test binary or the wolab it runs) and goes to a file in
 # $logs/sanitizers/; each such file counts as one more failure, so no report passes unseen.
 banner "sanitized build (ASan + UBSan)"
@@ -130,11 +124,7 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   rm -rf "$reports" && mkdir -p "$reports"
   export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$reports/asan
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan
-  products=Gemm.NnFloat:Gemm.NnDouble:Gemm.NtFloat:Gemm.NtDouble:Gemm.TnFloat:Gemm.TnDouble
-  published=Cmudict.PublishedDictionaryCounts:Cmudict.CompactFileRoundTripsAndRefusesTruncation:\
-Cmudict.TheBuiltCompactFileIsTheLexicon:G2pSplit.NoHeldOutWordIsEverDrawnForTraining:\
-G2pSplit.BatchesComeFromBucketsOfSimilarLength:G2pTrainer.TrainsAndScoresTheHeldOutWords:PronounceLexicon.*
-  run_shards asan build-asan/wolab_tests --gtest_filter="-$products:$published"
+  run_shards asan build-asan/wolab_tests --gtest_filter='-*Unsanitized'
   run_ctest asan-shell build-asan -R '^sweep\.'
   unset ASAN_OPTIONS UBSAN_OPTIONS
   n=$(find "$reports" -type f | wc -l)
@@ -165,8 +155,7 @@ banner "wasm build: scripts/build-wasm.sh (ran in the background from $(clock "$
 cat "$logs/build-wasm.log"
 # The benchmarks' binaries, for the smoke run at the end, build from here on in the background
 # under SCHED_IDLE (below even the niced wasm build): on what the suites leave idle, mostly the
-# page tests that run one at a time, which left half a core unused. Built last, they took
-# 30 s of the smoke run's 50-60 s.
+# page tests that run one at a time, rather than on the smoke run's own time.
 bench_build_pid=''
 if ((wasm_status == 0)) && [[ -x build/wolab ]]; then
   chrt --idle 0 bash scripts/bench.sh --build-only >"$logs/build-bench.log" 2>&1 &

@@ -251,7 +251,7 @@ Reason reason_from_code(const std::string& code);
 //  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]},
 //  "claim_groups": [{"code", "claims": [id, ...]}, ...], "plain": [{"code", "figures": [name, ...]}, ...]}:
 //  the tables above
-// and the run status states (lab/status.h), each in its order.
+// and the run status states (config/run_status.h), each in its order.
 nlohmann::json codes_json();
 
 }  // namespace wolab

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab::verdicts {
 

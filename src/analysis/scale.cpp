@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab::verdicts {
 

@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/status.h"
 #include "run/trainer.h"
@@ -41,7 +42,7 @@ int eval_command(const std::vector<std::string>& args) {
   } catch (const ConfigError& e) {
     throw ConfigError(std::string("--checkpoint: ") + e.what() + "; give a checkpoint file");
   }
-  Trainer t = Trainer::from_checkpoint(bytes);
+  Trainer t = load_checkpoint(bytes);
   const RunConfig& c = t.config();
   EvalResult e = t.evaluate();
   float greedy = t.greedy_exact();

@@ -14,6 +14,7 @@
 #include "io/checkpoint.h"
 #include "io/cmudict.h"
 #include "io/messages.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "run/g2p.h"
 #include "run/pronounce.h"
@@ -67,7 +68,7 @@ int pronounce_command(const std::vector<std::string>& args) {
   const std::shared_ptr<const G2pData> g2p = load_g2p(data_path);
   std::optional<Trainer> model;
   try {
-    model.emplace(Trainer::from_checkpoint(bytes, g2p));
+    model.emplace(load_checkpoint(bytes, g2p));
   } catch (const ConfigError& e) {
     throw ConfigError(std::string("--model: ") + escape_controls(model_path) + ": " + e.what());
   }

@@ -17,6 +17,7 @@
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "cli/summary.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/plan.h"
 #include "lab/results.h"
@@ -117,8 +118,8 @@ int run_command(const std::vector<std::string>& args) {
       cfg,
       [&](int run, int runs, const Trainer& t) {
         progress(run, runs, t);
-        if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = t.save_checkpoint();
-        if (!models.empty() && t.finished()) models[run] = t.save_checkpoint(/*optimizer=*/false);
+        if (!a.checkpoint.empty() && run == runs - 1 && t.finished()) last_checkpoint = save_checkpoint(t);
+        if (!models.empty() && t.finished()) models[run] = save_checkpoint(t, /*optimizer=*/false);
       },
       a.jobs, g2p);
   progress.finish();

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "io/messages.h"
-#include "run/run_config.h"
 
 namespace wolab {
 

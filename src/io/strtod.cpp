@@ -1,6 +1,6 @@
 // Emscripten's libc (musl) converts decimal text in 128-bit long double, which wasm emulates in
-// software: about 3 us a number, so a results file with W_o snapshots (a million numbers and
-// more) took seconds to read in the page, mostly in strtod. Every number wolab writes is a plain
+// software, so reading a results file with W_o snapshots (a million numbers and more) in the page
+// was mostly strtod. Every number wolab writes is a plain
 // decimal of at most 17 significant digits (9 for a float, decimal_float), and most have small
 // exponents: for m * 10^e with m <= 2^53 and |e| <= 22, both m and 10^|e| are exact doubles and
 // one IEEE multiplication or division rounds the result correctly (Clinger's fast path). The

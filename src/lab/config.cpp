@@ -16,6 +16,7 @@
 #include "io/strtod.h"
 #include "lab/experiment.h"
 #include "run/memory_estimate.h"
+#include "run/tasks.h"
 
 namespace wolab {
 
@@ -46,7 +47,7 @@ double decimal_float(float x) {
   if (!std::isfinite(x)) return x;
   // Grisu2's shortest digits for a float (nlohmann's dtoa, which the dump then prints for the
   // double), read back by parse_double's exact fast path: snprintf and strtod per digit count
-  // took ~8 us a number in wasm, and a W_o snapshot is d_model² of them.
+  // were slow in wasm, and a W_o snapshot is d_model² of them.
   char text[32];
   *nlohmann::detail::to_chars(text, text + sizeof text - 1, x) = '\0';
   return parse_double(text, nullptr);

@@ -13,7 +13,7 @@
 
 #include "io/messages.h"
 #include "lab/experiment.h"
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab {
 

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run/tasks.h"
+
 namespace wolab {
 
 using json = nlohmann::json;

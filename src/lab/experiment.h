@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab {
 

@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "lab/config.h"
 #include "lab/results.h"
 #include "lab/run_cost.h"
 
@@ -34,6 +35,10 @@ std::string experiment_list() {
 // One planned run, trained to its end; progress calls are serialised by `mu`.
 json train(const PlannedRun& run, const std::shared_ptr<const G2pData>& g2p, int index, int runs,
            const ProgressFn& progress, std::mutex& mu) {
+  // A trainer checks no config: a plan of a validated ExperimentConfig holds valid ones, and a
+  // plan made otherwise stops at its first bad run.
+  const std::vector<std::string> problems = validate(run.config);
+  if (!problems.empty()) throw ConfigError(problems.front());
   Trainer trainer(run.config, g2p);
   trainer.keep_stats(run.keep_stats);
   trainer.keep_wo_snapshots(run.keep_wo);

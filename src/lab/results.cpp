@@ -10,6 +10,7 @@
 #include "io/json_input.h"
 #include "lab/experiment.h"
 #include "lab/spread.h"
+#include "lab/status.h"
 #include "lab/wo_files.h"
 #include "run/probes.h"
 

@@ -1,6 +1,7 @@
 #include "lab/run_cost.h"
 
 #include "nn/model.h"
+#include "run/tasks.h"
 
 namespace wolab {
 

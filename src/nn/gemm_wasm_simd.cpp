@@ -6,21 +6,21 @@
 //     for each MC-tall row block: pack A's (MC,KC) block into MR-tall panels, k-major -> a_pack
 //       for each (MR,NR) tile: micro-kernel over the KC slice
 // Packing turns all three variants (A or Aᵀ, B or Bᵀ) into one micro-kernel whose loads are
-// contiguous from two pointers; reading A through four strided row pointers instead measured
-// ~20% slower in V8. Packed panels are zero-padded to MR/NR, so a tile cut by C's edge runs the
+// contiguous from two pointers; reading A through four strided row pointers instead was slower
+// in V8. Packed panels are zero-padded to MR/NR, so a tile cut by C's edge runs the
 // kernel of its valid rows (and of 4 columns when no more are valid) into a small tile buffer,
 // and only the valid part is written out.
 //
 // The micro-tile is 5x8: ten f32x4 accumulators + two B vectors + one broadcast A value + one
-// product = 14 of the 15 xmm registers V8 allocates on x64. Measured in V8 (node 20): 5x8 beats
-// 4x8 by ~4%; 6x8, 8x8 and 4x16 spill and lose 20-35%. The kernel stays a separate function
-// with a plain k loop: inlined into the blocking loops, or unrolled (clang then hoists the loads
-// of several iterations), it runs out of registers too and drops to ~30 GFLOP/s.
+// product = 14 of the 15 xmm registers V8 allocates on x64: in V8, 5x8 beats 4x8, and 6x8, 8x8
+// and 4x16 spill. The kernel stays a separate function with a plain k loop: inlined into the
+// blocking loops, or unrolled (clang then hoists the loads of several iterations), it runs out of
+// registers too.
 //
-// The ceiling (tests/bench/bench_gemm.cpp: this k loop alone on panels in L1, timed beside each
-// product) is ~34 GFLOP/s in node 20 here, about 1.2 mul+add pairs a cycle; the products of the
-// training shapes reach 86-97% of it, the head's N = 12 (one full panel and a half one, which
-// runs the 4-column kernel) ~68%: for so thin a C, packing A costs as much as the products.
+// The ceiling the products are measured against is this k loop alone on panels in L1
+// (tests/bench/bench_gemm.cpp, scripts/bench_gemm.sh; its figures in docs/performance.md). The
+// head's thin C (N = 12: one full panel and a half one, which runs the 4-column kernel) stays
+// furthest below it: for so thin a C, packing A costs as much as the products.
 #ifdef __wasm_simd128__
 
 #include "nn/gemm_wasm_simd.h"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab {
 

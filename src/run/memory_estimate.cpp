@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "nn/model.h"
+#include "run/tasks.h"
 #include "run/trainer.h"
 
 namespace wolab {

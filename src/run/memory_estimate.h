@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 namespace wolab {
 

@@ -3,7 +3,19 @@
 #include <algorithm>
 #include <string>
 
+#include "run/g2p.h"
+
 namespace wolab {
+
+void derive(RunConfig& run) {
+  if (run.task.kind == TaskKind::g2p) {
+    run.model.vocab = kG2pVocab;
+    run.model.seq_len = kG2pSeqLen;
+    return;
+  }
+  run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
+  run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
+}
 
 void fill_batch(Batch& batch, const TaskConfig& task, Rng& rng) {
   const int L = task.length, T = 2 * L + 1;

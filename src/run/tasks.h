@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "run/run_config.h"
+#include "config/run_config.h"
 #include "nn/rng.h"
 
 namespace wolab {
@@ -25,6 +25,10 @@ void fill_batch(Batch& batch, const TaskConfig& task, Rng& rng);
 // run of every variant is judged on the same examples. Its first `size` examples of one stream:
 // a smaller set is a prefix of a larger one.
 Batch heldout_set(const TaskConfig& task, int size);
+
+// Sets the derived fields (vocab, seq_len) from the task: its tokens and its longest example
+// (the toy tasks' layout above, g2p's in run/g2p.h).
+void derive(RunConfig& run);
 
 inline int bos_token(const TaskConfig& t) { return t.alphabet; }
 inline int sep_token(const TaskConfig& t) { return t.alphabet + 1; }

@@ -4,10 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
-#include "io/checkpoint.h"
-#include "lab/config.h"
+#include "io/messages.h"
 #include "nn/adam.h"
 #include "nn/model.h"
 #include "nn/rng.h"
@@ -277,8 +274,6 @@ struct Trainer::Impl {
 Trainer::Trainer(const RunConfig& cfg, std::shared_ptr<const G2pData> g2p) {
   RunConfig c = cfg;
   derive(c);
-  const std::vector<std::string> problems = validate(c);
-  if (!problems.empty()) throw ConfigError(problems.front());
   if (c.task.kind != TaskKind::g2p)
     g2p = nullptr;
   else if (!g2p || g2p->train.empty() || g2p->heldout.empty())
@@ -436,17 +431,14 @@ std::vector<float> Trainer::attention_maps(const std::vector<int>& tokens) {
   return out;
 }
 
-std::vector<uint8_t> Trainer::save_checkpoint(bool optimizer) const {
+RunCheckpoint Trainer::checkpoint(bool optimizer) const {
   const Impl& m = *impl_;
-  SafeTensors st;
-  st.metadata = {{"format", "wolab-checkpoint"},
-                 {"version", "1"},
-                 {"created_by", std::string("wolab ") + kVersion},
-                 {"config", config_json(m.cfg).dump()},
-                 {"step", std::to_string(m.steps_done())},
-                 {"data_rng", std::to_string(m.data_rng.state())},
-                 {"status", describe(m.status)}};
-  if (!optimizer) st.metadata["optimizer"] = "none";
+  RunCheckpoint c;
+  c.step = static_cast<uint64_t>(m.steps_done());
+  c.data_rng = m.data_rng.state();
+  c.status = m.status;
+  c.optimizer = optimizer;
+  SafeTensors& st = c.tensors;
   for (const ParamInfo& p : m.model.param_info()) {
     auto slice = [&](const std::vector<float>& v) {
       return Tensor<float>{p.shape, {v.begin() + p.offset, v.begin() + p.offset + p.size}};
@@ -460,79 +452,29 @@ std::vector<uint8_t> Trainer::save_checkpoint(bool optimizer) const {
   for (int l = 0; l < m.cfg.model.layers; l++)
     st.f32["init.layers." + std::to_string(l) + ".attn.W_o.weight"] = {{C, C}, wo_init(l)};
   st.f32["history.loss"] = {{static_cast<int64_t>(m.losses.size())}, m.losses};
-  return write_safetensors(st);
+  return c;
 }
 
-Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_ptr<const G2pData> g2p) {
-  SafeTensors st = read_safetensors(bytes.data(), bytes.size());
-  auto meta = [&](const std::string& key) -> const std::string& {
-    auto it = st.metadata.find(key);
-    if (it == st.metadata.end()) throw ConfigError("checkpoint: metadata has no \"" + key + "\"");
-    return it->second;
-  };
-  if (meta("format") != "wolab-checkpoint" || meta("version") != "1")
-    throw ConfigError("checkpoint: not a wolab checkpoint of version 1");
-  auto whole_number = [&](const std::string& key) {
-    const std::string& text = meta(key);
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-      throw ConfigError("checkpoint: metadata \"" + key + "\" is not a whole number");
-    try {
-      return std::stoull(text);
-    } catch (const std::out_of_range&) {
-      throw ConfigError("checkpoint: metadata \"" + key + "\" is too large");
-    }
-  };
-  Trainer t(parse_run_config(meta("config")), std::move(g2p));
+Trainer Trainer::from_checkpoint(const RunConfig& cfg, const RunCheckpoint& c, std::shared_ptr<const G2pData> g2p) {
+  Trainer t(cfg, std::move(g2p));
   Impl& m = *t.impl_;
-  // Adam's second moments are averages of squares: a negative one would make the next
-  // update NaN, and the run look as if it had diverged.
-  auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out, bool non_negative = false) {
-    auto it = st.f32.find(name);
-    if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
-    if (it->second.shape != shape)
-      throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
-    for (float x : it->second.data) {
-      if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
-      if (non_negative && x < 0) throw ConfigError("checkpoint: tensor " + name + " has a negative value");
-    }
-    std::copy(it->second.data.begin(), it->second.data.end(), out);
-  };
-  // A model file (save_checkpoint(false)) has no Adam moments: they stay zero.
-  const auto optimizer = st.metadata.find("optimizer");
-  if (optimizer != st.metadata.end() && optimizer->second != "none")
-    throw ConfigError("checkpoint: metadata \"optimizer\" is " + in_quotes(optimizer->second) + "; only \"none\" is known");
-  const bool moments = optimizer == st.metadata.end();
+  check_step_and_status(c, m.cfg.train.steps);
   for (const ParamInfo& p : m.model.param_info()) {
-    take(p.name, p.shape, m.model.params.data() + p.offset);
-    if (!p.trainable || !moments) continue;
-    take("adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
-    take("adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
+    take_tensor(c.tensors, p.name, p.shape, m.model.params.data() + p.offset);
+    if (!p.trainable || !c.optimizer) continue;  // a model file's moments stay zero
+    take_tensor(c.tensors, "adam.m." + p.name, p.shape, m.adam.m.data() + p.offset);
+    // Adam's second moments are averages of squares: a negative one would make the next
+    // update NaN, and the run look as if it had diverged.
+    take_tensor(c.tensors, "adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
   }
   const int64_t C = m.cfg.model.d_model;
   for (int l = 0; l < m.cfg.model.layers; l++)
-    take("init.layers." + std::to_string(l) + ".attn.W_o.weight", {C, C},
-         m.wo_init.data() + l * C * C);
-  const uint64_t step = whole_number("step");
-  if (step > static_cast<uint64_t>(m.cfg.train.steps))
-    throw ConfigError("checkpoint: step is past the config's train.steps");
-  m.losses.resize(step);
-  take("history.loss", {static_cast<int64_t>(step)}, m.losses.data());
-  m.adam.t = static_cast<int64_t>(step);
-  m.data_rng = Rng(whole_number("data_rng"));
-  const auto status = status_from_description(meta("status"));
-  if (!status) throw ConfigError("checkpoint: unknown status " + in_quotes(meta("status")));
-  // A status its step cannot have would let the run train past its last step (running there)
-  // or report steps it never trained. A run diverges at the step whose training loss was not
-  // finite (one past those kept) or whose held-out loss after its update was not (the last).
-  const int s = static_cast<int>(step), steps = m.cfg.train.steps;
-  const bool fits = status->state == RunStatus::State::running   ? s < steps
-                    : status->state == RunStatus::State::done    ? s == steps
-                    : status->state == RunStatus::State::stopped ? status->step == s && s < steps
-                    : (status->step == s + 1 && s < steps) || (status->step == s && s > 0);
-  if (!fits)
-    throw ConfigError("checkpoint: status \"" + describe(*status) + "\" does not fit step " + std::to_string(s) +
-                      " of " + std::to_string(steps));
-  m.status = *status;
+    take_tensor(c.tensors, "init.layers." + std::to_string(l) + ".attn.W_o.weight", {C, C}, m.wo_init.data() + l * C * C);
+  m.losses.resize(c.step);
+  take_tensor(c.tensors, "history.loss", {static_cast<int64_t>(c.step)}, m.losses.data());
+  m.adam.t = static_cast<int64_t>(c.step);
+  m.data_rng = Rng(c.data_rng);
+  m.status = c.status;
   return t;
 }
 

@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "config/run_config.h"
+#include "config/run_status.h"
+#include "io/run_checkpoint.h"
 #include "run/g2p.h"
-#include "run/run_config.h"
-#include "lab/status.h"
 
 namespace wolab {
 
@@ -55,9 +56,10 @@ struct OvSnapshot {
 
 class Trainer {
  public:
-  // Validates `cfg` (throws ConfigError) and initialises weights from cfg.train.seed. The task
-  // g2p trains on `g2p` (the lexicon and its split, shared by every run that reads them), which
-  // the toy tasks ignore; a g2p run without it is a ConfigError.
+  // Initialises weights from cfg.train.seed. `cfg` is valid: lab/ checks every config before a
+  // trainer is made of it (parse_run_config, validate and the plan, lab/config.h), and a trainer
+  // does not check it again. The task g2p trains on `g2p` (the lexicon and its split, shared by
+  // every run that reads them), which the toy tasks ignore; a g2p run without it is a ConfigError.
   explicit Trainer(const RunConfig& cfg, std::shared_ptr<const G2pData> g2p = nullptr);
   ~Trainer();
   Trainer(Trainer&&) noexcept;
@@ -124,13 +126,15 @@ class Trainer {
   // weights over positions 0..t, as decoding the sequence computes them.
   std::vector<float> attention_maps(const std::vector<int>& tokens);
 
-  // safetensors bytes with PyTorch names, Adam moments and the step, so that a trainer made
-  // from them continues exactly as this one would. Without `optimizer`, a model file: no Adam
-  // moments (a third of the size) and metadata "optimizer": "none"; a trainer made from it
-  // predicts and evaluates the same, and trains on with Adam's moments started at zero.
-  std::vector<uint8_t> save_checkpoint(bool optimizer = true) const;
-  // throws ConfigError; `g2p` as for the constructor
-  static Trainer from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_ptr<const G2pData> g2p = nullptr);
+  // The run's tensors and where it stands, so that a trainer made from them continues exactly as
+  // this one would; its config and version are lab/checkpoints.h's to add, which writes the
+  // file. Without `optimizer`, no Adam moments (a model file).
+  RunCheckpoint checkpoint(bool optimizer = true) const;
+  // A trainer of `cfg` (valid, as for the constructor: lab/checkpoints.h parses it from c.config)
+  // continuing from `c`. Throws ConfigError when a tensor is missing, of another shape than
+  // cfg's, not finite, or when c's step or status does not fit cfg (io/run_checkpoint.h).
+  static Trainer from_checkpoint(const RunConfig& cfg, const RunCheckpoint& c,
+                                 std::shared_ptr<const G2pData> g2p = nullptr);
 
  private:
   struct Impl;

@@ -119,7 +119,7 @@ Timing time_gemm(Gemm gemm, const Shape& s, float* C, const float* A, const floa
 // fit the 15 xmm registers V8 allocates on x64, so nothing spills. The accumulators are added
 // into `out` (read after the timing), so neither clang nor V8 can drop the loop. One k loop per
 // call, the depth a run-time argument, as in the kernel: with an outer repeat loop inside the
-// function V8 ran it ~20% slower (register moves around the inner loop), and a constant depth
+// function V8 ran it slower (register moves around the inner loop), and a constant depth
 // lets clang unroll and hoist loads, which then spill.
 constexpr int kCeilDepth = 256;  // k steps per call: the kernel's KC
 __attribute__((noinline)) void ceiling_loop(float* out, const float* Ap, const float* Bp,

@@ -43,9 +43,9 @@ export async function openPage(page, search = '') {
 }
 
 // Waits until the element of `locator` (in the page or a frame) has attribute `name` = `value`,
-// checked at every animation frame. expect(locator).toHaveAttribute retries at widening intervals,
-// up to a second apart, and saw a change 200-400 ms after it happened (this: 5-20 ms); every test
-// waits so for the engine, and most for runs.
+// checked at every animation frame: expect(locator).toHaveAttribute retries at widening intervals,
+// up to a second apart, so it sees a change long after it happened; every test waits so for the
+// engine, and most for runs.
 export async function untilAttribute(locator, name, value, timeout = 5_000) {
   const el = await locator.elementHandle({ timeout });
   try {

@@ -37,9 +37,8 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   await page.waitForFunction(() => window.shownAt !== undefined, null, { timeout: 10_000 }).catch((e) => {
     throw new Error(`the recorded verdicts were not all shown within 10 s of the engine being ready: ${e.message}`);
   });
-  // The target is 2 s from the engine being ready to the last verdict (1.1-1.5 s measured on 2
-  // cores, up to 2.0 s with another process busy); the bound, twice the target, leaves room for
-  // the load of a whole test run.
+  // The target is 2 s from the engine being ready to the last verdict; the bound, twice the
+  // target, leaves room for the load of a whole test run.
   const ms = await page.evaluate(() => window.shownAt - window.readyAt);
   expect(ms, 'ms from the engine being ready to every recorded verdict shown').toBeLessThan(2 * 2_000);
   await expect(page.locator('#claims-body tbody tr')).toHaveCount(9);

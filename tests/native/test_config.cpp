@@ -16,6 +16,7 @@
 
 #include "lab/config.h"
 #include "run/memory_estimate.h"
+#include "run/tasks.h"
 
 namespace wolab {
 namespace {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "nn/model.h"
 #include "run/tasks.h"
@@ -67,7 +68,7 @@ RunConfig small(const DecodeCase& c, int steps) {
 // A model of scalar S holding `trainer`'s current weights.
 template <class S>
 Model<S> model_of(const Trainer& trainer) {
-  const std::vector<uint8_t> bytes = trainer.save_checkpoint();
+  const std::vector<uint8_t> bytes = save_checkpoint(trainer);
   const SafeTensors st = read_safetensors(bytes.data(), bytes.size());
   Model<S> m(trainer.config().model, trainer.config().train.batch);
   for (const ParamInfo& p : m.param_info()) {

@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/results.h"
 #include "nn/eigenvalues.h"
 #include "nn/layers.h"
@@ -182,7 +183,7 @@ TEST(Design, ReloadedCheckpointKeepsLossesButNotEarlierEvalsOrProbes) {
   Trainer a(small(WoMode::learned));
   a.step(12);  // evals and probes at steps 5 and 10
   ASSERT_EQ(a.evals().size(), 2u);
-  Trainer b = Trainer::from_checkpoint(a.save_checkpoint());
+  Trainer b = load_checkpoint(save_checkpoint(a));
   EXPECT_EQ(b.losses(), a.losses());
   EXPECT_TRUE(b.evals().empty());
   EXPECT_TRUE(b.probes().empty());
@@ -207,7 +208,7 @@ TEST(Design, RecordsNameTheVariantOfTheTrainersConfig) {
     const nlohmann::json record = run_record(t);
     EXPECT_EQ(record["variant"], to_string(t.config().model.wo));
     EXPECT_EQ(record["variant"], to_string(wo));
-    Trainer reloaded = Trainer::from_checkpoint(t.save_checkpoint());
+    Trainer reloaded = load_checkpoint(save_checkpoint(t));
     EXPECT_EQ(run_record(reloaded)["variant"], to_string(wo));
   }
 }

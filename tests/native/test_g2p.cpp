@@ -13,6 +13,7 @@
 #include "alloc_hook.h"
 #include "helpers.h"
 #include "io/cmudict.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "nn/model.h"
 #include "run/g2p.h"
@@ -128,7 +129,8 @@ TEST(G2pConfig, TheTaskDerivesItsSizesFromTheData) {
   }
 }
 
-TEST(G2pTrainer, TrainsAndScoresTheHeldOutWords) {
+// Unsanitized: it reads the published dictionary (helpers.h, expect_unsanitized_tag).
+TEST(G2pTrainer, TrainsAndScoresTheHeldOutWordsUnsanitized) {
   Trainer t(g2p_config(), published_data());
   const std::vector<float> losses = t.step(30);
   ASSERT_EQ(losses.size(), 30u);
@@ -151,7 +153,7 @@ TEST(G2pTrainer, TrainsAndScoresTheHeldOutWords) {
   EXPECT_EQ(all.words, static_cast<int>(published_data()->heldout.size()));
   EXPECT_GT(all.per, 0.0f);  // 30 steps of a tiny model are far from right
   // a checkpoint reloads with the data and continues
-  const Trainer back = Trainer::from_checkpoint(t.save_checkpoint(), published_data());
+  const Trainer back = load_checkpoint(save_checkpoint(t), published_data());
   EXPECT_EQ(back.steps_done(), 30);
 }
 
@@ -161,7 +163,8 @@ TEST(G2pTrainer, SameSeedSameRun) {
   EXPECT_EQ(a.last_batch(), b.last_batch());
 }
 
-TEST(G2pMemory, EstimateBoundsTheRun) {
+// Unsanitized: it reads the published dictionary (and has no malloc hook under the sanitizers).
+TEST(G2pMemory, EstimateBoundsTheRunUnsanitized) {
   if (!alloc_hook::available()) GTEST_SKIP() << "no malloc hook under sanitizers";
   const auto data = published_data();
   const RunConfig c = g2p_config();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alloc_hook.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/results.h"
 #include "run/memory_estimate.h"
@@ -33,9 +34,9 @@ int64_t peak_of_run(const RunConfig& cfg, bool snapshots) {
         const std::string text = json_text(run_record(t));  // what the page's record() returns
         EXPECT_GT(text.size(), 100u);
       }
-      bytes = t.save_checkpoint();
+      bytes = save_checkpoint(t);
     }
-    const Trainer back = Trainer::from_checkpoint(bytes);
+    const Trainer back = load_checkpoint(bytes);
     EXPECT_EQ(back.steps_done(), cfg.train.steps);
   }
   return alloc_hook::stop().peak;
@@ -45,8 +46,8 @@ struct MemoryCase {
   const char* name;
   const char* config;
   bool snapshots;  // keeps W_o snapshots, as experiment wo_heatmap does
-  // Takes 5-30 s under node: natively only. In wasm, tests/wasm/memory.test.js checks the
-  // estimate of runs this large against the heap they grow.
+  // Natively only: too slow for the wasm suite under node, where tests/wasm/memory.test.js checks
+  // the estimate of runs this large against the heap they grow.
   bool native_only = false;
 };
 

@@ -123,7 +123,8 @@ TEST(PronounceModel, RefusesAModelOfAnotherTaskAndABadWord) {
   EXPECT_THROW(t.attention_maps(std::vector<int>(29, 0)), std::invalid_argument);
 }
 
-TEST(PronounceLexicon, ListedHeldOutOrTrainedOn) {
+// Unsanitized: it reads the published dictionary (helpers.h, expect_unsanitized_tag).
+TEST(PronounceLexicon, ListedHeldOutOrTrainedOnUnsanitized) {
   const G2pData& data = *published_data();
   const LexiconWord& held = data.lexicon->words[data.heldout[0]];
   const LexiconWord& trained = data.lexicon->words[data.train[0]];

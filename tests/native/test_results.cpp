@@ -8,8 +8,10 @@
 
 #include "helpers.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/experiment.h"
 #include "lab/results.h"
+#include "lab/status.h"
 #include "run/probes.h"
 
 namespace wolab {
@@ -504,9 +506,9 @@ TEST(Results, StoppedRunIsRecordedFromWhatItHas) {
   EXPECT_EQ(t.status(), (RunStatus{State::stopped, 7}));
 
   // A checkpoint keeps the status in words, as it always has.
-  const std::vector<uint8_t> bytes = t.save_checkpoint();
+  const std::vector<uint8_t> bytes = save_checkpoint(t);
   EXPECT_EQ(read_safetensors(bytes.data(), bytes.size()).metadata.at("status"), "stopped at step 7");
-  Trainer back = Trainer::from_checkpoint(bytes);
+  Trainer back = load_checkpoint(bytes);
   EXPECT_EQ(back.status(), (RunStatus{State::stopped, 7}));
   EXPECT_TRUE(back.finished());
 }

@@ -6,6 +6,7 @@
 
 #include "helpers.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "nn/rng.h"
 #include "run/tasks.h"
 #include "run/trainer.h"
@@ -53,7 +54,7 @@ TEST(Tasks, SequencesFollowTheTask) {
 TEST(Trainer, SameConfigAndSeedGiveBitIdenticalRuns) {
   Trainer a(tiny()), b(tiny());
   EXPECT_EQ(a.step(30), b.step(30));
-  EXPECT_EQ(a.save_checkpoint(), b.save_checkpoint());
+  EXPECT_EQ(save_checkpoint(a), save_checkpoint(b));
   Trainer other = [] {
     RunConfig c = tiny();
     c.train.seed = 4;
@@ -170,7 +171,7 @@ TEST(Trainer, LearnsToCopy) {
 TEST(Trainer, CheckpointContinuesExactly) {
   Trainer a(tiny());
   a.step(12);
-  Trainer b = Trainer::from_checkpoint(a.save_checkpoint());
+  Trainer b = load_checkpoint(save_checkpoint(a));
   EXPECT_EQ(b.steps_done(), 12);
   EXPECT_EQ(b.losses(), a.losses());
   EXPECT_EQ(a.step(18), b.step(18));
@@ -178,15 +179,15 @@ TEST(Trainer, CheckpointContinuesExactly) {
 }
 
 TEST(Trainer, CorruptCheckpointsAreRefused) {
-  const std::vector<uint8_t> good = Trainer(tiny()).save_checkpoint();
+  const std::vector<uint8_t> good = save_checkpoint(Trainer(tiny()));
   std::vector<uint8_t> cut(good.begin(), good.begin() + good.size() / 2);
-  EXPECT_THROW(Trainer::from_checkpoint(cut), ConfigError);
+  EXPECT_THROW(load_checkpoint(cut), ConfigError);
   SafeTensors st = read_safetensors(good.data(), good.size());
   st.f32.erase("head.bias");
-  EXPECT_THROW(Trainer::from_checkpoint(write_safetensors(st)), ConfigError);
+  EXPECT_THROW(load_checkpoint(write_safetensors(st)), ConfigError);
   st = read_safetensors(good.data(), good.size());
   st.metadata["config"] = "{\"model\": {\"heads\": 5}}";
-  EXPECT_THROW(Trainer::from_checkpoint(write_safetensors(st)), ConfigError);
+  EXPECT_THROW(load_checkpoint(write_safetensors(st)), ConfigError);
 }
 
 // A status the checkpoint's step cannot have (running at the last step would train past it)
@@ -195,12 +196,12 @@ TEST(Trainer, CheckpointsThatCouldNotHaveBeenSavedAreRefused) {
   auto saved_after = [](int steps) {
     Trainer t(tiny());
     t.step(steps);
-    const std::vector<uint8_t> bytes = t.save_checkpoint();
+    const std::vector<uint8_t> bytes = save_checkpoint(t);
     return read_safetensors(bytes.data(), bytes.size());
   };
   auto load = [](SafeTensors st, const std::string& status) {
     st.metadata["status"] = status;
-    return Trainer::from_checkpoint(write_safetensors(st));
+    return load_checkpoint(write_safetensors(st));
   };
   const SafeTensors mid = saved_after(12), last = saved_after(tiny().train.steps);
   for (const char* fits : {"running", "stopped at step 12", "diverged at step 13", "diverged at step 12"})
@@ -218,11 +219,11 @@ TEST(Trainer, CheckpointsThatCouldNotHaveBeenSavedAreRefused) {
 
 TEST(Trainer, DivergenceStopsTheRunWithItsStep) {
   // weights this large overflow to inf in the embedding sum, so the very next loss is NaN
-  const std::vector<uint8_t> bytes = Trainer(tiny()).save_checkpoint();
+  const std::vector<uint8_t> bytes = save_checkpoint(Trainer(tiny()));
   SafeTensors st = read_safetensors(bytes.data(), bytes.size());
   for (float& x : st.f32.at("tok_emb.weight").data) x = 3e38f;
   for (float& x : st.f32.at("pos_emb.weight").data) x = 3e38f;
-  Trainer t = Trainer::from_checkpoint(write_safetensors(st));
+  Trainer t = load_checkpoint(write_safetensors(st));
   EXPECT_TRUE(t.step(5).empty());
   EXPECT_EQ(describe(t.status()), "diverged at step 1");
   EXPECT_TRUE(t.finished());

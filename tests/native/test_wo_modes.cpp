@@ -8,6 +8,7 @@
 
 #include "helpers.h"
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "nn/orthogonal.h"
 #include "run/probes.h"
 #include "run/trainer.h"
@@ -133,7 +134,7 @@ TEST_P(FrozenWoModes, NeverTrainAndHaveNoBias) {
   EXPECT_EQ(t.wo_weights(0), before0);
   EXPECT_EQ(t.wo_weights(1), before1);
   EXPECT_EQ(t.parameter_count(), Trainer(tiny(WoMode::identity)).parameter_count());
-  const std::vector<uint8_t> bytes = t.save_checkpoint();
+  const std::vector<uint8_t> bytes = save_checkpoint(t);
   const SafeTensors st = read_safetensors(bytes.data(), bytes.size());
   EXPECT_TRUE(st.f32.count("layers.0.attn.W_o.weight"));
   EXPECT_FALSE(st.f32.count("layers.0.attn.W_o.bias"));

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/checkpoint.h"
+#include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "run/trainer.h"
 
@@ -21,9 +22,9 @@ int main(int argc, char** argv) {
   try {
     wolab::Trainer trainer(wolab::parse_run_config(argv[1]));
     const int steps = std::stoi(argv[2]);
-    wolab::write_file_atomic(argv[3], trainer.save_checkpoint());
+    wolab::write_file_atomic(argv[3], wolab::save_checkpoint(trainer));
     trainer.step(steps);
-    wolab::write_file_atomic(argv[4], trainer.save_checkpoint());
+    wolab::write_file_atomic(argv[4], wolab::save_checkpoint(trainer));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wolab_native_trainer: %s\n", e.what());
     return 2;

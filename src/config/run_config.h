@@ -1,6 +1,8 @@
 // The settings of one training run as plain structs: the model, its task and its training.
-// The settings table that reads, writes and checks them is lab/config.h; these carry no JSON,
-// so the network (nn/) and a run (run/) depend on nothing else.
+// config/ is the bottom layer of the core: it includes nothing of the project, and everything
+// above includes it (nn/ and io/ nothing else of the project but each other's headers:
+// tests/native/test_layers.cpp). The settings table that reads, writes and checks these
+// is lab/config.h; the fields derived from the task are run/tasks.h's derive().
 #pragma once
 
 #include <cstdint>
@@ -67,9 +69,6 @@ struct RunConfig {
   TaskConfig task;
   TrainConfig train;
 };
-
-// Sets the derived fields (vocab, seq_len) from the task.
-void derive(RunConfig& run);
 
 const char* to_string(WoMode m);
 const char* to_string(LnPlace p);

@@ -1,8 +1,6 @@
-#include "run/run_config.h"
+#include "config/run_config.h"
 
 #include <vector>
-
-#include "run/g2p.h"
 
 namespace wolab {
 
@@ -39,15 +37,5 @@ std::optional<TaskKind> task_kind_from_string(const std::string& s) { return enu
 const char* to_string(WoMode m) { return enum_name(kWoNames, m); }
 const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
 const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
-
-void derive(RunConfig& run) {
-  if (run.task.kind == TaskKind::g2p) {
-    run.model.vocab = kG2pVocab;
-    run.model.seq_len = kG2pSeqLen;
-    return;
-  }
-  run.model.vocab = run.task.alphabet + 2;     // symbols, BOS, SEP
-  run.model.seq_len = 2 * run.task.length + 1;  // [BOS] x [SEP] y without its last token
-}
 
 }  // namespace wolab
