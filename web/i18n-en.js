@@ -18,6 +18,8 @@ export const en = {
   f_ln: 'LayerNorm', ln_post: 'post-LN', ln_pre: 'pre-LN',
   f_length: 'Sequence length', f_alphabet: 'Alphabet size', f_heldout: 'Held-out sequences', f_batch: 'Batch', f_lr: 'Learning rate',
   f_steps: 'Steps', f_seeds: 'Seeds', f_seed: 'First seed', f_probe_every: 'Probe every (steps)',
+  f_schedule: 'Learning-rate schedule', schedule_constant: 'constant', schedule_cosine: 'warmup, then cosine decay',
+  f_warmup: 'Warmup steps', f_lr_min: 'Final learning rate',
   f_clip: 'Gradient clip', f_lrs: 'Learning rates of experiment 6', f_stability_clip: 'Gradient clip of experiment 6',
   f_lang: 'Language', f_embed: 'Embedded experiment', f_theme: 'Theme',
   // One plain sentence per setting, shown under its field.
@@ -36,6 +38,9 @@ export const en = {
   h_seeds: 'Repeats with different random starts; each variant gets the same ones.',
   h_seed: 'The first random seed; the runs use this seed and the next ones.',
   h_probe_every: 'Every this many steps, the page measures held-out accuracy and looks inside the model.',
+  h_schedule: 'Constant keeps the learning rate fixed; cosine raises it over the warmup steps, then lowers it smoothly to the final rate at the last step.',
+  h_warmup: 'Steps over which the cosine schedule raises the learning rate from near 0 to its peak.',
+  h_lr_min: 'The learning rate the cosine schedule reaches at the last step.',
   h_clip: 'Largest gradient norm a step may use; larger gradients are scaled down. 0 turns clipping off.',
   h_lrs: 'The learning rates experiment 6 sweeps, separated by commas, increasing, e.g. 0.001,0.003,0.01.',
   h_stability_clip: 'Gradient clip of experiment 6’s runs; 0, the default, leaves it off, since clipping hides instability.',

@@ -54,6 +54,7 @@ const char* const kUsage =
     "       wolab split-wo IN.json --out OUT.json     W_o snapshots into binary files beside OUT\n"
     "       wolab plan [run flags] [--shards N]      the runs of the plan, or N commands training its slices\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
+    "       wolab half-model MODEL --out FILE         a model file (--save-checkpoints) in float16\n"
     "       wolab --help | run --help | eval --help | pronounce --help | report --help |\n"
     "             split-wo --help | plan --help | merge --help | --version\n";
 
@@ -64,7 +65,7 @@ struct RunFlag {
   const char* help;
 };
 const RunFlag kRunFlags[] = {
-    {"--preset", "NAME", "start from a preset of the page (quick or article) instead of --config; flags override it"},
+    {"--preset", "NAME", "start from a preset (the page's quick or article; converged or converged_narrow: real words to the end) instead of --config; flags override it"},
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},
@@ -370,10 +371,10 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   ExperimentConfig& cfg = a.cfg;
   if (!preset.empty()) {
-    const json all = presets();
+    const json all = presets(/*with_native=*/true);
     if (!all.contains(preset)) {
       std::string names;
-      for (const std::string& name : preset_names()) names += (names.empty() ? "" : " or ") + name;
+      for (const std::string& name : preset_names(/*with_native=*/true)) names += (names.empty() ? "" : " or ") + name;
       throw ConfigError("--preset: " + in_quotes(preset) + " is not a preset; use " + names);
     }
     cfg = parse_experiment_config(all[preset].dump());
@@ -397,8 +398,6 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   if (a.shard && !a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
-  if (a.shard && !a.checkpoints.empty())
-    throw ConfigError("--save-checkpoints: cannot be combined with --shard; give it to a run of the whole plan");
   if (!needs_lexicon(cfg)) {
     if (!a.data.empty())
       throw ConfigError("--data: only the task g2p (and experiment real_words) reads a data file; the task is " +
@@ -458,12 +457,28 @@ int run_shard(const RunArgs& a) {
   const std::vector<size_t> runs = slices_of(plan, a.shard->count, "--shard")[static_cast<size_t>(a.shard->index - 1)];
   const std::string path = shard_path(a.out, *a.shard);
   check_writable("--out", path);
+  // --save-checkpoints: the models of this slice's runs, named as a whole run names them.
+  const std::vector<std::string> plan_models = checkpoint_paths(a.cfg, a.checkpoints);
+  std::vector<std::string> paths = {path};
+  for (size_t i : runs)
+    if (!plan_models.empty()) paths.push_back(plan_models[i]);
+  for (size_t i = 1; i < paths.size(); ++i) check_writable("--save-checkpoints", paths[i]);
   const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
   Progress progress;
-  std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs, g2p);
+  std::vector<std::vector<uint8_t>> models(paths.size() - 1);
+  std::vector<json> records = train_runs(
+      plan, runs,
+      [&](int run, int count, const Trainer& t) {
+        progress(run, count, t);
+        if (!models.empty() && t.finished()) models[static_cast<size_t>(run)] = t.save_checkpoint(/*optimizer=*/false);
+      },
+      a.jobs, g2p);
   progress.finish();
   const json file = shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records));
-  write_all({path}, [&](size_t) { return json_text(file) + "\n"; });
+  write_all(paths, [&](size_t i) {
+    if (i == 0) return json_text(file) + "\n";
+    return std::string(models[i - 1].begin(), models[i - 1].end());
+  });
   std::printf("wrote %s: slice %d/%d, %zu of the plan's %zu runs\n", path.c_str(), a.shard->index, a.shard->count,
               runs.size(), plan.size());
   return 0;
@@ -699,6 +714,24 @@ int pronounce_command(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `wolab half-model MODEL --out FILE`: the model file with its weights in float16 (half_model).
+int half_model_command(const std::vector<std::string>& args) {
+  if (args.size() != 3 || args[1] != "--out")
+    throw ConfigError("half-model: give a model file and --out FILE, e.g. wolab half-model learned.seed0.safetensors "
+                      "--out learned.seed0.f16.safetensors");
+  const std::vector<uint8_t> bytes = read_file_bytes(args[0]);
+  std::vector<uint8_t> half;
+  try {
+    half = half_model(bytes);
+  } catch (const ConfigError& e) {
+    throw ConfigError(args[0] + ": " + e.what());
+  }
+  check_writable("--out", args[2]);
+  write_file_atomic(args[2], half);
+  std::printf("wrote %s: %zu bytes (from %zu)\n", args[2].c_str(), half.size(), bytes.size());
+  return 0;
+}
+
 int report_command(const std::vector<std::string>& args) {
   if (asks_help(args)) {
     print_report_help();
@@ -800,7 +833,8 @@ int main(int argc, char** argv) {
     if (command == "split-wo") return split_command(rest);
     if (command == "plan") return plan_command(argv[0], rest);
     if (command == "merge") return merge_command(rest);
-    throw ConfigError(command + ": unknown command; use run, eval, pronounce, report, split-wo, plan, merge, --help or --version");
+    if (command == "half-model") return half_model_command(rest);
+    throw ConfigError(command + ": unknown command; use run, eval, pronounce, report, split-wo, plan, merge, half-model, --help or --version");
   } catch (const ConfigError& e) {
     std::cerr << "wolab: " << one_line(e.what()) << "\n";
     return 2;

@@ -486,16 +486,23 @@ Trainer Trainer::from_checkpoint(const std::vector<uint8_t>& bytes, std::shared_
   Impl& m = *t.impl_;
   // Adam's second moments are averages of squares: a negative one would make the next
   // update NaN, and the run look as if it had diverged.
+  // A tensor is F32, or F16 in a half model file (half_model, io/checkpoint.h), widened exactly.
   auto take = [&](const std::string& name, const std::vector<int64_t>& shape, float* out, bool non_negative = false) {
+    Tensor<float> widened;
     auto it = st.f32.find(name);
-    if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
-    if (it->second.shape != shape)
-      throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
-    for (float x : it->second.data) {
+    if (it == st.f32.end()) {
+      auto half = st.f16.find(name);
+      if (half == st.f16.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
+      widened.shape = half->second.shape;
+      for (uint16_t h : half->second.data) widened.data.push_back(float_from_half(h));
+    }
+    const Tensor<float>& t = it == st.f32.end() ? widened : it->second;
+    if (t.shape != shape) throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
+    for (float x : t.data) {
       if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
       if (non_negative && x < 0) throw ConfigError("checkpoint: tensor " + name + " has a negative value");
     }
-    std::copy(it->second.data.begin(), it->second.data.end(), out);
+    std::copy(t.data.begin(), t.data.end(), out);
   };
   // A model file (save_checkpoint(false)) has no Adam moments: they stay zero.
   const auto optimizer = st.metadata.find("optimizer");
