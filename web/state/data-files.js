@@ -1,0 +1,21 @@
+// The data files this page can hand to a run: the core names what a choice or an experiment needs
+// (settings() and experiments(): needs_data, docs/api.md), and this table says where the page
+// finds each. Nothing here is fetched at boot: a training worker fetches a file when a job needs
+// it (web/runs/worker.js), and the real-words section's word box when it comes near the viewport.
+export const DATA_FILES = { lexicon: 'cmudict-g2p.txt' };
+
+// Whether the page can load the data a table row names (null: it needs none).
+export const canLoad = (name) => name == null || Object.hasOwn(DATA_FILES, name);
+
+// The files a run config needs, { name: url }, from the settings table's needs_data: the data
+// its value of each such field names (the task g2p: the lexicon).
+export function dataFor(config, settings) {
+  const out = {};
+  for (const s of settings) {
+    if (!s.needs_data) continue;
+    const value = s.path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), config);
+    const name = s.needs_data[value];
+    if (name) out[name] = DATA_FILES[name];
+  }
+  return out;
+}
