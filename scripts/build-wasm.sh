@@ -46,6 +46,11 @@ else
   echo "build-wasm: $lexicon not built (run build-native.sh): the page will leave out the real-words section" >&2
 fi
 node scripts/render-doc.js docs/claims.md dist.tmp/rules.html || cannot_assemble "rendering docs/claims.md failed"
+# Real words trained to the end natively (scripts/record-converged.sh), committed: section 7 and
+# "Try a word" lead with them.
+if [[ -d recorded/converged ]]; then
+  cp -R recorded/converged dist.tmp/converged || cannot_assemble "copying recorded/converged failed"
+fi
 # The recordings (scripts/record.sh, which may be writing them meanwhile) stay.
 if [[ -d dist/recorded ]]; then mv dist/recorded dist.tmp/recorded || cannot_assemble "keeping dist/recorded failed"; fi
 rm -rf dist && mv dist.tmp dist || cannot_assemble "moving dist.tmp/ to dist/ failed"

@@ -13,15 +13,19 @@
 #   CONVERGED_WORK   where the sweep trains (default build/converged; slices already there are kept,
 #                    so a rerun after a failure trains only the slices that failed)
 #   CONVERGED_OUT    the recorded folder (default recorded/converged)
-#   CONVERGED_PRESETS  (default "converged converged_narrow")
+#   CONVERGED_PRESETS  (default "converged_narrow converged": the cheaper first, so that it is
+#                      whole if the sweep must stop early)
 #   CONVERGED_SHARDS   slices per preset (default 10)   CONVERGED_JOBS  slices at once (default 2)
+#   CONVERGED_TRAIN_ONLY  set: train the missing slices, record nothing
 # Exit status: 0 recorded; 1 a step failed (the recorded folder is then left as it was).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 work=${CONVERGED_WORK:-build/converged}
 out=${CONVERGED_OUT:-recorded/converged}
-read -r -a presets <<<"${CONVERGED_PRESETS:-converged converged_narrow}"
+read -r -a presets <<<"${CONVERGED_PRESETS:-converged_narrow converged}"
+# Flags after --preset, for a sweep of presets changed since the CLI was built (recorded in the manifest).
+read -r -a extra <<<"${CONVERGED_FLAGS:-}"
 shards=${CONVERGED_SHARDS:-10}
 jobs=${CONVERGED_JOBS:-2}
 lexicon=$(dirname "$bin")/data/cmudict-g2p.txt
@@ -31,20 +35,26 @@ mkdir -p "$work"
 [[ -s $work/commit.txt ]] || echo "$(git rev-parse HEAD) $(git status --porcelain -- src bindings CMakeLists.txt | wc -l)" > "$work/commit.txt"
 read -r commit dirty < "$work/commit.txt"
 
-# 1. One list of commands for every preset's slices, the first preset's first: if time runs out,
-# the first preset is whole.
-: > "$work/commands.txt"
+# 1. Each preset's slices through GNU parallel, the first preset's first. A slice whose shard file
+# exists is not trained again, so a rerun after a failure or a stop trains only what is missing.
+# GNU time counts the CPU of every slice (parallel waits for each); each run of parallel adds a
+# line to the preset's time.txt, and the sweep's time is their sum.
 for p in "${presets[@]}"; do
   mkdir -p "$work/$p/models"
-  "$bin" plan --preset "$p" --experiment real_words --jobs 1 --save-checkpoints "$work/$p/models" \
-    --out "$work/$p/results.real_words.json" --shards "$shards" >> "$work/commands.txt" 2> "$work/$p/slices.txt"
+  "$bin" plan --preset "$p" "${extra[@]}" --experiment real_words --jobs 1 --save-checkpoints "$work/$p/models" \
+    --out "$work/$p/results.real_words.json" --shards "$shards" > "$work/$p/commands.txt" 2> "$work/$p/slices.txt"
+  while read -r line; do
+    k=${line##*--shard }
+    [[ -f $work/$p/results-shard-${k%/*}-of-$shards.json ]] || echo "$line"
+  done < "$work/$p/commands.txt" > "$work/$p/todo.txt"
+  if [[ -s $work/$p/todo.txt ]]; then
+    /usr/bin/time -f "%U %S %e" -a -o "$work/$p/time.txt" \
+      parallel --will-cite -j "$jobs" --joblog "$work/$p/joblog" < "$work/$p/todo.txt"
+  fi
 done
-# GNU time counts the CPU of every slice (parallel waits for each); a rerun after a failure
-# trains only the slices that failed, and adds its line: the sweep's time is their sum.
-/usr/bin/time -f "%U %S %e" -a -o "$work/time.txt" \
-  parallel --will-cite -j "$jobs" --joblog "$work/joblog" --resume-failed < "$work/commands.txt"
-cpu=$(awk '{ s += $1 + $2 } END { printf "%.0f", s }' "$work/time.txt")
-wall=$(awk '{ s += $3 } END { printf "%.0f", s }' "$work/time.txt")
+[[ -z ${CONVERGED_TRAIN_ONLY:-} ]] || exit 0
+cpu=$(cat "${presets[@]/#/$work/}"/time.txt | awk '{ s += $1 + $2 } END { printf "%.0f", s }')
+wall=$(cat "${presets[@]/#/$work/}"/time.txt | awk '{ s += $3 } END { printf "%.0f", s }')
 echo "record-converged: trained in ${wall} s wall, ${cpu} s CPU"
 
 # 2. Merge and analyse each preset.
@@ -72,7 +82,7 @@ pronunciations() {  # model file, words...
 mapfile -t listed < <(awk '!/^;;;/ && $1 !~ /\(/ { print tolower($1) }' "$lexicon" | sort -u)
 for p in "${presets[@]}"; do
   mkdir -p "$tmp/$p/models"
-  seed=$("$bin" plan --preset "$p" --experiment real_words | awk 'NR == 2 { print $3 }')
+  seed=$("$bin" plan --preset "$p" "${extra[@]}" --experiment real_words | awk 'NR == 2 { print $3 }')
   first=$(ls "$work/$p/models"/*.seed"$seed".safetensors | head -1)
   [[ -s $work/heldout.txt ]] || printf '%s\n' "${listed[@]}" | heldout_words "$first" > "$work/heldout.txt"
   mapfile -t heldout < "$work/heldout.txt"
@@ -90,8 +100,8 @@ for p in "${presets[@]}"; do
   done
 done
 
-# The word box's example chips: held-out words a reader recognises, on which the first preset's
-# models differ. "Recognises": CMUdict lists the word with two inflected forms (w+s or w+es, and
+# The word box's example chips: held-out words a reader recognises, on which the models of
+# converged (the wider model) differ. "Recognises": CMUdict lists the word with two inflected forms (w+s or w+es, and
 # w+ed, w+ing or w+er), which common words have and names and abbreviations rarely do; 4 to 8
 # letters. The six with the most distinct pronunciations among the variants, then in the
 # lexicon's order.
@@ -104,7 +114,8 @@ for w in "${heldout[@]}"; do
   [[ -n ${is_listed[${w}ed]:-} || -n ${is_listed[${w}ing]:-} || -n ${is_listed[${w}er]:-} ]] || continue
   common+=("$w")
 done
-p=${presets[0]}
+p=converged
+[[ -d $tmp/$p ]] || p=${presets[0]}
 for f in "$tmp/$p/models"/*.safetensors; do pronunciations "$f" "${common[@]}" > "$f.said"; done
 paste -d '\t' "$tmp/$p/models"/*.said |
   awk -F '\t' '{ split($1, a, ": "); n = 0; delete seen; for (i = 1; i <= NF; i++) { sub(/^[^:]*: /, "", $i); if (!($i in seen)) { seen[$i] = 1; n++ } } if (n > 1) print n "\t" NR "\t" a[1] }' |
@@ -118,7 +129,7 @@ rm "$tmp/$p/models"/*.said
   printf ' "sweep": ['
   sep=''
   for p in "${presets[@]}"; do
-    printf '%s"wolab plan --preset %s --experiment real_words --jobs 1 --save-checkpoints DIR --out results.real_words.json --shards %s | parallel -j %s"' "$sep" "$p" "$shards" "$jobs"
+    printf '%s"wolab plan --preset %s%s --experiment real_words --jobs 1 --save-checkpoints DIR --out results.real_words.json --shards %s | parallel -j %s"' "$sep" "$p" "${extra[*]:+ ${extra[*]}}" "$shards" "$jobs"
     sep=', '
   done
   printf '],\n "wolab_version": "%s", "core_commit": "%s", "core_dirty_files": %s,\n' \

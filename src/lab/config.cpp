@@ -523,14 +523,14 @@ const Preset kPresets[] = {
     // recorded results and models. The pilot behind the steps and the schedule: docs/sweeps.md,
     // "Real words to the end".
     {"converged", R"({"experiment": "real_words", "seeds": 5,
-      "train": {"steps": 8000, "schedule": "cosine", "warmup": 400, "lr_min": 0.00001},
-      "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 8000, "batch": 32,
-                     "probe_every": 400, "heldout": 256}})", /*page=*/false},
+      "train": {"steps": 5000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "real_words": {"d_model": 32, "heads": 2, "layers": 2, "d_ff": 128, "steps": 5000, "batch": 32,
+                     "probe_every": 250, "heldout": 256}})", /*page=*/false},
     // The same with narrow heads (width 4), where the toy tasks showed W_o mattering most.
     {"converged_narrow", R"({"experiment": "real_words", "seeds": 5,
-      "train": {"steps": 8000, "schedule": "cosine", "warmup": 400, "lr_min": 0.00001},
-      "real_words": {"d_model": 32, "heads": 8, "layers": 2, "d_ff": 128, "steps": 8000, "batch": 32,
-                     "probe_every": 400, "heldout": 256}})", /*page=*/false},
+      "train": {"steps": 5000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "real_words": {"d_model": 32, "heads": 8, "layers": 2, "d_ff": 128, "steps": 5000, "batch": 32,
+                     "probe_every": 250, "heldout": 256}})", /*page=*/false},
 };
 }  // namespace
 
