@@ -1,10 +1,14 @@
 // The page's boot and its top-level events. The first paint (header, control bar, texts) needs
 // no engine; the settings form and the experiments come from the core's tables once the module
 // has loaded. Views draw from run records in the results schema, so a live run, a recorded run
-// and an imported CLI file all go through the same drawing code.
+// and an imported CLI file all go through the same drawing code. Owns the engine, the pool, the
+// chrome (language, embed, theme) and the list of experiments (state/).
 import { applyStatic, detectLang, lang, setLang, t } from './i18n/i18n.js';
-import { experimentInfos, readQueryChrome, readSettings, setCoreTables, settingsFromConfig } from './state/state.js';
-import { $, app, errorText } from './state/app-state.js';
+import { experimentInfos, readQueryChrome, readSettings, setCoreTables } from './state/state.js';
+import { $, errorText } from './views/dom.js';
+import { chrome } from './state/chrome.js';
+import { core, pool } from './state/engine.js';
+import { experiments } from './state/experiments.js';
 import { loadWolab } from './wasm/wasm.js';
 import { poolSize, Runner } from './runs/runner.js';
 import { warmUp } from './views/charts.js';
@@ -15,7 +19,7 @@ import { notice } from './controls/notices.js';
 import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './controls/settings-form.js';
 import { LOAD_SPEED_DELAY_MS, scheduleSpeed } from './runs/estimate.js';
 import { makeExperiment } from './views/experiment-section.js';
-import { onWorker, requestRun, runExperiments, stopAll, togglePause } from './runs/live-runs.js';
+import { onWorker, requestRun, runPending, stopAll, togglePause } from './runs/live-runs.js';
 import { importFile, showRecorded } from './results/results-shown.js';
 import { overall, trackBarHeight } from './controls/control-bar.js';
 import { copyLink } from './controls/share.js';
@@ -31,111 +35,104 @@ function renderAll() {
   applyStatic();
   $('#lang').value = lang();
   showErrors();
-  for (const exp of app.exps.values()) exp.renderNow();
+  for (const exp of experiments.values()) exp.renderNow();
   overall.renderNow();
   renderClaims();
-  if (app.wolab) showEngine();
+  if (core.get().wolab) showEngine();
 }
 
 function showEngine() {
+  const { wolab, engine } = core.get();
   $('#engine').textContent = t('engineReady', {
-    version: app.wolab.version(), build: t(app.engine.script === 'wolab.js' ? 'buildSimd' : 'buildPlain'), workers: app.runner.size,
+    version: wolab.version(), build: t(engine.script === 'wolab.js' ? 'buildSimd' : 'buildPlain'), workers: pool.get().size,
   });
 }
 
 async function boot() {
   const query = readQueryChrome(location.search);
-  app.langChosen = query.lang;
-  app.embed = query.embed;
-  app.theme = query.theme;
+  chrome.set({ lang: query.lang, embed: query.embed, theme: query.theme });
   setLang(query.lang || detectLang(navigator.languages));
   setUpTheme(renderAll);
   const embedClasses = [document.documentElement.classList, document.body.classList];
-  if (app.embed) {
+  if (query.embed) {
     for (const list of embedClasses) list.add('embed');
     reportHeight();
   }
   trackBarHeight();
   // Leaving or reloading mid-run would lose the runs: the browser asks first.
   window.addEventListener('beforeunload', (e) => {
-    if (app.runner && app.runner.busy) e.preventDefault();
+    if (pool.get() && pool.get().busy) e.preventDefault();
   });
   renderAll();
 
   listenToForm();
   $('#lang').addEventListener('change', (e) => {
-    app.langChosen = e.target.value;
-    setLang(app.langChosen);
+    chrome.update({ lang: e.target.value });
+    setLang(e.target.value);
     renderAll();
     writeUrl();
   });
   $('#copy-link').addEventListener('click', copyLink);
-  $('#run-all').addEventListener('click', (e) => {
-    app.lastRun = e.currentTarget;
-    requestRun('all');
-  });
+  $('#run-all').addEventListener('click', (e) => requestRun('all', e.currentTarget));
   $('#pause').addEventListener('click', togglePause);
   $('#stop').addEventListener('click', stopAll);
   // Several files at once: `wolab run --experiment all` writes one per experiment.
   $('#import-file').addEventListener('change', async (e) => {
     const files = [...e.target.files];
     e.target.value = '';
-    if (!app.wolab) return;
+    if (!core.get().wolab) return;
     for (const file of files) await importFile(file);
   });
 
   // The engine's tables, then the sections, the form and Chart.js's first use, each in a task
   // of its own (nextTask), so that no step of the boot is one long task. Runs asked for before
-  // the pool exists (app.runner) wait for it (live-runs.js).
+  // the pool exists wait for it (live-runs.js, runPending).
   let codes;
   try {
     const { module, engine } = await loadWolab();
-    app.wolab = module;
-    app.engine = engine;
-    app.presets = JSON.parse(module.presets());
-    app.presetNames = module.presetNames();
     setCoreTables(JSON.parse(module.settings()), JSON.parse(module.experiments()));
     codes = JSON.parse(module.codes());
     setRunCodes(codes);
+    core.set({ wolab: module, engine, failed: false, presets: JSON.parse(module.presets()), presetNames: module.presetNames() });
   } catch (e) {
-    app.engineFailed = true;
     $('#engine').textContent = t('engineFailed', { message: errorText(e) });
     $('#engine').classList.add('error');
     // An embed hides the control bar and its engine line; without the core there is no section.
-    if (app.embed) notice($('#engine').textContent, 'error', { box: $('#experiments') });
+    if (chrome.get().embed) notice($('#engine').textContent, 'error', { box: $('#experiments') });
+    core.update({ failed: true });
     showErrors();
     return;
   }
   await nextTask();
   const link = readSettings(location.search);
-  if (app.embed && !experimentInfos().some((e) => e.name === app.embed)) {  // the whole page, with the link's other values
-    link.problems.push({ key: 'embed', text: app.embed, error: 'errEnum', allowed: experimentInfos().map((e) => e.name) });
-    app.embed = null;
+  const { embed } = chrome.get();
+  if (embed && !experimentInfos().some((e) => e.name === embed)) {  // the whole page, with the link's other values
+    link.problems.push({ key: 'embed', text: embed, error: 'errEnum', allowed: experimentInfos().map((e) => e.name) });
+    chrome.update({ embed: null });
     for (const list of embedClasses) list.remove('embed');
   }
   for (const info of experimentInfos()) {
     const exp = makeExperiment(info);
-    exp.section.hidden = Boolean(app.embed) && info.name !== app.embed;
+    exp.section.hidden = Boolean(chrome.get().embed) && info.name !== chrome.get().embed;
     $('#experiments').appendChild(exp.section);
-    app.exps.set(info.name, exp);
+    experiments.set(info.name, exp);
   }
   await nextTask();
-  app.base = settingsFromConfig(app.presets[app.presetNames[0]]);
   buildForm();
   await nextTask();
   warmUp();
   await nextTask();
-  app.runner = new Runner(app.engine, poolSize(), onWorker);
-  startAnalysis(app.engine);
+  const { engine } = core.get();
+  pool.set(new Runner(engine, poolSize(), onWorker));
+  startAnalysis(engine);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();
   document.body.dataset.ready = 'true';
   let shown = Promise.resolve();
-  if (app.pending) runExperiments(app.pending);
-  // Results recorded with the preset the settings match; settings of one's own (a link) start
-  // empty.
-  else if ($('#preset').value !== 'custom') shown = showRecorded($('#preset').value);
+  // Unless Run was pressed meanwhile: results recorded with the preset the settings match;
+  // settings of one's own (a link) start empty.
+  if (!runPending() && $('#preset').value !== 'custom') shown = showRecorded($('#preset').value);
   setUpClaims(codes, shown);
   // The estimate's timing of this device once the recordings are shown (web/runs/estimate.js).
   shown.finally(() => scheduleSpeed(LOAD_SPEED_DELAY_MS));

@@ -486,14 +486,14 @@ std::vector<std::string> validate(const ExperimentConfig& cfg) {
 
 // The presets, in one place. "quick" is small and narrow-headed (8 heads of width 2, one
 // layer) on purpose: sweeps with the CLI showed W_o's effect on final accuracy most clearly
-// there (README, "Choosing the presets"), and its whole suite trains in seconds. "article" is
+// there (docs/findings.md, "Choosing the presets"), and its whole suite trains in seconds. "article" is
 // the article's model size, trained only as long as learned and identity differ: with batch 16
 // every variant reaches loss 0.1 by step 18-23, so 25 steps (30 gave the same verdicts), probed
 // every 5 (held-out accuracy at step 15: learned 0.98-1.00, identity 0.87-0.96, frozen_random
 // 0.69-0.83), on 128 held-out sequences (an eval of 512 cost more than the training steps
-// between probes; README, "Choosing the presets"). Quick's learning rates reach where training
+// between probes; docs/findings.md, "Choosing the presets"). Quick's learning rates reach where training
 // fails: the default 0.001..0.03 trained every variant at 0.03, and 0.001 trained none in 400
-// steps. real_words (README, "Choosing the presets", the sweep): Quick is the smallest model
+// steps. real_words (docs/findings.md, "Choosing the real words presets"): Quick is the smallest model
 // that learns words visibly within about a minute of the page's two workers for its 12 runs
 // (d_model 64, 400 steps: PER 38%, WER 87%, still learning; d_model 16 barely learned, d_model 32
 // learned less for the same time); Article is the article's model size, as long as the page can

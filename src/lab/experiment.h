@@ -23,7 +23,7 @@ struct LrStabilityConfig {
 // Settings of experiment real_words, which trains on the task g2p (CMUdict, docs/g2p.md) with
 // this model and this training length in place of base's; the rest (ln, lr, clip, Adam, seed)
 // is base's. Words need a wider model and far more steps than the toy tasks, so presets set
-// both (README, "Choosing the presets").
+// both (docs/findings.md, "Choosing the real words presets").
 struct RealWordsConfig {
   int d_model = 64;
   int heads = 4;

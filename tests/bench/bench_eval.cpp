@@ -1,7 +1,7 @@
 // Cost of the end-of-run evaluation (the held-out eval and greedy decoding that a run's record
 // takes at its last step) in training steps of the same config, native, one thread; and, apart,
-// the singular values of every layer's W_o that the record adds. A figure for the README, not a
-// test.
+// the singular values of every layer's W_o that the record adds. A figure for docs/performance.md,
+// not a test.
 //
 //   bench_eval ['<config json>']   (default: the Article size, d_model 256, 2 layers, copy)
 //

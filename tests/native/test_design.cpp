@@ -1,4 +1,4 @@
-// The experiment's design, as the README states it, and the probes checked against identities
+// The experiment's design, as docs/findings.md states it, and the probes checked against identities
 // computed here independently (in double). Each test fails if the claim it guards breaks:
 // variants of one seed seeing different data or different weights, a held-out set that
 // depends on the seed or overlaps the training stream, probes measuring the wrong thing.

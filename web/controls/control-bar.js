@@ -1,19 +1,25 @@
-// The control bar: Run all, Pause, Stop, the overall progress and its label, and where focus
-// goes when the focused control goes away.
+// The control bar: Run all, Pause, Stop, the overall progress and its label. It follows the
+// state it shows (the engine, the settings, the runs, the estimate) by subscribing to it.
 import { t } from '../i18n/i18n.js';
-import { $, app } from '../state/app-state.js';
+import { $ } from '../views/dom.js';
 import { invalidate, renderNow } from '../views/frames.js';
-import { configValid } from './settings-form.js';
-import { estimateText, secondsLeft } from '../runs/estimate.js';
+import { core, pool } from '../state/engine.js';
+import { experiments } from '../state/experiments.js';
+import { batch, runsChanged } from '../state/runs.js';
+import { configValid, settings } from '../state/settings.js';
+import { estimateText, onEstimate, secondsLeft } from '../runs/estimate.js';
 import { active, complete, started } from '../state/run-status.js';
+import { focusTarget } from './focus.js';
 
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
 
 // The control bar: overall progress, steps/s and time left, button states.
 export const overall = {
   render() {
-    const runs = app.batch.jobs.map((job) => job.runs[0]);  // a job's runs share their state
-    const busy = Boolean(app.runner && app.runner.busy);
+    const { jobs, start, end } = batch.get();
+    const runs = jobs.map((job) => job.runs[0]);  // a job's runs share their state
+    const runner = pool.get();
+    const busy = Boolean(runner && runner.busy);
     let total = 0, done = 0, rate = 0;
     for (const r of runs) {
       total += r.steps;
@@ -24,7 +30,7 @@ export const overall = {
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
     let label = [t('overallIdle'), estimateText('all')].join(' ').trim();
-    if (busy && app.runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
+    if (busy && runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {
       const left = secondsLeft();
       const eta = left === null ? '…' : fmtTime(1000 * left);
@@ -38,11 +44,11 @@ export const overall = {
       ].filter(([k]) => k > 0).map(([k, key]) => t('partSep') + t(key, { k }));
       label = t('overallStopped', { done: runs.filter(complete).length, total: runs.length, parts: parts.join('') });
     } else if (runs.length) {
-      label = t('overallDone', { done: runs.filter(complete).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
+      label = t('overallDone', { done: runs.filter(complete).length, total: runs.length, time: fmtTime(end - start) });
     }
     $('#overall-label').textContent = label;
     const controls = $('#controls');
-    controls.dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
+    controls.dataset.state = busy ? (runner.paused ? 'paused' : 'running') : 'idle';
     if (runs.length) controls.dataset.ran = 'true';  // an embed shows the bar from its first run on
     refreshButtons();
   },
@@ -50,33 +56,34 @@ export const overall = {
   renderNow: () => renderNow(overall, overall.render),
 };
 
-export function refreshButtons() {
+// The Run buttons follow the engine and the settings; the whole bar follows the runs (at once
+// after a press, in the next frame after a worker's message) and the estimate.
+core.subscribe(refreshButtons);
+settings.subscribe(refreshButtons);
+runsChanged.subscribe((now) => (now ? overall.renderNow() : overall.redraw()));
+onEstimate(() => overall.redraw());
+
+function refreshButtons() {
   // Before the engine has loaded, Run is not disabled: a press is kept and run once it has.
-  const ready = !app.engineFailed && configValid();
-  const busy = Boolean(app.runner && app.runner.busy);
+  const ready = !core.get().failed && configValid();
+  const runner = pool.get();
+  const busy = Boolean(runner && runner.busy);
+  const paused = Boolean(runner && runner.paused);
   const focused = document.activeElement;
-  for (const exp of app.exps.values()) {
+  for (const exp of experiments.values()) {
     const b = $('.run', exp.section);
     const running = exp.runs.some(active);
     b.disabled = !ready || running;
-    b.textContent = t(!running ? 'run' : app.runner.paused ? 'runPaused' : 'runBusy');
+    b.textContent = t(!running ? 'run' : paused ? 'runPaused' : 'runBusy');
   }
-  $('#run-all').disabled = !ready || (app.exps.size > 0 && [...app.exps.values()].every((e) => e.runs.some(active)));
+  $('#run-all').disabled = !ready || (experiments.size > 0 && [...experiments.values()].every((e) => e.runs.some(active)));
   const pause = $('#pause');
   pause.disabled = !busy;
-  pause.textContent = t(app.runner && app.runner.paused ? 'resume' : 'pause');
-  pause.setAttribute('aria-pressed', String(Boolean(app.runner && app.runner.paused)));
+  pause.textContent = t(paused ? 'resume' : 'pause');
+  pause.setAttribute('aria-pressed', String(paused));
   $('#stop').disabled = !busy;
   // A focused control that has just disabled itself would drop focus to <body>.
   if (focused && focused.disabled) focusTarget().focus();
-}
-
-// Where focus goes when the focused control goes away: Stop while runs train, else the Run
-// button pressed last, else the first Run on the page.
-export function focusTarget() {
-  const usable = (el) => el && !el.disabled && el.offsetParent !== null;
-  if (app.runner && app.runner.busy && usable($('#stop'))) return $('#stop');
-  return [app.lastRun, $('#run-all'), ...document.querySelectorAll('.experiment .run')].find(usable) || $('#experiments');
 }
 
 // The sticky control bar's height, for style.css's scroll-margin-top (0 where it is not sticky).

@@ -1,6 +1,6 @@
 import { t } from '../i18n/i18n.js';
-import { $, button } from '../state/app-state.js';
-import { focusTarget } from './control-bar.js';
+import { $, button } from '../views/dom.js';
+import { focusTarget } from './focus.js';
 
 // A notice is a group (one event: a link's problems are one notice), with its own dismiss button,
 // shown where the user is looking: in the control bar's box by default, or in an experiment's.

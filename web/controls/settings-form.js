@@ -1,15 +1,17 @@
-// The settings form: built from the core's settings table, read into app.settings and
-// app.texts, judged by the wasm validator, and kept in the URL; a link with bad settings falls
-// back to a whole preset, with one notice.
+// The settings form: built from the core's settings table, read into the settings store
+// (state/settings.js, this module's), judged by the wasm validator, and kept in the URL; a link
+// with bad settings falls back to a whole preset, with one notice.
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import {
-  CHROME_KEYS, experimentConfig, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
+  CHROME_KEYS, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
   valueText, writeQuery,
 } from '../state/state.js';
-import { $, app } from '../state/app-state.js';
+import { $ } from '../views/dom.js';
+import { chrome } from '../state/chrome.js';
+import { core } from '../state/engine.js';
+import { experiments } from '../state/experiments.js';
+import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { notice } from './notices.js';
-import { refreshButtons } from './control-bar.js';
-import { scheduleSpeed, SPEED_DELAY_MS } from '../runs/estimate.js';
 import { showRecorded } from '../results/results-shown.js';
 
 const form = () => $('#settings-form');
@@ -18,7 +20,7 @@ const input = (key) => document.getElementById(`s-${key}`);
 
 // The preset selector: the core's presets in its order, then Custom.
 function buildPresets() {
-  for (const name of [...app.presetNames, 'custom']) {
+  for (const name of [...core.get().presetNames, 'custom']) {
     const option = new Option(name, name);
     option.dataset.i18n = presetKey(name);
     $('#preset').add(option);
@@ -27,8 +29,11 @@ function buildPresets() {
 
 // The preset selector and a field per setting of the core's table, in its order: a select for a choice (option texts
 // are the i18n keys <key>_<value>), a number box for a whole number, a text box for a real or a
-// list of reals (so 1e-3 can be typed).
+// list of reals (so 1e-3 can be typed). The default preset's settings become the base a link
+// leaves out.
 export function buildForm() {
+  const { presets, presetNames } = core.get();
+  settings.update({ base: settingsFromConfig(presets[presetNames[0]]) });
   buildPresets();
   for (const s of formSettings()) {
     const field = document.createElement('div');
@@ -64,35 +69,35 @@ export function buildForm() {
   }
 }
 
-export function fillForm() {
-  for (const s of formSettings()) {
-    input(s.key).value = valueText(app.settings[s.key]);
-    app.texts[s.key] = valueText(app.settings[s.key]);
-  }
+// Shows these settings in the form; onSettingsEdited then reads them back.
+function fillForm(values) {
+  for (const s of formSettings()) input(s.key).value = valueText(values[s.key]);
 }
 
+// The form's texts, the values of those that parse (the last that parsed for the others) and
+// each field's parse error.
 function readForm() {
-  app.fieldErrors = {};
+  const values = { ...settings.get().values };
+  const texts = {};
+  const fieldErrors = {};
   for (const s of formSettings()) {
     const text = input(s.key).value;
-    app.texts[s.key] = text;
+    texts[s.key] = text;
     const r = parseValue(s, text);
-    if ('error' in r) app.fieldErrors[s.key] = { key: r.error };
-    else app.settings[s.key] = r.value;
+    if ('error' in r) fieldErrors[s.key] = { key: r.error };
+    else values[s.key] = r.value;
   }
+  return { values, texts, fieldErrors };
 }
-
-// The config of Run all with these settings, as JSON text: the core plans, and judges, "all" by
-// what every experiment needs (its memory estimate counts experiment 3's W_o snapshots).
-export const runAllConfig = (settings = app.settings) => JSON.stringify(experimentConfig(settings, 'all'));
 
 // The wasm validator's messages for these settings: [{ key | null, text, rest }], rest being the
 // text after the field path ("model.heads: d_model 8 is not…" -> "d_model 8 is not…"), judged
 // as Run all would train them.
-export function validatorMessages(settings) {
-  if (!app.wolab) return [];
-  const config = runAllConfig(settings);
-  return app.wolab.validateConfig(config).map((text) => {
+export function validatorMessages(values) {
+  const { wolab } = core.get();
+  if (!wolab) return [];
+  const config = runAllConfig(values);
+  return wolab.validateConfig(config).map((text) => {
     const colon = text.indexOf(':');
     const key = colon > 0 ? settingForField(text.slice(0, colon).trim()) : null;
     return { key, text, rest: key ? text.slice(colon + 1).trim() : text };
@@ -102,23 +107,24 @@ export function validatorMessages(settings) {
 // A setting's label, which notices use in place of its path in the config.
 const fieldLabel = (key) => t(`f_${key}`);
 
-function validate() {
-  app.generalErrors = [];
-  for (const m of validatorMessages(app.settings)) {
-    if (m.key && !app.fieldErrors[m.key]) app.fieldErrors[m.key] = { text: m.rest };
-    else if (!m.key) app.generalErrors.push(m.text);
+// The form read and judged by the core's validator: the settings store's new value.
+function judged() {
+  const { values, texts, fieldErrors } = readForm();
+  const generalErrors = [];
+  for (const m of validatorMessages(values)) {
+    if (m.key && !fieldErrors[m.key]) fieldErrors[m.key] = { text: m.rest };
+    else if (!m.key) generalErrors.push(m.text);
   }
-  showErrors();
+  return { ...settings.get(), values, texts, fieldErrors, generalErrors };
 }
 
-export const configValid = () => Object.keys(app.fieldErrors).length === 0 && app.generalErrors.length === 0;
-
 export function showErrors() {
+  const { fieldErrors, generalErrors } = settings.get();
   for (const s of formSettings()) {
     const field = form().querySelector(`[data-setting="${s.key}"]`);
     const control = input(s.key);
     let msg = field.querySelector('.field-error');
-    const err = app.fieldErrors[s.key];
+    const err = fieldErrors[s.key];
     if (!err) {
       if (msg) msg.remove();
       control.removeAttribute('aria-invalid');
@@ -135,11 +141,10 @@ export function showErrors() {
     control.setAttribute('aria-invalid', 'true');
     control.setAttribute('aria-describedby', `${msg.id} help-${s.key}`);
   }
-  const general = [...app.generalErrors];
+  const general = [...generalErrors];
   if (!configValid()) general.push(t('configInvalid'));
   $('#config-errors').textContent = general.join(' ');
   summarizeSettings();
-  refreshButtons();
 }
 
 // The folded settings' one-line summary; settings that need fixing unfold them.
@@ -150,7 +155,7 @@ function summarizeSettings() {
   summary.classList.toggle('error', !valid);
   summary.textContent = valid
     ? t('settingsSummaryLine', {
-      preset: t(presetKey(matchPreset(app.settings, app.presets))),
+      preset: t(presetKey(matchPreset(settings.get().values, core.get().presets))),
       config: describeConfig(JSON.parse(runAllConfig())),
     })
     : t('settingsSummaryInvalid');
@@ -158,23 +163,26 @@ function summarizeSettings() {
 }
 
 export function writeUrl() {
-  const query = writeQuery(app.texts, { lang: app.langChosen, embed: app.embed, theme: app.theme });
+  const { texts } = settings.get();
+  const { lang: chosen, embed, theme } = chrome.get();
+  const query = writeQuery(texts, { lang: chosen, embed, theme });
   history.replaceState(null, '', query + location.hash);
   for (const a of document.querySelectorAll('.open-full')) {
-    a.href = location.pathname + writeQuery(app.texts, { lang: app.langChosen });
+    a.href = location.pathname + writeQuery(texts, { lang: chosen });
   }
 }
 
 function syncPreset() {
-  $('#preset').value = configValid() ? matchPreset(app.settings, app.presets) : 'custom';
+  $('#preset').value = configValid() ? matchPreset(settings.get().values, core.get().presets) : 'custom';
 }
 
+// The form read, judged and kept: whoever follows the settings (the control bar, the estimate)
+// hears of it through the store.
 export function onSettingsEdited() {
-  readForm();
-  validate();
+  settings.set(judged());
+  showErrors();
   syncPreset();
   writeUrl();
-  scheduleSpeed(SPEED_DELAY_MS);
 }
 
 // The form's events and the preset selector's, from the first paint on (the fields come later).
@@ -186,10 +194,9 @@ export function listenToForm() {
 }
 
 function applyPreset(name) {
-  const preset = app.presets[name];
+  const preset = core.get().presets[name];
   if (!preset) return;
-  app.settings = settingsFromConfig(preset);
-  fillForm();
+  fillForm(settingsFromConfig(preset));
   onSettingsEdited();
   showRecorded(name);
 }
@@ -211,7 +218,9 @@ function chromeFallback(key) {
 // setting someone chose. One notice names each problem and what the page uses instead; a bad
 // language, theme or embed, or a parameter the page does not read, changes no setting.
 export function settingsFromLink(query) {
-  const linked = { ...app.base, ...query.settings };
+  const { presets, presetNames } = core.get();
+  const { embed } = chrome.get();
+  const linked = { ...settings.get().base, ...query.settings };
   const settingItems = [];
   const otherItems = [];
   for (const p of query.problems) {
@@ -227,17 +236,17 @@ export function settingsFromLink(query) {
   for (const u of query.unknown) otherItems.push(t('urlUnknown', { key: quoted(u.key), text: quoted(u.text) }));
   const items = [...settingItems, ...otherItems];
   // An embed hides the control bar until a run starts: its notice goes in the experiment's box.
-  const box = app.embed ? app.exps.get(app.embed).notices : undefined;
+  const box = embed ? experiments.get(embed).notices : undefined;
+  let values = linked;
   if (settingItems.length) {
-    const preset = nearestPreset(linked, app.presets, app.presetNames);
-    app.settings = settingsFromConfig(app.presets[preset]);
+    const preset = nearestPreset(linked, presets, presetNames);
+    values = settingsFromConfig(presets[preset]);
     const lead = items.length === 1 ? 'linkFallbackOne' : 'linkFallbackMany';
     notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items, box });
-  } else {
-    app.settings = linked;
-    if (items.length) notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, box });
+  } else if (items.length) {
+    notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, box });
   }
-  fillForm();
+  fillForm(values);
   onSettingsEdited();
 }
 
@@ -246,7 +255,7 @@ export function settingsFromLink(query) {
 const ratesOf = new Map();
 function learningRates(config) {
   const text = JSON.stringify(config);
-  if (!ratesOf.has(text)) ratesOf.set(text, app.wolab.learningRates(text).join(', '));
+  if (!ratesOf.has(text)) ratesOf.set(text, core.get().wolab.learningRates(text).join(', '));
   return ratesOf.get(text);
 }
 

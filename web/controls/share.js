@@ -1,7 +1,9 @@
 // Sharing: the page's link, and an experiment's embed snippet (docs/embed.md).
 import { t } from '../i18n/i18n.js';
 import { writeQuery } from '../state/state.js';
-import { $, app } from '../state/app-state.js';
+import { $ } from '../views/dom.js';
+import { chrome } from '../state/chrome.js';
+import { settings } from '../state/settings.js';
 import { notice } from './notices.js';
 
 async function copyText(text) {
@@ -21,7 +23,8 @@ export async function copyLink() {
 // The snippet: an iframe, usable on its own at a fixed height, and embed.js, which keeps it as
 // tall as its content (docs/embed.md).
 export async function copyEmbed(exp) {
-  const url = new URL(location.pathname + writeQuery(app.texts, { lang: app.langChosen, embed: exp.name, theme: app.theme }), location.href);
+  const { lang, theme } = chrome.get();
+  const url = new URL(location.pathname + writeQuery(settings.get().texts, { lang, embed: exp.name, theme }), location.href);
   const script = new URL('embed.js', location.href);
   const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   const title = attr(`W_o Lab: ${t(`${exp.name}_title`)}`);

@@ -8,7 +8,10 @@
 // panel, from the analysis of the results shown. The words are lesson.js's.
 
 import { lang, presetKey, t } from '../i18n/i18n.js';
-import { $, app, el } from '../state/app-state.js';
+import { $, el } from '../views/dom.js';
+import { chrome } from '../state/chrome.js';
+import { core } from '../state/engine.js';
+import { experiments } from '../state/experiments.js';
 import { analyze, analyzeAside } from '../results/analysis.js';
 import { invalidate } from '../views/frames.js';
 import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
@@ -43,7 +46,7 @@ const panel = {
 export function setUpClaims(codes, shown) {
   panel.sources = new Map(codes.claim_sources.map((c) => [c.id, c.experiments]));
   panel.words = { ids: new Set(codes.words_claims.ids), sources: codes.words_claims.experiments };
-  panel.ready = !app.embed;
+  panel.ready = !chrome.get().embed;
   shown.finally(() => {
     panel.loaded = true;
     resultsChanged();
@@ -55,7 +58,7 @@ export function setUpClaims(codes, shown) {
 // else the preset its config matches, else CUSTOM; null with no config.
 function presetOf(exp) {
   if (exp.source === 'recorded') return recordedPreset(exp.file);
-  return exp.config ? matchPreset(settingsFromConfig(exp.config), app.presets) : null;
+  return exp.config ? matchPreset(settingsFromConfig(exp.config), core.get().presets) : null;
 }
 
 const training = (exp) => exp.runs.some(active);
@@ -71,7 +74,7 @@ const shownInput = (exp) => ({
 });
 
 // The results shown, with their analysis made (results-shown.js).
-const shownExps = () => [...app.exps.values()].filter((exp) => exp.analysis);
+const shownExps = () => [...experiments.values()].filter((exp) => exp.analysis);
 
 // What `preset`'s column reads, per experiment: the results shown of that preset; else its
 // recording, unless the experiment's runs with that preset are under way (the claims that read
@@ -79,7 +82,7 @@ const shownExps = () => [...app.exps.values()].filter((exp) => exp.analysis);
 function columnInputs(preset) {
   const inputs = new Map();
   const recorded = panel.recordings.get(preset);
-  for (const exp of app.exps.values()) {
+  for (const exp of experiments.values()) {
     const mine = presetOf(exp) === preset;
     if (mine && exp.analysis) inputs.set(exp.name, shownInput(exp));
     else if (recorded && recorded.has(exp.name) && !(mine && pending(exp))) {
@@ -92,8 +95,8 @@ function columnInputs(preset) {
 
 // The core's presets, then CUSTOM while some results shown or runs are of settings of one's own.
 function columnPresets() {
-  const custom = [...app.exps.values()].some((exp) => exp.runs.length && presetOf(exp) === CUSTOM);
-  return custom ? [...app.presetNames, CUSTOM] : [...app.presetNames];
+  const custom = [...experiments.values()].some((exp) => exp.runs.length && presetOf(exp) === CUSTOM);
+  return custom ? [...core.get().presetNames, CUSTOM] : [...core.get().presetNames];
 }
 
 const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');
@@ -140,9 +143,9 @@ const isMade = (a) => !(a instanceof Promise);
 // verdicts come first.
 function fetchRecordings(preset) {
   if (panel.recordings.has(preset) || preset === CUSTOM || !panel.loaded) return;
-  if ([...app.exps.values()].some((exp) => pending(exp) && !training(exp))) return;
+  if ([...experiments.values()].some((exp) => pending(exp) && !training(exp))) return;
   panel.recordings.set(preset, null);
-  recordedFiles(preset, [...app.exps.keys()]).then((files) => {
+  recordedFiles(preset, [...experiments.keys()]).then((files) => {
     panel.recordings.set(preset, new Map((files || []).map((f) => [f.experiment, f])));
     resultsChanged();
   });
@@ -181,7 +184,7 @@ async function update() {
     for (const [i, preset] of presets.entries()) {
       const inputs = columnInputs(preset);
       // A column reads its preset's recording of every experiment it has no results of.
-      if (inputs.size < app.exps.size) fetchRecordings(preset);
+      if (inputs.size < experiments.size) fetchRecordings(preset);
       const recorded = Boolean(panel.recordings.get(preset));
       const list = [...inputs.values()];
       wanted.add(inputKey(list));
@@ -232,7 +235,7 @@ function cellOf(column, id, words = false) {
   const claims = column.analysis && column.analysis[words ? 'words_claims' : 'claims'];
   const claim = claims && claims.find((c) => c.id === id);
   const depends = dependsOn(id, claim, words);
-  const busy = depends.map((name) => app.exps.get(name)).filter((exp) => exp && pending(exp) && presetOf(exp) === column.preset);
+  const busy = depends.map((name) => experiments.get(name)).filter((exp) => exp && pending(exp) && presetOf(exp) === column.preset);
   const trains = busy.filter(training);
   if (trains.length) {
     // A training run several of these experiments share counts once (live-runs.js: one job).
@@ -243,7 +246,7 @@ function cellOf(column, id, words = false) {
   const read = depends.find((name) => column.inputs.has(name));
   if (!claim || !read) {
     const tried = (exp) => exp && exp.source === 'live' && exp.runs.length > 0 && presetOf(exp) === column.preset;
-    const why = depends.some((name) => tried(app.exps.get(name))) ? 'cellStopped'
+    const why = depends.some((name) => tried(experiments.get(name))) ? 'cellStopped'
       : column.preset === CUSTOM ? 'cellNotRun' : column.recorded ? 'cellNotRecorded' : 'cellLoading';
     return { state: 'none', why };
   }

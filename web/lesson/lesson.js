@@ -5,7 +5,7 @@
 
 import { lang, t } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
-import { el } from '../state/app-state.js';
+import { el } from '../views/dom.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 

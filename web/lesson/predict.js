@@ -10,7 +10,7 @@
 // "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from '../i18n/i18n.js';
-import { button, el } from '../state/app-state.js';
+import { button, el } from '../views/dom.js';
 import { questionFor } from './predict-questions.js';
 import { leadPhrase } from './lesson.js';
 

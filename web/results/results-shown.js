@@ -2,10 +2,11 @@
 // is chosen) and imported files; and what follows once an experiment's runs have all ended, live
 // or not: its analysis.
 import { t } from '../i18n/i18n.js';
-import { app, errorText } from '../state/app-state.js';
+import { errorText } from '../views/dom.js';
+import { chrome } from '../state/chrome.js';
+import { experiments, reset } from '../state/experiments.js';
+import { newId } from '../state/runs.js';
 import { notice } from '../controls/notices.js';
-import { refreshButtons } from '../controls/control-bar.js';
-import { reset } from '../views/experiment-section.js';
 import { active, finishedRuns, stepsTrained } from '../state/run-status.js';
 import { isRecordedWith, loadRecorded, recordedExperimentAnalysis } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
@@ -15,16 +16,18 @@ import { resultsChanged } from '../lesson/claims-panel.js';
 // (none yet, or another preset's recording); live and imported results stay. Only the latest
 // preset asked for is shown, however the fetches finish. Returns a promise settled once they are
 // (or are not) shown.
+let recordedPreset = null;  // the preset whose recorded results were asked for last
 export function showRecorded(preset) {
-  app.recordedPreset = preset;
+  recordedPreset = preset;
   const free = (exp) => !exp.runs.length || exp.source === 'recorded';
-  const names = (app.embed ? [app.embed] : [...app.exps.keys()]).filter((name) => {
-    const exp = app.exps.get(name);
+  const { embed } = chrome.get();
+  const names = (embed ? [embed] : [...experiments.keys()]).filter((name) => {
+    const exp = experiments.get(name);
     return free(exp) && !isRecordedWith(exp.file, preset);
   });
   return loadRecorded(preset, names, (results, text, how) => {
-    const exp = app.exps.get(results.experiment);
-    return app.recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
+    const exp = experiments.get(results.experiment);
+    return recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
   });
 }
 
@@ -48,16 +51,17 @@ export async function importFile(file) {
     refuse(refused);
     return;
   }
-  notice(t(results.runs.length === 1 ? 'importedOne' : 'imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: app.exps.get(results.experiment).notices });
-  app.exps.get(results.experiment).section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
+  notice(t(results.runs.length === 1 ? 'importedOne' : 'imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: experiments.get(results.experiment).notices });
+  experiments.get(results.experiment).section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
 }
 
 // Replaces an experiment's runs with those of a results document that parseResults has
 // normalised (an imported file, or results recorded with the page): source 'import' or
 // 'recorded', file its name; text is parseResults' JSON text of results. Returns why it cannot be
-// shown (text for people), or '' once shown.
+// shown (text for people), or '' once shown. The Run buttons need no update: only an experiment
+// with no run training takes results, and those it takes have all ended.
 function showResults(results, text, { source, file = '' }) {
-  const exp = app.exps.get(results.experiment);
+  const exp = experiments.get(results.experiment);
   if (!exp) return t('importNotShown', { experiment: results.experiment });
   if (exp.runs.some(active)) return t('importBusy');
   reset(exp, {
@@ -67,14 +71,13 @@ function showResults(results, text, { source, file = '' }) {
   const steps = results.config.train.steps;
   for (const record of results.runs) {
     exp.runs.push({
-      id: app.nextId++, experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
+      id: newId(), experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
       stepsDone: stepsTrained(record.status, steps), status: record.status,
       rate: 0, lastAt: 0, startedAt: 0, endedAt: 0, finished: true, error: '', record,
     });
   }
   onExperimentSettled(exp);
   exp.renderNow();
-  refreshButtons();
   return '';
 }
 

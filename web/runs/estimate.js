@@ -1,23 +1,41 @@
 // How long runs take here: before Run, each experiment's Run and Run all (a range); while runs
 // train, the time left. Both schedule the core's cost of each planned run (plan(): cost, in
 // multiply-adds, docs/api.md) over the pool's workers in the order the pool takes them, and
-// convert it to time with what this device measured.
+// convert it to time with what this device measured. The estimate is this module's own: it
+// measures again when the settings change or a batch of runs ends, and the control bar and the
+// experiments' sections subscribe to it (onEstimate).
 import { t } from '../i18n/i18n.js';
-import { app } from '../state/app-state.js';
 import { runData } from '../state/state.js';
-import { configValid, runAllConfig } from '../controls/settings-form.js';
-import { overall } from '../controls/control-bar.js';
-import { runAllNames, runRank } from './live-runs.js';
+import { pool } from '../state/engine.js';
+import { experiments, runAllNames, runRank } from '../state/experiments.js';
+import { batch } from '../state/runs.js';
+import { configValid, runAllConfig, settings } from '../state/settings.js';
+import { store } from '../state/store.js';
 import { stepsTrained } from '../state/run-status.js';
 import { analysisBusy, planAside } from '../results/analysis.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
 
+// What this device measured: { key: the Run all config it was measured for, units: name ->
+// makespan, perUnit: { low, high } s } (measureSpeed), or null. This module's alone.
+const speed = store(null);
+let speedTimer = 0;  // the timeout that will measure it
+
+// fn() whenever the estimate changes; returns the function that unsubscribes it.
+export const onEstimate = (fn) => speed.subscribe(() => fn());
+
 export function scheduleSpeed(ms) {
-  clearTimeout(app.speedTimer);
-  app.speedTimer = setTimeout(measureSpeed, ms);
+  clearTimeout(speedTimer);
+  speedTimer = setTimeout(measureSpeed, ms);
 }
+
+// Measured again after the last edit of the settings, and once a batch of runs has ended
+// (skipped while the runs trained).
+settings.subscribe(() => scheduleSpeed(SPEED_DELAY_MS));
+batch.subscribe((b) => {
+  if (b.end) scheduleSpeed(SPEED_DELAY_MS);
+});
 
 // List scheduling, as the pool runs its queue: each cost in order goes to the worker that is
 // free first. busy: what the workers still have of the runs they train. The time until the last
@@ -39,15 +57,16 @@ const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) =
 // fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
 // workers in pool order. Skipped while runs train; put off while results are being analysed.
 async function measureSpeed() {
-  if (!app.runner || !configValid()) return;
+  const runner = pool.get();
+  if (!runner || !configValid()) return;
   // Nothing to time while runs train or wait (Runner.time would answer null), and the plans below
-  // would take the cores from them: the batch's end schedules the timing again (live-runs.js).
-  if (!app.runner.timeable) return;
+  // would take the cores from them: the batch's end schedules the timing again.
+  if (!runner.timeable) return;
   const all = runAllConfig();
-  if (app.speed && app.speed.key === all) return;
+  if (speed.get() && speed.get().key === all) return;
   const later = () => scheduleSpeed(SPEED_DELAY_MS);
   if (analysisBusy()) return later();
-  const names = [...app.exps.keys()];
+  const names = [...experiments.keys()];
   const lists = [...names, 'all'];
   let texts;
   try {
@@ -59,25 +78,23 @@ async function measureSpeed() {
   if (analysisBusy()) return later();
   const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
   const first = plans.get('all')[0];
-  const answers = first && await app.runner.time(first.config, first.keep, runData(first.config));
+  const answers = first && await runner.time(first.config, first.keep, runData(first.config));
   if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
   const perUnit = answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
   // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
   const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / perUnit[i]));
-  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total + fixed), app.runner.size)]));
-  app.speed = { key: all, units, perUnit: { low: Math.min(...perUnit), high: Math.max(...perUnit) } };
-  for (const exp of app.exps.values()) exp.redraw();
-  overall.redraw();
+  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total + fixed), runner.size)]));
+  speed.set({ key: all, units, perUnit: { low: Math.min(...perUnit), high: Math.max(...perUnit) } });
 }
 
 // The estimate for an experiment's Run ('all': Run all), or '' when none is measured for the
 // settings shown.
 export function estimateText(name) {
-  const speed = app.speed;
-  if (!speed || !configValid() || speed.key !== runAllConfig()) return '';
-  const units = speed.units.get(name);
-  const low = Math.max(1, Math.floor(units * speed.perUnit.low));
-  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * speed.perUnit.high)) });
+  const measured = speed.get();
+  if (!measured || !configValid() || measured.key !== runAllConfig()) return '';
+  const units = measured.units.get(name);
+  const low = Math.max(1, Math.floor(units * measured.perUnit.low));
+  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * measured.perUnit.high)) });
 }
 
 // Seconds until the pool's runs of this batch end, or null before anything is measured: the
@@ -88,8 +105,9 @@ export function estimateText(name) {
 export function secondsLeft(now = performance.now()) {
   let spent = 0, done = 0;
   const busy = [];
-  const costs = app.batch.jobs.map((job) => job.plan.cost.total);
-  app.batch.jobs.forEach((job, i) => {
+  const { jobs } = batch.get();
+  const costs = jobs.map((job) => job.plan.cost.total);
+  jobs.forEach((job, i) => {
     const run = job.runs[0];
     if (!run.startedAt) return;
     const share = run.finished ? stepsTrained(run.status, run.steps) / run.steps : run.stepsDone / run.steps;
@@ -97,9 +115,12 @@ export function secondsLeft(now = performance.now()) {
     spent += ((run.endedAt || now) - run.startedAt) / 1000;
     if (run.status.state === 'running') busy.push(costs[i] * (1 - share));
   });
-  const queued = app.runner.queued().map((q) => app.jobs.get(q.id).plan.cost.total);
-  const left = makespan(queued, app.runner.size, busy);
-  const prior = app.speed && app.speed.key === runAllConfig() ? (app.speed.perUnit.low + app.speed.perUnit.high) / 2 : null;
+  // A queued job is one of this batch's: a batch ends only once the pool is idle.
+  const runner = pool.get();
+  const queued = runner.queued().map((q) => jobs.find((job) => job.id === q.id).plan.cost.total);
+  const left = makespan(queued, runner.size, busy);
+  const measured = speed.get();
+  const prior = measured && measured.key === runAllConfig() ? (measured.perUnit.low + measured.perUnit.high) / 2 : null;
   const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
   if (done + weight === 0) return null;
   return (left * (spent + (prior || 0) * weight)) / (done + weight);

@@ -1,14 +1,15 @@
 // Live runs: Run presses planned by the core (shared runs trained once), queued on the worker
 // pool, followed message by message (docs/worker.md), and each experiment's results made by the
-// core once its runs have all ended. Also Pause, Stop, and a live run's model saved.
+// core once its runs have all ended. Also Pause, Stop, and a live run's model saved. Owns the
+// batch of runs, the Run pressed last and the news that runs moved on (state/runs.js).
 import { t } from '../i18n/i18n.js';
 import { experimentConfig, runData } from '../state/state.js';
-import { app, errorText } from '../state/app-state.js';
+import { errorText } from '../views/dom.js';
+import { core, pool } from '../state/engine.js';
+import { experiments, reset, resultsStem, runAllNames, runRank } from '../state/experiments.js';
+import { batch, lastRun, newId, runsChanged } from '../state/runs.js';
+import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { notice } from '../controls/notices.js';
-import { overall } from '../controls/control-bar.js';
-import { configValid, runAllConfig } from '../controls/settings-form.js';
-import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
-import { reset, resultsStem, showState } from '../views/experiment-section.js';
 import { onExperimentSettled } from '../results/results-shown.js';
 import { active, complete, finishedRuns, isSettled, stepsTrained } from '../state/run-status.js';
 import { appendProgress } from './live-record.js';
@@ -51,18 +52,33 @@ async function summarize(exp) {
   return true;
 }
 
+// Experiments whose Run was pressed before the pool was made (a list, or 'all'), and those whose
+// Run was pressed in this task (requestRun).
+let pending = null;
+let requested = null;
+// job id -> live job: one training run, shared by experiments, until its worker is done with it.
+const jobs = new Map();
+
 // Run presses made in one task (a script pressing several Run buttons, or a press and the
 // engine's load) are planned together once that task ends, so the core shares their runs.
-export function requestRun(names) {
-  if (!app.requested) {
-    app.requested = new Set();
+// pressed: the button pressed, where focus returns after the runs.
+export function requestRun(names, pressed = null) {
+  if (pressed) lastRun.set(pressed);
+  if (!requested) {
+    requested = new Set();
     queueMicrotask(() => {
-      const asked = app.requested;
-      app.requested = null;
+      const asked = requested;
+      requested = null;
       runExperiments(asked.has('all') ? 'all' : [...asked]);
     });
   }
-  for (const name of names === 'all' ? ['all'] : names) app.requested.add(name);
+  for (const name of names === 'all' ? ['all'] : names) requested.add(name);
+}
+
+// Runs Run presses made before the pool existed: called once it does.
+export function runPending() {
+  if (pending) runExperiments(pending);
+  return Boolean(pending);
 }
 
 // A job of this batch that gives the run `p` plans (the same config JSON, as the core writes
@@ -73,73 +89,65 @@ export function requestRun(names) {
 function liveJob(p) {
   const text = JSON.stringify(p.config);
   const wanted = Object.keys(p.keep).filter((part) => p.keep[part]);
-  for (const job of app.batch.jobs) {
+  for (const job of batch.get().jobs) {
     if (JSON.stringify(job.plan.config) !== text) continue;
     const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
-    if (app.runner.isQueued(job.id)) {
+    if (pool.get().isQueued(job.id)) {
       for (const part of wanted) keep[part] = true;
       return job;
     }
-    const serves = app.jobs.has(job.id) || (job.runs[0].finished && complete(job.runs[0]));
+    const serves = jobs.has(job.id) || (job.runs[0].finished && complete(job.runs[0]));
     if (serves && wanted.every((part) => keep[part])) return job;
   }
   return null;
 }
-
-// A planned run's place in the pool's queue: the page's order of the first experiment that
-// shows it (its experiments are in that order), so that experiments finish in page order and
-// a Run pressed on an earlier experiment overtakes the runs of later ones.
-// What Run all trains: every experiment on the page but those that fetch a data file first
-// (experiments(): needs_data; real words, with the dictionary and a model 4 times wider, take
-// minutes at Quick where the others take seconds): each of those has its own Run.
-export const runAllNames = () => [...app.exps.values()].filter((exp) => !exp.info.needs_data).map((exp) => exp.name);
-
-export const runRank = (p) => [...app.exps.keys()].indexOf(p.experiments[0]);
 
 // Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
 // (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
 // CLI does for `--experiment all`, and keeps what each of its experiments keeps; a run that a
 // live job already trains joins it (liveJob).
 // names: a list of experiments, or 'all'.
-export function runExperiments(names) {
-  if (!app.runner && !app.engineFailed) {  // run once the engine is loaded and the pool made
-    const all = names === 'all' || app.pending === 'all';
-    app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
+function runExperiments(names) {
+  const runner = pool.get();
+  if (!runner && !core.get().failed) {  // run once the engine is loaded and the pool made
+    const all = names === 'all' || pending === 'all';
+    pending = all ? 'all' : [...new Set([...(pending || []), ...names])];
   }
-  if (!app.runner || !configValid()) return;
+  if (!runner || !configValid()) return;
   if (names === 'all') names = runAllNames();
-  const free = names.filter((name) => !app.exps.get(name).runs.some(active));
+  const free = names.filter((name) => !experiments.get(name).runs.some(active));
   if (!free.length) return;
   let plan;
   try {
-    plan = JSON.parse(app.wolab.plan(runAllConfig(), JSON.stringify(free)));
+    plan = JSON.parse(core.get().wolab.plan(runAllConfig(), JSON.stringify(free)));
   } catch (e) {
     notice(errorText(e), 'error');
     return;
   }
-  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
-  for (const name of free) reset(app.exps.get(name), { config: experimentConfig(app.settings, name), source: 'live' });
-  const jobs = [];
+  if (!runner.busy) batch.set({ jobs: [], start: performance.now(), end: 0 });
+  const { values } = settings.get();
+  for (const name of free) reset(experiments.get(name), { config: experimentConfig(values, name), source: 'live' });
+  const added = [];
   for (const p of plan) {
     let job = liveJob(p);
-    if (job) app.runner.rerank(job.id, runRank(p));
+    if (job) runner.rerank(job.id, runRank(p));
     else {
       job = {
-        id: app.nextId++,
+        id: newId(),
         plan: p,         // the plan's entry: { config, keep, variant, seed, lr, experiments, cost }
         runs: [],        // one run per experiment that shows this training run
         record: null,    // the live record (live-record.js), from the worker's 'started' on
         probed: 0,       // the last probe step appended to it
       };
-      jobs.push(job);
-      app.jobs.set(job.id, job);
+      added.push(job);
+      jobs.set(job.id, job);
     }
     const now = job.runs[0];  // a joined job's state so far, which its new runs start from
     for (const name of p.experiments.filter((e) => free.includes(e))) {
-      const exp = app.exps.get(name);
+      const exp = experiments.get(name);
       // A run as an experiment shows it (imported and recorded runs have the same fields).
       const run = {
-        id: app.nextId++, job: job.id, experiment: name, variant: p.variant, seed: p.seed, lr: p.lr,
+        id: newId(), job: job.id, experiment: name, variant: p.variant, seed: p.seed, lr: p.lr,
         steps: p.config.train.steps,  // planned
         stepsDone: 0,
         status: { state: 'queued' },  // run-status.js
@@ -155,24 +163,24 @@ export function runExperiments(names) {
       exp.runs.push(run);
     }
   }
-  app.batch.jobs.push(...jobs);
+  batch.update({ jobs: [...batch.get().jobs, ...added] });
   // The sections show their queued runs in the next frames (frames.js), not in this task (six
   // of them rendered at once made Run all's press a long task); their state changes now.
   for (const name of free) {
-    const exp = app.exps.get(name);
-    showState(exp);
+    const exp = experiments.get(name);
+    exp.showState();
     exp.redraw();
     settle(exp);  // its runs may all have trained already
   }
-  app.runner.enqueue(jobs.map((job) => ({
+  runner.enqueue(added.map((job) => ({
     id: job.id, config: job.plan.config, keep: job.plan.keep, data: runData(job.plan.config), rank: runRank(job.plan),
   })));
-  overall.renderNow();
+  runsChanged.emit(true);
 }
 
 // A worker's message about a job (docs/worker.md) updates the job's record and its runs.
 export function onWorker(msg) {
-  const job = app.jobs.get(msg.id);
+  const job = jobs.get(msg.id);
   if (!job) return;
   const now = performance.now();
   if (msg.type === 'started') job.record = msg.record;
@@ -182,21 +190,18 @@ export function onWorker(msg) {
     // A view that uses the model itself (the word box of real words) takes it too, unless the
     // run diverged (its weights are then not a model to read).
     for (const run of job.runs) {
-      const view = app.exps.get(run.experiment).view;
+      const view = experiments.get(run.experiment).view;
       if (view.words && msg.record.status.state !== 'diverged') view.words.takeModel(run, msg.checkpoint);
     }
   }
   for (const run of job.runs) updateRun(run, job, msg, now);
-  if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
-  if (!app.runner.busy && !app.batch.end) {
-    app.batch.end = now;
-    scheduleSpeed(SPEED_DELAY_MS);  // skipped while the runs trained
-  }
-  for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
+  if (['finished', 'stopped', 'error'].includes(msg.type)) jobs.delete(job.id);  // its runs keep the results
+  if (!pool.get().busy && !batch.get().end) batch.update({ end: now });
+  for (const exp of new Set(job.runs.map((r) => experiments.get(r.experiment)))) {
     settle(exp);
     exp.redraw();
   }
-  overall.redraw();
+  runsChanged.emit(false);
 }
 
 function updateRun(run, job, msg, now) {
@@ -245,22 +250,24 @@ async function settle(exp) {
 }
 
 export function stopAll() {
-  for (const queued of app.runner.stop()) {
-    for (const run of app.jobs.get(queued.id).runs) run.status = { state: 'stopped', step: 0 };
-    app.jobs.delete(queued.id);
+  const runner = pool.get();
+  for (const queued of runner.stop()) {
+    for (const run of jobs.get(queued.id).runs) run.status = { state: 'stopped', step: 0 };
+    jobs.delete(queued.id);
   }
-  if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
-  for (const exp of app.exps.values()) {
+  if (!runner.busy && !batch.get().end) batch.update({ end: performance.now() });
+  for (const exp of experiments.values()) {
     settle(exp);
     exp.redraw();
   }
-  overall.redraw();
+  runsChanged.emit(false);
 }
 
 export function togglePause() {
-  if (app.runner.paused) app.runner.resume();
-  else app.runner.pause();
-  overall.renderNow();
+  const runner = pool.get();
+  if (runner.paused) runner.resume();
+  else runner.pause();
+  runsChanged.emit(true);
 }
 
 // The models (safetensors bytes) of the latest finished runs, by job id, oldest first, for a
@@ -282,7 +289,7 @@ function hold(id, bytes) {
 export function saveModel(run) {
   const bytes = held.get(run.job);
   if (!bytes) {
-    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: app.exps.get(run.experiment).notices });
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: experiments.get(run.experiment).notices });
     return;
   }
   download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');

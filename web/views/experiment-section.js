@@ -2,7 +2,11 @@
 // estimate, runs table, variants, exports) and its view (view-*.js, chosen by what it declares).
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { experimentConfig } from '../state/state.js';
-import { $, app, button, errorText } from '../state/app-state.js';
+import { $, button, errorText } from './dom.js';
+import { chrome } from '../state/chrome.js';
+import { core } from '../state/engine.js';
+import { resultsStem, shown } from '../state/experiments.js';
+import { settings } from '../state/settings.js';
 import { invalidate, renderNow } from './frames.js';
 import { RunList } from './runlist.js';
 import { CurvesView } from './view-curves.js';
@@ -16,7 +20,7 @@ import { renderPrediction } from '../lesson/predict.js';
 import { claimsChanged } from '../lesson/claims-panel.js';
 import { notice } from '../controls/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
-import { estimateText } from '../runs/estimate.js';
+import { estimateText, onEstimate } from '../runs/estimate.js';
 import { active, complete, finishedRuns, isSettled } from '../state/run-status.js';
 import { requestRun, saveModel } from '../runs/live-runs.js';
 import { copyEmbed } from '../controls/share.js';
@@ -39,34 +43,9 @@ function experimentSection(name) {
   return section;
 }
 
-// What an experiment shows, and where it comes from; reset() starts it anew.
-const shown = () => ({
-  config: null,       // the config its runs trained with (docs/config.md); null before any
-  source: null,       // 'live', 'recorded' or 'import'
-  file: '',           // the file shown (recorded or imported)
-  createdBy: '',      // the file's created_by
-  runs: [],           // one per (variant, seed, lr): the page's run objects (live-runs.js)
-  resultsBlob: null,  // the results document (docs/results.md), a Blob of its JSON text: the file
-                      // shown, or the core's makeResults of the finished runs once they have all ended
-  wholeResults: null, // when resultsBlob keeps live W_o matrices apart: () => promise of the whole
-                      // document, matrices inline, for the export (live-runs.js, summarize)
-  summary: null,      // its summary
-  analysis: null,     // the core's analysis of it (docs/claims.md), once the worker answers
-  settled: false,     // a live experiment's runs have all ended and its results are being made
-  analysed: false,    // its analysis has answered (or there is none to make)
-});
-
-// The name an experiment's results file is exported under, without ".json": also the stem of the
-// wo files its runs name when their W_o matrices are kept apart (live-runs.js, summarize).
-export const resultsStem = (name) => `wolab-${name}`;
-
-// Shows new runs in place of the old: an analysis asked for the old ones is then dropped.
-export function reset(exp, fields) {
-  Object.assign(exp, shown(), { epoch: exp.epoch + 1 }, fields);
-}
-
 // info: the experiment's row of the core's experiments(): name, variants, what it keeps.
-// exp.epoch counts resets, so that a worker's answer about older runs is dropped.
+// exp.epoch counts resets, so that a worker's answer about older runs is dropped. What it shows
+// is state/experiments.js's shown().
 export function makeExperiment(info) {
   const { name } = info;
   const section = experimentSection(name);
@@ -108,10 +87,9 @@ export function makeExperiment(info) {
   };
   exp.redraw = () => invalidate(exp, exp.render);
   exp.renderNow = () => renderNow(exp, exp.render);
-  $('.run', section).addEventListener('click', (e) => {
-    app.lastRun = e.currentTarget;
-    requestRun([name]);
-  });
+  exp.showState = () => showState(exp);
+  onEstimate(exp.redraw);
+  $('.run', section).addEventListener('click', (e) => requestRun([name], e.currentTarget));
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
   return exp;
 }
@@ -126,7 +104,7 @@ function ownConfig(exp, config) {
   if (!own.has(key)) {
     let planned = null;
     try {
-      planned = JSON.parse(app.wolab.plan(key, JSON.stringify([exp.name])))[0];
+      planned = JSON.parse(core.get().wolab.plan(key, JSON.stringify([exp.name])))[0];
     } catch {
       // settings the core refuses: the line describes them as they are (Run says why)
     }
@@ -138,21 +116,22 @@ function ownConfig(exp, config) {
 // data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
 // its summary and verdict have been made from them) and on #controls (idle | running | paused),
 // data-status on run rows: the page's state for tests and scripts/bench_page.js.
-export function showState(exp) {
+function showState(exp) {
   exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
 }
 
 function renderFrame(exp) {
   showState(exp);
+  const { embed } = chrome.get();
   // An embed has no settings panel: before a run, the line says what Run will train.
-  exp.configLine.hidden = !exp.config && !app.embed;
+  exp.configLine.hidden = !exp.config && !embed;
   if (exp.config) {
     const config = describeConfig(ownConfig(exp, exp.config));
     exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
       : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
-  } else if (app.embed) {
-    exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(app.settings, exp.name))) });
+  } else if (embed) {
+    exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(settings.get().values, exp.name))) });
   }
   const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
   exp.estimateLine.hidden = !estimate;

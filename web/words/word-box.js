@@ -5,7 +5,7 @@
 // decoding is the core's (Trainer.pronounce), in the word worker (web/words/words.js); a word it
 // cannot read gets the core's one line instead of an answer.
 import { t, variantLabel } from '../i18n/i18n.js';
-import { app, el, errorText } from '../state/app-state.js';
+import { el, errorText } from '../views/dom.js';
 import { headerCells, labelRow, fitTable } from '../views/tables.js';
 import { nearViewport, recordedModels } from '../results/recorded.js';
 import { pronounce, setModel } from './words.js';

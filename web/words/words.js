@@ -1,7 +1,7 @@
 // The page's side of the word box's worker (web/words/words-worker.js), made when the real-words
 // section first needs it (it fetches the lexicon, web/state/data-files.js): each call returns a
 // promise of the worker's answer, or rejects with the core's message.
-import { app } from '../state/app-state.js';
+import { core } from '../state/engine.js';
 import { DATA_FILES } from '../state/data-files.js';
 
 let worker = null;
@@ -24,7 +24,7 @@ function call(msg, transfer = []) {
       waiting.clear();
       worker = null;
     };
-    worker.postMessage({ type: 'init', ...app.engine, lexicon: DATA_FILES.lexicon });
+    worker.postMessage({ type: 'init', ...core.get().engine, lexicon: DATA_FILES.lexicon });
   }
   const request = nextRequest++;
   return new Promise((resolve, reject) => {

@@ -1,0 +1,111 @@
+// The page's modules (web/) import each other without a cycle, every import and every script a
+// module names by URL is a file that exists, and each piece of shared state (web/state/) is set
+// only by the module its declaration names as its owner. The graph is scripts/import-graph.js's,
+// which prints it.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const test = require('node:test');
+const { findCycles, importGraph, parseModule } = require('../../scripts/import-graph.js');
+
+const WEB = path.resolve(__dirname, '..', '..', 'web');
+
+// A throwaway web/ of these files ({ 'a/b.js': text }), for the checks' own tests.
+function fakeWeb(files) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-web-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+test('the parser reads static, dynamic, re-exported and URL-named modules, and no commented-out one', () => {
+  const parsed = parseModule([
+    "import { a } from './a.js';",
+    "import {\n  b,\n  c,\n} from '../room/b.js';",
+    "import './side-effect.js';",
+    "export { d } from './d.js';",
+    "const e = await import('./e.js');",
+    "// import { f } from './f.js';",
+    "/* import('./g.js') */",
+    "const w = new Worker(new URL('./worker.js', import.meta.url));",
+    "importScripts(fromPage(msg.script), fromPage('wasm/load.js'));",
+    "const h = await import(name);",
+    "const url = 'http://example.org/x.js'; // a string, not an import",
+  ].join('\n'));
+  assert.deepEqual(parsed.imports, ['./a.js', '../room/b.js', './side-effect.js', './d.js', './e.js']);
+  assert.deepEqual(parsed.urls, ['./worker.js']);
+  assert.deepEqual(parsed.pageUrls, ['wasm/load.js']);
+  assert.deepEqual(parsed.unreadable, ['import(name)']);
+});
+
+test('the checks find a cycle, a missing file and an import that is not a literal', () => {
+  const root = fakeWeb({
+    'app.js': "import { a } from './x/a.js';\nimport('./gone.js');\n",
+    'x/a.js': "import { b } from '../y/b.js';\nexport const a = 1;\n",
+    'y/b.js': "import { a } from '../x/a.js';\nconst c = import(`./${a}.js`);\nexport const b = 2;\n",
+  });
+  const graph = importGraph(root);
+  assert.deepEqual(findCycles(graph), [{ members: ['x/a.js', 'y/b.js'], cycle: ['x/a.js', 'y/b.js'] }]);
+  assert.equal(graph.problems.length, 2);
+  assert.match(graph.problems[0], /^app\.js: names '\.\/gone\.js', and web\/gone\.js does not exist$/);
+  assert.match(graph.problems[1], /^y\/b\.js: import\(`.*`\) does not name its module as a string literal$/);
+  fs.rmSync(root, { recursive: true });
+});
+
+test('web/ has no import cycle, and every module it names exists', () => {
+  const graph = importGraph(WEB);
+  assert.ok(graph.modules.length > 40, `${graph.modules.length} modules`);
+  assert.ok(graph.edges.length > 100, `${graph.edges.length} edges`);
+  assert.deepEqual(graph.problems, []);
+  assert.deepEqual(findCycles(graph).map(({ cycle }) => [...cycle, cycle[0]].join(' -> ')), []);
+  // Every module but the shell's scripts and the workers is reached from app.js.
+  const reached = new Set(['app.js']);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const e of graph.edges) {
+      if (reached.has(e.from) && !reached.has(e.to)) {
+        reached.add(e.to);
+        grown = true;
+      }
+    }
+  }
+  assert.deepEqual(graph.modules.filter((m) => !reached.has(m)), ['embed.js']);
+});
+
+// Each `export const name = store(...)`, `signal()` or `new Map()` in web/state/ is preceded by a
+// comment "Owner: <module>." (a path under web/); no other module sets, updates, emits or
+// changes it.
+function declaredOwners() {
+  const owners = [];
+  for (const file of fs.readdirSync(path.join(WEB, 'state'))) {
+    const text = fs.readFileSync(path.join(WEB, 'state', file), 'utf8');
+    for (const m of text.matchAll(/^export const (\w+) = (store|signal|new Map)\(/gm)) {
+      const before = text.slice(0, m.index).split('\n').slice(0, -1);
+      const comment = [];
+      while (before.length && before[before.length - 1].startsWith('//')) comment.unshift(before.pop());
+      const owner = /Owner: ([\w./-]+\.js)/.exec(comment.join(' '));
+      owners.push({ name: m[1], file: `state/${file}`, owner: owner && owner[1] });
+    }
+  }
+  return owners;
+}
+
+test('each piece of shared state has one owner, and only the owner changes it', () => {
+  const owners = declaredOwners();
+  assert.ok(owners.length >= 7, owners.map((o) => o.name).join(', '));
+  const graph = importGraph(WEB);
+  for (const { name, file, owner } of owners) {
+    assert.ok(owner, `${file}: ${name} names no owner`);
+    assert.ok(graph.modules.includes(owner), `${file}: ${name}'s owner ${owner} is not a module of web/`);
+    const writers = graph.modules.filter((m) => {
+      const text = fs.readFileSync(path.join(WEB, m), 'utf8');
+      return m !== file && new RegExp(`\\b${name}\\.(set|update|emit|delete|clear)\\(`).test(text);
+    });
+    assert.deepEqual(writers, [owner], `${name} (${file}) is changed by ${writers.join(', ') || 'nobody'}`);
+  }
+});
