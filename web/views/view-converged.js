@@ -7,7 +7,7 @@
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { addRow, headerCells } from './tables.js';
-import { el } from '../state/app-state.js';
+import { el } from './dom.js';
 import { fmtPercent, spread, variantGroups } from './view-curves.js';
 import { claimFigures, reasonLine, verdictSentences } from '../lesson/lesson.js';
 import { convergedRecording } from '../results/converged.js';
