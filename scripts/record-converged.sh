@@ -13,17 +13,20 @@
 #   CONVERGED_WORK   where the sweep trains (default build/converged; slices already there are kept,
 #                    so a rerun after a failure trains only the slices that failed)
 #   CONVERGED_OUT    the recorded folder (default recorded/converged)
-#   CONVERGED_PRESETS  (default "converged_narrow converged": the cheaper first, so that it is
-#                      whole if the sweep must stop early)
+#   CONVERGED_PRESETS  (default "converged converged_small converged_narrow", the order the page
+#                      shows them in)
 #   CONVERGED_SHARDS   slices per preset (default 10)   CONVERGED_JOBS  slices at once (default 2)
 #   CONVERGED_TRAIN_ONLY  set: train the missing slices, record nothing
+#   CONVERGED_WALL   the wall seconds to record when the presets trained at the same time (the
+#                    span from the first start to the last end), else the sum of their walls
+#   CONVERGED_NOTE   a line for the manifest: how the sweep was run, if not by this script alone
 # Exit status: 0 recorded; 1 a step failed (the recorded folder is then left as it was).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 work=${CONVERGED_WORK:-build/converged}
 out=${CONVERGED_OUT:-recorded/converged}
-read -r -a presets <<<"${CONVERGED_PRESETS:-converged_narrow converged}"
+read -r -a presets <<<"${CONVERGED_PRESETS:-converged converged_small converged_narrow}"
 # Flags after --preset, for a sweep of presets changed since the CLI was built (recorded in the manifest).
 read -r -a extra <<<"${CONVERGED_FLAGS:-}"
 shards=${CONVERGED_SHARDS:-10}
@@ -41,11 +44,15 @@ read -r commit dirty < "$work/commit.txt"
 # line to the preset's time.txt, and the sweep's time is their sum.
 for p in "${presets[@]}"; do
   mkdir -p "$work/$p/models"
+  shopt -s nullglob
+  done_slices=("$work/$p"/results.real_words-shard-*-of-"$shards".json)
+  shopt -u nullglob
+  (( ${#done_slices[@]} < shards )) || continue
   "$bin" plan --preset "$p" "${extra[@]}" --experiment real_words --jobs 1 --save-checkpoints "$work/$p/models" \
     --out "$work/$p/results.real_words.json" --shards "$shards" > "$work/$p/commands.txt" 2> "$work/$p/slices.txt"
   while read -r line; do
     k=${line##*--shard }
-    [[ -f $work/$p/results-shard-${k%/*}-of-$shards.json ]] || echo "$line"
+    [[ -f $work/$p/results.real_words-shard-${k%/*}-of-$shards.json ]] || echo "$line"
   done < "$work/$p/commands.txt" > "$work/$p/todo.txt"
   if [[ -s $work/$p/todo.txt ]]; then
     /usr/bin/time -f "%U %S %e" -a -o "$work/$p/time.txt" \
@@ -53,8 +60,12 @@ for p in "${presets[@]}"; do
   fi
 done
 [[ -z ${CONVERGED_TRAIN_ONLY:-} ]] || exit 0
-cpu=$(cat "${presets[@]/#/$work/}"/time.txt | awk '{ s += $1 + $2 } END { printf "%.0f", s }')
-wall=$(cat "${presets[@]/#/$work/}"/time.txt | awk '{ s += $3 } END { printf "%.0f", s }')
+times=()
+for p in "${presets[@]}"; do times+=("$work/$p/time.txt"); done
+cpu=$(cat "${times[@]}" | awk '{ s += $1 + $2 } END { printf "%.0f", s }')
+wall=$(cat "${times[@]}" | awk '{ s += $3 } END { printf "%.0f", s }')
+# Presets trained at the same time (separate runs of this script): their span, not the sum.
+wall=${CONVERGED_WALL:-$wall}
 echo "record-converged: trained in ${wall} s wall, ${cpu} s CPU"
 
 # 2. Merge and analyse each preset.
@@ -62,7 +73,7 @@ tmp=${out%/}.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
 for p in "${presets[@]}"; do
-  "$bin" merge "$work/$p"/results-shard-*-of-"$shards".json --out "$work/$p/results.real_words.json"
+  "$bin" merge "$work/$p"/results.real_words-shard-*-of-"$shards".json --out "$work/$p/results.real_words.json"
   mkdir -p "$tmp/$p"
   cp "$work/$p/results.real_words.json" "$tmp/$p/"
   (cd "$tmp/$p" && "$bin" report --json results.real_words.json > analysis.json && "$bin" report results.real_words.json > report.txt)
@@ -82,7 +93,8 @@ pronunciations() {  # model file, words...
 mapfile -t listed < <(awk '!/^;;;/ && $1 !~ /\(/ { print tolower($1) }' "$lexicon" | sort -u)
 for p in "${presets[@]}"; do
   mkdir -p "$tmp/$p/models"
-  seed=$("$bin" plan --preset "$p" "${extra[@]}" --experiment real_words | awk 'NR == 2 { print $3 }')
+  # The first seed: the config's train.seed (the first run of the plan).
+  seed=$(grep -o '"seed":[0-9]*' "$tmp/$p/results.real_words.json" | head -1 | cut -d: -f2)
   first=$(ls "$work/$p/models"/*.seed"$seed".safetensors | head -1)
   [[ -s $work/heldout.txt ]] || printf '%s\n' "${listed[@]}" | heldout_words "$first" > "$work/heldout.txt"
   mapfile -t heldout < "$work/heldout.txt"
@@ -126,6 +138,7 @@ rm "$tmp/$p/models"/*.said
 {
   printf '{"format": "wolab-recorded", "version": 1,\n'
   printf ' "command": "scripts/record-converged.sh",\n'
+  printf ' "presets": [%s],\n' "$(printf '"%s", ' "${presets[@]}" | sed 's/, $//')"
   printf ' "sweep": ['
   sep=''
   for p in "${presets[@]}"; do
@@ -134,6 +147,7 @@ rm "$tmp/$p/models"/*.said
   done
   printf '],\n "wolab_version": "%s", "core_commit": "%s", "core_dirty_files": %s,\n' \
     "$("$bin" --version | awk '{ print $2 }')" "$commit" "$dirty"
+  printf ' "note": "%s",\n' "${CONVERGED_NOTE:-}"
   printf ' "machine": "%s, %s cores", "cpu_seconds": %s, "wall_seconds": %s,\n' \
     "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //; s/"//g')" "$(nproc)" "$cpu" "$wall"
   printf ' "files": {'

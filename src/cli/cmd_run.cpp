@@ -36,7 +36,7 @@ struct RunFlag {
   const char* help;
 };
 const RunFlag kRunFlags[] = {
-    {"--preset", "NAME", "start from a preset (the page's quick or article; converged or converged_narrow: real words to the end) instead of --config; flags override it"},
+    {"--preset", "NAME", "start from a preset (the page's quick or article; converged, converged_small or converged_narrow: real words to the end) instead of --config; flags override it"},
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write (required); see below for --experiment all"},
     {"--save-checkpoint", "FILE", "safetensors of the last run of the plan (the last variant with the last seed)"},

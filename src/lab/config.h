@@ -48,7 +48,7 @@ std::vector<std::string> validate(const RunConfig& cfg);
 std::vector<std::string> validate(const ExperimentConfig& cfg);
 
 // {"quick": config, "article": config}, fully defaulted: the page's presets; with_native adds
-// the CLI's own (converged, converged_narrow: real words trained to the end, natively).
+// the CLI's own (converged, converged_small, converged_narrow: real words trained to the end).
 nlohmann::json presets(bool with_native = false);
 // The presets' names in the order the page offers them; the first is the page's default, where
 // a link's bad values fall back. with_native adds the CLI's own after them.

@@ -14,19 +14,19 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr int kSteps = 1000, kProbeEvery = 100;
+constexpr int kG2pSteps = 1000, kG2pProbeEvery = 100;
 
-// One g2p run of kSteps steps whose held-out PER at step s is per(s) and whose training loss
+// One g2p run of kG2pSteps steps whose held-out PER at step s is per(s) and whose training loss
 // keeps falling to the end (as a model memorising its training words does).
 json g2p_record(const std::string& variant, int seed, const std::function<double(int)>& per) {
   json steps = json::array(), losses = json::array();
-  for (int i = 1; i <= kSteps; ++i) {
+  for (int i = 1; i <= kG2pSteps; ++i) {
     steps.push_back(i);
     losses.push_back(2.0 * std::exp(-i / 400.0));
   }
   json ev = {{"step", json::array()}, {"loss", json::array()}, {"token_acc", json::array()},
              {"exact", json::array()}, {"per", json::array()}, {"wer", json::array()}};
-  for (int s = 0; s <= kSteps; s += kProbeEvery) {
+  for (int s = 0; s <= kG2pSteps; s += kG2pProbeEvery) {
     ev["step"].push_back(s);
     ev["loss"].push_back(1.0);
     ev["token_acc"].push_back(0.7);
@@ -34,7 +34,7 @@ json g2p_record(const std::string& variant, int seed, const std::function<double
     ev["per"].push_back(per(s));
     ev["wer"].push_back(std::min(1.0, 3 * per(s)));
   }
-  const double last = per(kSteps);
+  const double last = per(kG2pSteps);
   json fin = {{"loss", 1.0}, {"token_acc", 0.7}, {"exact", 0.2}, {"greedy_exact", 1 - std::min(1.0, 3 * last)},
               {"steps_to_loss_0_1", 700},
               {"heldout_words", {{"words", 5000}, {"loss", 1.0}, {"token_acc", 0.7}, {"per", last},
@@ -48,8 +48,8 @@ json g2p_record(const std::string& variant, int seed, const std::function<double
 // The state convergence gives one learned run whose PER follows per(s).
 std::string state_of(const std::function<double(int)>& per) {
   json c = {{"experiment", "real_words"}, {"seeds", 1},
-            {"real_words", {{"d_model", 8}, {"heads", 2}, {"layers", 1}, {"d_ff", 16}, {"steps", kSteps},
-                            {"probe_every", kProbeEvery}}}};
+            {"real_words", {{"d_model", 8}, {"heads", 2}, {"layers", 1}, {"d_ff", 16}, {"steps", kG2pSteps},
+                            {"probe_every", kG2pProbeEvery}}}};
   json file = {{"format", "wolab-results"}, {"version", 2}, {"created_by", "test"}, {"experiment", "real_words"},
                {"config", c}, {"runs", {g2p_record("learned", 0, per)}}, {"summary", json::array()}};
   const json a = analyze({parse_results(file.dump())});
@@ -60,7 +60,7 @@ std::string state_of(const std::function<double(int)>& per) {
 
 TEST(Convergence, HeldOutPerStillFallingOverTheLastTenthIsStillLearning) {
   // Linear from 0.9 to 0.3: 6 points over the last tenth (step 900 to 1000).
-  EXPECT_EQ(state_of([](int s) { return 0.9 - 0.6 * s / kSteps; }), "still_learning");
+  EXPECT_EQ(state_of([](int s) { return 0.9 - 0.6 * s / kG2pSteps; }), "still_learning");
 }
 
 TEST(Convergence, HeldOutPerFlatAtTheEndIsConvergedWhileTheTrainingLossStillFalls) {

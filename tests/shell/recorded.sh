@@ -5,7 +5,7 @@
 # a run trained again are checked by tests/native/test_recorded.cpp.
 # Usage: tests/shell/recorded.sh WOLAB   (ctest runs it: CMakeLists.txt)
 set -euo pipefail
-wolab=$1
+wolab=$(realpath "$1")
 folder="$(dirname "$0")/../../recorded/converged"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rerecord="if the core's numbers changed on purpose, record again: scripts/record-converged.sh (docs/sweeps.md)"

@@ -84,7 +84,7 @@ test('the models trained to the end pronounce 50 held-out words in wasm as wolab
     const lexicon = new wolab.Lexicon(text);
     try {
       const words = heldOutWords(text, lexicon);
-      for (const preset of ['converged', 'converged_narrow']) {
+      for (const preset of ['converged', 'converged_small', 'converged_narrow']) {
         const found = convergedModels(preset);
         assert.deepEqual(found.map(([v]) => v).sort(), variants, preset);
         pronounceAsNative(wolab, lexicon, words, Object.fromEntries(found));

@@ -274,6 +274,8 @@ export const en = {
   cellRunning: 'running ({k} of {n})',
   cellAnalysing: 'analysing the finished runs…',
   cellNotRecorded: 'not recorded here',
+  cellWordsOnly: 'real words only',
+  colConverged: 'Real words to the end: {heads} heads of width {width}, {steps} steps (recorded natively)',
   cellLoading: 'loading the recorded runs…',
   cellNotRun: 'not run with these settings',
   cellStopped: 'stopped before any run finished',

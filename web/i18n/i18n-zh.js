@@ -275,6 +275,8 @@ export const zh = {
   cellRunning: '运行中（{k}/{n}）',
   cellAnalysing: '正在分析已完成的运行…',
   cellNotRecorded: '此处没有录制',
+  cellWordsOnly: '仅真实单词',
+  colConverged: '真实单词训练到底：{heads} 个宽 {width} 的头，{steps} 步（原生录制）',
   cellLoading: '正在载入录制的运行…',
   cellNotRun: '未用这些设置运行',
   cellStopped: '在任何运行完成前已停止',

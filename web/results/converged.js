@@ -15,7 +15,7 @@ async function fetchJson(path) {
   return response.json();
 }
 
-// The sizes in the manifest's order of files, each { preset, results, analysis, models:
+// The sizes in the manifest's order, each { preset, results, analysis, models:
 // { variant: url } }, with the manifest and the example words: a promise of
 // { manifest, sizes, examples }, or of null when nothing was recorded here.
 export function convergedRecording() {
@@ -34,7 +34,8 @@ async function load() {
     return null;
   }
   const files = Object.keys(manifest.files || {});
-  const presets = files.filter((f) => f.endsWith('/results.real_words.json')).map((f) => f.split('/')[0]);
+  // In the order they were recorded (the manifest's presets), each with its results file.
+  const presets = (manifest.presets || []).filter((p) => files.includes(`${p}/results.real_words.json`));
   const sizes = await Promise.all(presets.map(async (preset) => {
     const [results, analysis] = await Promise.all([fetchJson(`${preset}/results.real_words.json`), fetchJson(`${preset}/analysis.json`)]);
     const models = Object.fromEntries(files.filter((f) => f.startsWith(`${preset}/models/`) && f.endsWith('.safetensors'))

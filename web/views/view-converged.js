@@ -27,9 +27,9 @@ class SizeView {
     this.per = new ChartBox(grid, lineOptions({ yMin: 0 }), file('per'), 'converged-per');
     this.wer = new ChartBox(grid, lineOptions({ yMin: 0, yMax: 100 }), file('wer'), 'converged-wer');
     const wrap = el('div', 'table-wrap');
-    this.table = el('table', 'summary-table converged-table');
+    this.table = el('table', 'converged-table');
     wrap.append(this.table);
-    this.verdicts = el('div', 'verdict-box sentence converged-verdicts');
+    this.verdicts = el('div', 'sentence converged-verdicts');
     this.claim = el('div', 'converged-claim');
     this.box.append(this.heading, grid, wrap, this.verdicts, this.claim);
     container.append(this.box);
