@@ -15,6 +15,7 @@
 #include "analysis/analysis.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
+#include "lab/notebook.h"
 #include "lab/plan.h"
 #include "lab/results.h"
 #include "lab/wo_files.h"
@@ -163,6 +164,17 @@ std::string plan(val config, val names) {
     const wolab::ExperimentConfig cfg = wolab::read_config_text(config_text, problems);
     if (!problems.empty()) throw wolab::ConfigError(problems.front());
     return wolab::plan_json(wolab::plan_runs(cfg, list.get<std::vector<std::string>>())).dump();
+  });
+}
+
+// The notebook of config's experiment in `lang` (lab/notebook.h), its lexicon cell naming the
+// file the page serves.
+std::string make_notebook(val config, val lang) {
+  return js_errors([&] {
+    std::vector<std::string> problems;
+    const wolab::ExperimentConfig cfg = wolab::read_config_text(text_of(config, "config"), problems);
+    if (!problems.empty()) throw wolab::ConfigError(problems.front());
+    return wolab::make_notebook(cfg, text_of(lang, "lang"), "cmudict-g2p.txt");
   });
 }
 
@@ -453,6 +465,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("settings", &settings);
   function("plan", &plan);
   function("version", &version);
+  function("makeNotebook", &make_notebook);
   function("makeResults", &make_results);
   function("makeResultsWoApart", &make_results_wo_apart);
   function("parseResults", &parse_results);

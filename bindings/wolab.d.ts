@@ -349,6 +349,15 @@ export interface WolabModule {
   /** The core's version, e.g. "0.1.0" (results say "created_by": "wolab <version>"). */
   version(): string;
   /**
+   * The notebook (nbformat 4 JSON text) of the config's experiment in PyTorch, with the plan
+   * plan() makes of it, its text in `lang` ("en" or "zh"): the one `wolab notebook` writes for
+   * the same settings (docs/notebooks.md). A g2p experiment's lexicon cell names
+   * "cmudict-g2p.txt", the file the page serves.
+   * @throws Error with the validator's message for a bad config, Error("experiment: ...") for "all",
+   * Error("lang: ...") for another language.
+   */
+  makeNotebook(configJson: JsonText, lang: string): JsonText;
+  /**
    * The full results document (version 2, with the summary per variant and learning rate) of
    * `experiment` from its config and a JSON array of finished Trainer.record() entries: the
    * same code the CLI uses. Each run keeps only what the experiment keeps.
@@ -479,6 +488,8 @@ export interface VariantConvergence {
 
 export interface ExperimentAnalysis {
   experiment: string;
+  /** Who trained its runs: "wolab", or "pytorch-notebook" for a notebook's file (docs/notebooks.md). */
+  producer: string;
   config: object;
   seeds: number;
   variants: string[];

@@ -8,8 +8,8 @@ clipping as in the spec; 20 warm-up steps, then --steps timed. Prints one JSON l
 
 --task g2p draws --batch training words from the compact lexicon the build makes (docs/g2p.md),
 with the core's split (FNV-1a of the word) and each word's first pronunciation, from one bucket
-of similar lengths as src/run/g2p.cpp draws them (length_buckets), and pads each batch to its
-longest word as src/run/g2p.cpp does (make_reference.g2p_pad, whose
+of similar lengths as src/run/g2p.cpp draws them (wolab_torch.split_words), and pads each batch
+to its longest word as src/run/g2p.cpp does (wolab_torch.g2p_pad, whose
 layout tests/native/test_reference.cpp checks against the core's); "positions" is the mean
 padded length.
 
@@ -17,7 +17,6 @@ Exits 3 when torch is missing (the project's bench reads that as "skip").
 """
 import argparse
 import ctypes
-import itertools
 import json
 import os
 import sys
@@ -36,7 +35,7 @@ except ImportError:
     sys.exit(3)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_reference as ref  # noqa: E402  (the one model definition)
+import wolab_torch as ref  # noqa: E402  (the one model definition)
 
 WARMUP_STEPS = 20
 
@@ -65,53 +64,6 @@ def openblas_settings(paths):
         except (OSError, AttributeError):
             continue
     return {}
-
-
-def fnv1a64(text):
-    """64-bit FNV-1a, as src/run/g2p.cpp hashes a word for the split."""
-    h = 0xcbf29ce484222325
-    for byte in text.encode():
-        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
-
-
-def training_words(path):
-    """The compact lexicon -> g2p_sequence of each training word's first pronunciation."""
-    words = []
-    with open(path) as f:
-        for line in f:
-            if line.startswith(";;;") or not line.strip():
-                continue
-            head, *phonemes = line.split()
-            word = head.lower()
-            if "(" not in word and fnv1a64(word) % 1000 >= 50:  # not an alternate, not held out
-                words.append(ref.g2p_sequence(word, phonemes))
-    if not words:
-        sys.exit(f"bench_torch: {path}: no words; give the lexicon the build makes (docs/g2p.md)")
-    return words
-
-
-MIN_BUCKET = 4096  # kMinG2pBucket, src/run/g2p.h
-
-
-def length_buckets(words):
-    """The training words by input length (stable), cut as split_lexicon cuts them: lengths join
-    a bucket, shortest first, until it holds MIN_BUCKET words; a last bucket under that joins the
-    one before."""
-    buckets, current = [], []
-    def length(word):  # a g2p_sequence: (tokens, [SEP]'s position)
-        return len(word[0])
-
-    for _, group in itertools.groupby(sorted(words, key=length), key=length):
-        current += group
-        if len(current) >= MIN_BUCKET:
-            buckets.append(current)
-            current = []
-    if current and buckets:
-        buckets[-1] += current
-    elif current:
-        buckets.append(current)
-    return buckets
 
 
 def parse_args():
@@ -147,18 +99,16 @@ def main():
               "task": task, "train": {"batch": args.batch, "lr": 0.001, "clip": 1.0}}
     model = ref.build_model(config)
     optimizer = ref.make_optimizer(model, config["train"]["lr"])
-    buckets = length_buckets(training_words(args.lexicon)) if args.task == "g2p" else None
+    try:
+        buckets = ref.split_words(ref.read_lexicon(args.lexicon))[0] if args.task == "g2p" else None
+    except (OSError, ValueError) as e:
+        sys.exit(f"bench_torch: {e}")
 
     def batch():
         if buckets is None:
             x = torch.randint(args.alphabet, (args.batch, args.length))
             return ref.copy_batch(x, args.alphabet)
-        # the bucket of a uniformly drawn word, then the batch uniformly from it
-        first = int(torch.randint(sum(map(len, buckets)), ()))
-        for words in buckets:
-            if first < len(words):
-                break
-            first -= len(words)
+        words = ref.draw_bucket(buckets)  # the bucket of a uniformly drawn word, then the batch from it
         return ref.g2p_pad([words[i] for i in torch.randint(len(words), (args.batch,)).tolist()])
 
     def step():

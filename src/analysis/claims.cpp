@@ -279,6 +279,7 @@ json analyze(const std::vector<json>& results) {
       for (const std::string& v : e.variants) convergence.push_back(convergence_of(e, v).to_json(v));
     }
     experiments.push_back({{"experiment", e.name},
+                           {"producer", e.results->value("producer", "wolab")},
                            {"config", c},
                            {"run_config", e.run_config},
                            {"seeds", e.seeds().size()},

@@ -627,6 +627,9 @@ std::string format_analysis(const json& analysis) {
                     "compared seed by seed.\n";
   for (const json& e : analysis["experiments"]) {
     out += "\n" + config_line(e) + "\n";
+    if (e["producer"] == "pytorch-notebook")
+      out += "  Trained in PyTorch by the experiment's notebook (wolab notebook): a second sample, its random\n"
+             "  streams not the lab's.\n";
     for (const json& c : e["convergence"]) {
       char line[64];
       std::snprintf(line, sizeof line, "    %-24s ", c["variant"].get<std::string>().c_str());

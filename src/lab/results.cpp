@@ -20,6 +20,9 @@ using json = nlohmann::json;
 namespace {
 
 constexpr char kFormat[] = "wolab-results";
+// What may have written a file (its optional "producer"): the lab, or a notebook of
+// lab/notebook.h trained in PyTorch, whose runs are a second sample of the same plan.
+const char* const kProducers[] = {"wolab", "pytorch-notebook"};
 
 // ---- Building ----
 
@@ -447,8 +450,9 @@ const ExperimentInfo& experiment_info(const std::string& name, const std::string
   return *exp;
 }
 
+// `producer`: null for the lab's own files, which carry none, else the file's (kProducers).
 json build(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs,
-           const std::string& created_by) {
+           const std::string& created_by, const json& producer = nullptr) {
   const ExperimentInfo& exp = experiment_info(experiment, "experiment");
   auto problems = validate(cfg);
   if (!problems.empty()) throw ResultsError(ResultsFault::damaged, "results: config." + problems.front());
@@ -460,13 +464,15 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
   ExperimentConfig named = cfg;
   named.experiment = experiment;  // under "all", each results object names its own experiment
   json summary = summarize(exp, cfg, runs);
-  return {{"format", kFormat},
-          {"version", kResultsVersion},
-          {"created_by", created_by},
-          {"experiment", experiment},
-          {"config", config_json(named)},
-          {"runs", std::move(runs)},
-          {"summary", std::move(summary)}};
+  json out = {{"format", kFormat},
+              {"version", kResultsVersion},
+              {"created_by", created_by},
+              {"experiment", experiment},
+              {"config", config_json(named)},
+              {"runs", std::move(runs)},
+              {"summary", std::move(summary)}};
+  if (!producer.is_null()) out["producer"] = producer;
+  return out;
 }
 
 // A version 1 run as version 2 writes it: its status as an object, the lr and clip of the
@@ -611,6 +617,10 @@ json checked_results(const json& j) {
   if (!created_by.is_string()) bad("created_by", "expected a string");
   const json& experiment = field(j, "", "experiment");
   if (!experiment.is_string()) bad("experiment", "expected a string");
+  const json producer = j.contains("producer") ? j["producer"] : json(nullptr);
+  if (!producer.is_null() && std::none_of(std::begin(kProducers), std::end(kProducers),
+                                          [&](const char* p) { return producer == p; }))
+    bad("producer", "expected \"wolab\" or \"pytorch-notebook\"");
 
   const json& config = field(j, "", "config");
   if (!config.is_object()) bad("config", "expected an object");
@@ -622,7 +632,7 @@ json checked_results(const json& j) {
   check_array(field(j, "", "summary"), "summary");  // recomputed from the runs below
   if (version == 1)
     for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
-  return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>());
+  return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>(), producer);
 }
 
 }  // namespace

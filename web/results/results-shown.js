@@ -65,7 +65,7 @@ function showResults(results, text, { source, file = '' }) {
   if (!exp) return t('importNotShown', { experiment: results.experiment });
   if (exp.runs.some(active)) return t('importBusy');
   reset(exp, {
-    config: results.config, source, file, createdBy: results.created_by,
+    config: results.config, source, file, createdBy: results.created_by, producer: results.producer || '',
     resultsBlob: new Blob([text], { type: 'application/json' }), summary: results.summary,
   });
   const steps = results.config.train.steps;

@@ -12,6 +12,7 @@ export const shown = () => ({
   source: null,       // 'live', 'recorded' or 'import'
   file: '',           // the file shown (recorded or imported)
   createdBy: '',      // the file's created_by
+  producer: '',       // the file's producer: 'pytorch-notebook' for a notebook's (docs/notebooks.md)
   runs: [],           // one per (variant, seed, lr): the page's run objects (runs/live-runs.js)
   resultsBlob: null,  // the results document (docs/results.md), a Blob of its JSON text: the file
                       // shown, or the core's makeResults of the finished runs once they have all ended

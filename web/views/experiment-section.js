@@ -91,7 +91,19 @@ export function makeExperiment(info) {
   onEstimate(exp.redraw);
   $('.run', section).addEventListener('click', (e) => requestRun([name], e.currentTarget));
   $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
+  $('.notebook', section).addEventListener('click', () => openNotebook(exp));
   return exp;
+}
+
+// Downloads the experiment as a PyTorch notebook (docs/notebooks.md) of the settings shown: those
+// its runs trained with, else the page's; the core writes it, as `wolab notebook` does.
+function openNotebook(exp) {
+  const config = exp.config ? { ...exp.config, experiment: exp.name } : experimentConfig(settings.get().values, exp.name);
+  try {
+    download(`${resultsStem(exp.name)}.ipynb`, core.get().wolab.makeNotebook(JSON.stringify(config), lang()), 'application/x-ipynb+json');
+  } catch (e) {
+    notice(errorText(e), 'error', { box: exp.notices });
+  }
 }
 
 // The config an experiment's runs train with, as its config line describes it: an experiment
@@ -128,7 +140,7 @@ function renderFrame(exp) {
   if (exp.config) {
     const config = describeConfig(ownConfig(exp, exp.config));
     exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
-      : exp.source !== 'live' ? t('sourceImport', { file: exp.file, created_by: exp.createdBy, config })
+      : exp.source !== 'live' ? t(exp.producer === 'pytorch-notebook' ? 'sourceImportTorch' : 'sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(settings.get().values, exp.name))) });
