@@ -15,6 +15,10 @@ const examples = fs.readFileSync('recorded/converged/examples.txt', 'utf8').spli
 test('section 7 leads with the runs trained to the end, and the word box answers from their models', async ({ page }) => {
   const problems = await openPage(page);
   const section = page.locator('#exp-real_words');
+  await untilAttribute(section, 'data-state', 'settled', 20_000);
+  // Unfold the section's results if its question folds them.
+  const show = section.locator('.predict-show');
+  if (await show.count()) await show.click();
   const lead = section.locator('.converged');
   await lead.scrollIntoViewIfNeeded();
   await expect(lead).toBeVisible({ timeout: 20_000 });
