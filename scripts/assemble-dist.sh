@@ -40,6 +40,11 @@ else
   echo "assemble-dist: $lexicon not built yet (build-native.sh makes it; npm start moves it into $dist/ once made): until it is there, the real-words section can neither train nor pronounce" >&2
 fi
 node scripts/render-doc.js docs/claims.md "$tmp/rules.html" || cannot_assemble "rendering docs/claims.md failed"
+# Real words trained to the end natively (scripts/record-converged.sh), committed: section 7 and
+# "Try a word" lead with them.
+if [[ -d recorded/converged ]]; then
+  cp -R recorded/converged "$tmp/converged" || cannot_assemble "copying recorded/converged failed"
+fi
 # The recordings stay.
 if [[ -d $dist/recorded ]]; then mv "$dist/recorded" "$tmp/recorded" || cannot_assemble "keeping $dist/recorded failed"; fi
 rm -rf "$dist" && mv "$tmp" "$dist" || cannot_assemble "moving $tmp/ to $dist/ failed"

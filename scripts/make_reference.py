@@ -92,10 +92,44 @@ ADAM_STEPS = 10
 G2P_WORDS = ("AT  AE T", "PHONE  F OW N", "OX  AA K S", "CAT  K AE T")
 
 
-def fixture_config(wo, ln, task="copy"):
-    return {"model": {"d_model": 8, "heads": 2, "layers": 2, "d_ff": 16, "ln": ln, "wo": wo},
-            "task": {"name": "g2p"} if task == "g2p" else {"name": "copy", "alphabet": 5, "length": 3},
-            "train": {"steps": ADAM_STEPS, "batch": 4, "lr": 0.001, "clip": 1.0}}
+def fixture_config(wo, ln, task="copy", schedule=None):
+    config = {"model": {"d_model": 8, "heads": 2, "layers": 2, "d_ff": 16, "ln": ln, "wo": wo},
+              "task": {"name": "g2p"} if task == "g2p" else {"name": "copy", "alphabet": 5, "length": 3},
+              "train": {"steps": ADAM_STEPS, "batch": 4, "lr": 0.001, "clip": 1.0}}
+    if schedule:
+        config["train"].update(schedule)
+    return config
+
+
+# The schedule fixture: 10 Adam steps at a peak of 0.01 (so the schedule shows in the losses),
+# 3 of warmup, decaying to 0.001; and the same schedule over a longer run on its own.
+SCHEDULE = {"lr": 0.01, "schedule": "cosine", "warmup": 3, "lr_min": 0.001}
+SCHEDULE_LONG = {"steps": 300, "warmup": 40}
+
+
+def make_scheduler(optimizer, train):
+    """The config's learning-rate schedule (docs/config.md), or None for constant: cosine is a linear
+    warmup then a cosine decay to lr_min, PyTorch's own schedulers chained."""
+    if train.get("schedule", "constant") == "constant":
+        return None
+    warmup, steps = train["warmup"], train["steps"]
+    sched = torch.optim.lr_scheduler
+    decay = sched.CosineAnnealingLR(optimizer, T_max=steps - warmup, eta_min=train["lr_min"])
+    if warmup == 0:
+        return decay
+    ramp = sched.LinearLR(optimizer, start_factor=1 / warmup, end_factor=1.0, total_iters=max(1, warmup - 1))
+    return sched.SequentialLR(optimizer, [ramp, decay], milestones=[warmup])
+
+
+def schedule_lrs(train):
+    """The learning rate PyTorch's schedulers give each of train["steps"] steps."""
+    optimizer = torch.optim.Adam([nn.Parameter(torch.zeros(1))], lr=train["lr"])
+    scheduler, lrs = make_scheduler(optimizer, train), []
+    for _ in range(train["steps"]):
+        lrs.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
+        scheduler.step()
+    return lrs
 
 
 def g2p_words(lines):
@@ -133,14 +167,25 @@ def make_fixture(config):
 
     model.load_state_dict(initial)
     optimizer = make_optimizer(model, train["lr"])
-    losses = [train_step(model, optimizer, tokens, target, train["clip"])
-              for _ in range(train["steps"])]
+    scheduler, losses, lrs = make_scheduler(optimizer, train), [], []
+    for _ in range(train["steps"]):
+        lrs.append(optimizer.param_groups[0]["lr"])
+        losses.append(train_step(model, optimizer, tokens, target, train["clip"]))
+        if scheduler:
+            scheduler.step()
     tensors["adam_losses"] = torch.tensor(losses, dtype=torch.float32)
+    if scheduler:
+        tensors["adam_lrs"] = torch.tensor(lrs, dtype=torch.float32)
+        # A longer schedule on its own, as a real-words run uses it.
+        long = dict(train, **SCHEDULE_LONG)
+        tensors["schedule_lrs"] = torch.tensor(schedule_lrs(long), dtype=torch.float32)
 
     metadata = {"format": "wolab-reference", "version": "1",
                 "config": json.dumps(config, separators=(",", ":")),
                 "torch": torch.__version__, "torch_seed": str(SEED),
                 "parameters": str(sum(p.numel() for p in trainable(model)))}
+    if scheduler:
+        metadata["schedule_config"] = json.dumps(dict(config["train"], **SCHEDULE_LONG), separators=(",", ":"))
     if config["task"]["name"] == "g2p":
         metadata["words"] = "\n".join(G2P_WORDS) + "\n"
     return tensors, metadata
@@ -186,7 +231,7 @@ def check_fixture(path, config, tensors, metadata):
     for name, t in tensors.items():
         assert back[name].dtype == t.dtype and torch.equal(back[name], t), f"{path}: {name} differs"
     m, d = config["model"], config["model"]["d_model"]
-    params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses")
+    params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses", "adam_lrs", "schedule_lrs")
               and not n.startswith("grad.")]
     grads = [n[len("grad."):] for n in back if n.startswith("grad.")]
     has_wo_bias = m["wo"] in ("learned", "learned_identity_init")
@@ -282,6 +327,14 @@ def main():
               f"{metadata['parameters']} parameters, batch {tuple(tensors['input'].shape)}, "
               f"loss {tensors['loss'].item():.6f}, "
               f"after {ADAM_STEPS} Adam steps {tensors['adam_losses'][-1].item():.6f}")
+    config = fixture_config("learned", "post", schedule=SCHEDULE)
+    tensors, metadata = make_fixture(config)
+    path = os.path.join(args.out, "ref_schedule_post.safetensors")
+    write_safetensors(path, tensors, metadata)
+    check_fixture(path, config, tensors, metadata)
+    print(f"{os.path.relpath(path)}: {os.path.getsize(path)} bytes, learning rates "
+          f"{tensors['adam_lrs'][0].item():.6g}..{tensors['adam_lrs'][-1].item():.6g}, "
+          f"after {ADAM_STEPS} Adam steps {tensors['adam_losses'][-1].item():.6f}")
     print("all fixtures read back and checked")
 
 

@@ -42,6 +42,10 @@ inline constexpr double kSmoothShare = 0.05;
 // kStillFalling relative to the tail before it, or held-out accuracy rose by more than kAccuracyTie.
 inline constexpr double kTailShare = 0.1;
 inline constexpr double kStillFalling = 0.05;
+// Still learning on real words (g2p): its held-out PER at the probe steps fell by more than this,
+// in points, over the last kTailShare of the run. The training loss does not decide there: it
+// keeps falling while a model memorises its training words.
+inline constexpr double kPerStillFalling = 0.005;
 // Claim 5: W_o is diagonal-dominant when at least this share of its rows are (|w_ii| >= sum of
 // the row's other |w_ij|); heads' blocks differ when the largest block norm is at least
 // kHeadImbalance times the smallest (and more unequal than at step 0).

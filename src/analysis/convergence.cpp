@@ -3,9 +3,30 @@
 
 namespace wolab::verdicts {
 
-// At the ceiling: converged. Else still learning if the tail of the run still improved (loss or
+namespace {
+
+// A g2p run, judged on its held-out words: still learning while their PER at the probe steps
+// fell by more than kPerStillFalling since the last probe at or before the tail; else stalled if
+// it never fell that much below the first probe's, converged if it did.
+Conv g2p_convergence(const Exp& e, const Run& r) {
+  const json& per = (*r.record)["eval"]["per"];
+  const json& steps = (*r.record)["eval"]["step"];
+  if (per.empty()) return Conv::stalled;
+  const int tail = step_at(e, kTailShare);
+  std::optional<double> before;
+  for (size_t i = 0; i < per.size() && i < steps.size(); ++i)
+    if (steps[i].get<int>() <= e.steps - tail) before = per[i].get<double>();
+  const double last = per.back().get<double>();
+  if (before && *before - last > kPerStillFalling) return Conv::still_learning;
+  return per.front().get<double>() - last > kPerStillFalling ? Conv::converged : Conv::stalled;
+}
+
+}  // namespace
+
+// Real words: g2p_convergence. Else at the ceiling: converged. Else still learning if the tail of the run still improved (loss or
 // held-out accuracy); else converged if it reached the loss threshold, stalled if not.
 Conv convergence(const Exp& e, const Run& r) {
+  if (e.g2p) return g2p_convergence(e, r);
   if (r.final()["token_acc"].get<double>() >= kCeilingAccuracy) return Conv::converged;
   const int tail = step_at(e, kTailShare);
   auto last = window_loss(*r.record, e.steps, tail), before = window_loss(*r.record, e.steps - tail, tail);

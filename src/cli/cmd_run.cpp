@@ -37,7 +37,7 @@ struct RunFlag {
   const char* help;
 };
 const RunFlag kRunFlags[] = {
-    {"--preset", "NAME", "start from a preset of the page (quick or article) instead of --config; flags override it"},
+    {"--preset", "NAME", "start from a preset (the page's quick or article; converged, converged_small or converged_narrow: real words to the end) instead of --config; flags override it"},
     {"--config", "FILE", "config JSON with keys experiment, seeds, model, task, train, lr_stability; flags override it"},
     {"--out", "FILE", "results JSON to write; see below for --experiment all. Without it, wolab run\n"
                       "                          prints the summary and the report and writes no results file"},
@@ -79,12 +79,28 @@ int run_shard(const RunArgs& a) {
   const std::vector<size_t> runs = slices_of(plan, a.shard->count, "--shard")[static_cast<size_t>(a.shard->index - 1)];
   const std::string path = shard_path(a.out, *a.shard);
   check_writable("--out", path);
+  // --save-checkpoints: the models of this slice's runs, named as a whole run names them.
+  const std::vector<std::string> plan_models = checkpoint_paths(a.cfg, a.checkpoints);
+  std::vector<std::string> paths = {path};
+  for (size_t i : runs)
+    if (!plan_models.empty()) paths.push_back(plan_models[i]);
+  for (size_t i = 1; i < paths.size(); ++i) check_writable("--save-checkpoints", paths[i]);
   const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
   Progress progress;
-  std::vector<json> records = train_runs(plan, runs, std::ref(progress), a.jobs, g2p);
+  std::vector<std::vector<uint8_t>> models(paths.size() - 1);
+  std::vector<json> records = train_runs(
+      plan, runs,
+      [&](int run, int count, const Trainer& t) {
+        progress(run, count, t);
+        if (!models.empty() && t.finished()) models[static_cast<size_t>(run)] = save_checkpoint(t, /*optimizer=*/false);
+      },
+      a.jobs, g2p);
   progress.finish();
   const json file = shard_file(a.cfg, a.shard->index, a.shard->count, std::move(records));
-  write_all({path}, [&](size_t) { return json_text(file) + "\n"; });
+  write_all(paths, [&](size_t i) {
+    if (i == 0) return json_text(file) + "\n";
+    return std::string(models[i - 1].begin(), models[i - 1].end());
+  });
   std::printf("wrote %s: slice %d/%d, %zu of the plan's %zu runs\n", path.c_str(), a.shard->index, a.shard->count,
               runs.size(), plan.size());
   return 0;

@@ -18,9 +18,11 @@ inline constexpr char kUsage[] =
     "       wolab plan [run flags] [--shards N [--out results.json]]  the runs of the plan, or of\n"
     "                                                each of N slices, or (with --out) N commands training them\n"
     "       wolab merge SHARD_FILE... --out results.json  the results files of the whole plan\n"
+    "       wolab half-model MODEL --out FILE         a model file (run --save-checkpoints) in float16\n"
     "       wolab notebook [run flags] [--lang en|zh] --out X.ipynb  the experiment as a PyTorch notebook\n"
     "       wolab --help | run --help | eval --help | pronounce --help | report --help |\n"
-    "             split-wo --help | plan --help | merge --help | notebook --help | --version\n";
+    "             split-wo --help | plan --help | merge --help | half-model --help | notebook --help |\n"
+    "             --version\n";
 
 int run_command(const std::vector<std::string>& args);        // cmd_run.cpp
 int eval_command(const std::vector<std::string>& args);       // cmd_eval.cpp
@@ -30,6 +32,7 @@ int split_command(const std::vector<std::string>& args);      // cmd_split_wo.cp
 // `wolab` is how the program was started (argv[0]): the commands it prints start with it.
 int plan_command(const std::string& wolab, const std::vector<std::string>& args);  // cmd_plan.cpp
 int merge_command(const std::vector<std::string>& args);      // cmd_merge.cpp
+int half_model_command(const std::vector<std::string>& args); // cmd_half_model.cpp
 int notebook_command(const std::vector<std::string>& args);   // cmd_notebook.cpp
 
 }  // namespace wolab::cli

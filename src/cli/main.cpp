@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
       {"split-wo", split_command},
       {"plan", [&](const std::vector<std::string>& args) { return plan_command(wolab, args); }},
       {"merge", merge_command},
+      {"half-model", half_model_command},
       {"notebook", notebook_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -33,10 +33,10 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   ExperimentConfig& cfg = a.cfg;
   if (!preset.empty()) {
-    const json all = presets();
+    const json all = presets(/*with_native=*/true);
     if (!all.contains(preset)) {
       std::string names;
-      for (const std::string& name : preset_names()) names += (names.empty() ? "" : " or ") + name;
+      for (const std::string& name : preset_names(/*with_native=*/true)) names += (names.empty() ? "" : " or ") + name;
       throw ConfigError("--preset: " + in_quotes(preset) + " is not a preset; use " + names);
     }
     cfg = parse_experiment_config(all[preset].dump());
@@ -60,8 +60,6 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
 
   if (a.shard && !a.checkpoint.empty())
     throw ConfigError("--save-checkpoint: cannot be combined with --shard; the plan's last run is in one slice only");
-  if (a.shard && !a.checkpoints.empty())
-    throw ConfigError("--save-checkpoints: cannot be combined with --shard; give it to a run of the whole plan");
   if (!needs_lexicon(cfg)) {
     if (!a.data.empty())
       throw ConfigError("--data: only the task g2p (and experiment real_words) reads a data file; the task is " +

@@ -13,6 +13,7 @@ const std::vector<std::string> kWoNames = {"learned",
                                            "frozen_orthogonal"};
 const std::vector<std::string> kLnNames = {"post", "pre"};
 const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort", "g2p"};
+const std::vector<std::string> kScheduleNames = {"constant", "cosine"};
 
 namespace {
 
@@ -34,8 +35,12 @@ const char* enum_name(const std::vector<std::string>& names, E e) {
 std::optional<WoMode> wo_mode_from_string(const std::string& s) { return enum_from<WoMode>(kWoNames, s); }
 std::optional<LnPlace> ln_place_from_string(const std::string& s) { return enum_from<LnPlace>(kLnNames, s); }
 std::optional<TaskKind> task_kind_from_string(const std::string& s) { return enum_from<TaskKind>(kTaskNames, s); }
+std::optional<LrSchedule> lr_schedule_from_string(const std::string& s) {
+  return enum_from<LrSchedule>(kScheduleNames, s);
+}
 const char* to_string(WoMode m) { return enum_name(kWoNames, m); }
 const char* to_string(LnPlace p) { return enum_name(kLnNames, p); }
 const char* to_string(TaskKind t) { return enum_name(kTaskNames, t); }
+const char* to_string(LrSchedule s) { return enum_name(kScheduleNames, s); }
 
 }  // namespace wolab

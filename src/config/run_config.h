@@ -30,6 +30,9 @@ inline bool wo_frozen(WoMode m) {
 enum class LnPlace { post, pre };
 // g2p: a word's pronunciation from its spelling (run/g2p.h, docs/g2p.md).
 enum class TaskKind { copy, reverse, sort, g2p };
+// The learning rate over a run: constant, or a linear warmup then a cosine decay to a floor
+// (nn/adam.h, learning_rate()).
+enum class LrSchedule { constant, cosine };
 
 struct ModelConfig {
   int d_model = 64;
@@ -54,7 +57,10 @@ struct TaskConfig {
 struct TrainConfig {
   int steps = 400;
   int batch = 32;
-  float lr = 1e-3f;
+  float lr = 1e-3f;          // the constant rate, or the cosine schedule's peak
+  LrSchedule schedule = LrSchedule::constant;
+  int warmup = 0;            // cosine: steps of linear warmup to lr
+  float lr_min = 0;          // cosine: the floor it decays to at the last step
   float beta1 = 0.9f;
   float beta2 = 0.98f;
   float eps = 1e-9f;
@@ -73,14 +79,17 @@ struct RunConfig {
 const char* to_string(WoMode m);
 const char* to_string(LnPlace p);
 const char* to_string(TaskKind t);
+const char* to_string(LrSchedule s);
 
 // The names of each enum's values, in enum order (the settings table's choices).
 extern const std::vector<std::string> kWoNames;
 extern const std::vector<std::string> kLnNames;
 extern const std::vector<std::string> kTaskNames;
+extern const std::vector<std::string> kScheduleNames;
 
 std::optional<WoMode> wo_mode_from_string(const std::string& s);
 std::optional<LnPlace> ln_place_from_string(const std::string& s);
 std::optional<TaskKind> task_kind_from_string(const std::string& s);
+std::optional<LrSchedule> lr_schedule_from_string(const std::string& s);
 
 }  // namespace wolab

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -210,6 +211,55 @@ void write_file_atomic(const std::string& path, const std::vector<uint8_t>& byte
 
 void write_file_atomic(const std::string& path, const std::string& text) {
   write_file_atomic(path, std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+// The nearest float16 to a finite x below 65520 in magnitude (beyond it the nearest is
+// infinity), ties to even, as IEEE 754 rounds.
+uint16_t half_from_float(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+  const uint32_t a = bits & 0x7fffffff;
+  if (a < 0x38800000) {
+    // Below float16's smallest normal, 2^-14: a multiple of 2^-24. x·2^24 is exact in float
+    // and nearbyint rounds it to even; 1024 of them is the smallest normal, which is its code.
+    float m;
+    std::memcpy(&m, &a, 4);
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(m * 16777216.0f)));
+  }
+  // Rebias the exponent (127 − 15) and drop 13 mantissa bits, rounding half to even; a carry
+  // out of the mantissa steps the exponent up, as it should.
+  const uint32_t r = a - 0x38000000;
+  return static_cast<uint16_t>(sign | ((r + 0x0fff + ((r >> 13) & 1)) >> 13));
+}
+
+float float_from_half(uint16_t h) {
+  const int exponent = (h >> 10) & 31, mantissa = h & 1023;
+  float v = exponent == 0    ? std::ldexp(static_cast<float>(mantissa), -24)
+            : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                             : std::ldexp(static_cast<float>(mantissa | 1024), exponent - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+std::vector<uint8_t> half_model(const std::vector<uint8_t>& model_file) {
+  SafeTensors st = read_safetensors(model_file.data(), model_file.size());
+  const auto optimizer = st.metadata.find("optimizer");
+  if (optimizer == st.metadata.end() || optimizer->second != "none")
+    throw ConfigError("half model: not a model file (it has optimizer state); save one with --save-checkpoints");
+  for (auto it = st.f32.begin(); it != st.f32.end();) {
+    if (it->first == "history.loss") {
+      ++it;
+      continue;
+    }
+    Tensor<uint16_t> half{it->second.shape, {}};
+    for (float x : it->second.data) {
+      if (!(std::fabs(x) < 65504.0f)) throw ConfigError("half model: tensor " + it->first + " is beyond float16's range");
+      half.data.push_back(half_from_float(x));
+    }
+    st.f16[it->first] = std::move(half);
+    it = st.f32.erase(it);
+  }
+  return write_safetensors(st);
 }
 
 }  // namespace wolab

@@ -51,6 +51,17 @@ SafeTensors read_safetensors(const uint8_t* bytes, size_t size);
 
 // Whole file; throws ConfigError("cannot read <path>: <reason>").
 std::vector<uint8_t> read_file_bytes(const std::string& path);
+
+// The nearest float16 (IEEE bit pattern) to a finite x below 65520 in magnitude (beyond it the
+// nearest is infinity), ties to even; and back, exactly.
+uint16_t half_from_float(float x);
+float float_from_half(uint16_t h);
+
+// A model file (a checkpoint without Adam's moments, metadata "optimizer": "none") with its
+// weights in float16: every F32 tensor but "history.loss" rounded to the nearest, half the
+// bytes. A trainer reads it as it reads the float32 file, widening each value exactly. Throws
+// ConfigError for a checkpoint with optimizer state or a weight beyond float16's range.
+std::vector<uint8_t> half_model(const std::vector<uint8_t>& model_file);
 // Writes `<path>.partial`, then renames it over `path`, so a failed or interrupted write never
 // leaves a truncated file. Throws ConfigError("cannot write <path>: <reason>").
 void write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes);

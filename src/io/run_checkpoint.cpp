@@ -74,14 +74,22 @@ void check_step_and_status(const RunCheckpoint& c, int steps) {
 
 void take_tensor(const SafeTensors& st, const std::string& name, const std::vector<int64_t>& shape, float* out,
                  bool non_negative) {
+  // F32, or F16 in a half model file (half_model, io/checkpoint.h), widened exactly.
+  Tensor<float> widened;
   auto it = st.f32.find(name);
-  if (it == st.f32.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
-  if (it->second.shape != shape) throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
-  for (float x : it->second.data) {
+  if (it == st.f32.end()) {
+    auto half = st.f16.find(name);
+    if (half == st.f16.end()) throw ConfigError("checkpoint: tensor " + name + " is missing");
+    widened.shape = half->second.shape;
+    for (uint16_t h : half->second.data) widened.data.push_back(float_from_half(h));
+  }
+  const Tensor<float>& t = it == st.f32.end() ? widened : it->second;
+  if (t.shape != shape) throw ConfigError("checkpoint: tensor " + name + " has the wrong shape for its config");
+  for (float x : t.data) {
     if (!std::isfinite(x)) throw ConfigError("checkpoint: tensor " + name + " is not finite");
     if (non_negative && x < 0) throw ConfigError("checkpoint: tensor " + name + " has a negative value");
   }
-  std::copy(it->second.data.begin(), it->second.data.end(), out);
+  std::copy(t.data.begin(), t.data.end(), out);
 }
 
 }  // namespace wolab

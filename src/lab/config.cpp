@@ -39,6 +39,7 @@ const std::vector<std::string> kExperimentNames = [] {
 static void from_json(const json& j, WoMode& m) { m = *wo_mode_from_string(j.get<std::string>()); }
 static void from_json(const json& j, LnPlace& p) { p = *ln_place_from_string(j.get<std::string>()); }
 static void from_json(const json& j, TaskKind& t) { t = *task_kind_from_string(j.get<std::string>()); }
+static void from_json(const json& j, LrSchedule& s) { s = *lr_schedule_from_string(j.get<std::string>()); }
 
 
 
@@ -131,7 +132,16 @@ const Setting kSettings[] = {
     {"train.batch", "batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr,
      "sequences per step", FIELD(base.train.batch)},
     {"train.lr", "lr", "--lr", "X", Kind::real, 0, 1, true, nullptr,
-     "Adam learning rate (constant)", FIELD(base.train.lr)},
+     "Adam learning rate (the schedule cosine's peak)", FIELD(base.train.lr)},
+    {"train.schedule", "schedule", "--schedule", "S", Kind::choice, 0, 0, false, &kScheduleNames,
+     "learning rate over the run: constant, or cosine (a linear warmup to lr over train.warmup steps, "
+     "then a cosine decay to train.lr_min at the last step)", FIELD(base.train.schedule)},
+    {"train.warmup", "warmup", "--warmup", "N", Kind::integer, 0, 1000000, false, nullptr,
+     "steps of linear warmup of the schedule cosine (less than the run's steps; not used by constant)",
+     FIELD(base.train.warmup)},
+    {"train.lr_min", "lr_min", "--lr-min", "X", Kind::real, 0, 1, false, nullptr,
+     "learning rate the schedule cosine decays to (at most train.lr; not used by constant)",
+     FIELD(base.train.lr_min)},
     {"train.clip", "clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
      "global gradient-norm clip (0: off)", FIELD(base.train.clip)},
     {"train.probe_every", "probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
@@ -350,6 +360,14 @@ void check_run(const RunConfig& run, bool wo_snapshots, std::vector<std::string>
   size_t before = problems.size();
   check_ranges(e, {"model.", "task.", "train."}, problems);
   if (problems.size() != before) return;  // the rules below assume every field in range
+  const TrainConfig& t = run.train;
+  if (t.schedule == LrSchedule::cosine && t.warmup >= t.steps)
+    problems.push_back("train.warmup: " + std::to_string(t.warmup) + " warmup steps leave none of a run's " +
+                       std::to_string(t.steps) + " steps to decay; use fewer warmup steps than steps");
+  if (t.schedule == LrSchedule::cosine && t.lr_min > t.lr)
+    problems.push_back("train.lr_min: " + format_number(decimal_float(t.lr_min)) + " is above train.lr " +
+                       format_number(decimal_float(t.lr)) + "; use a floor at most the peak rate");
+  if (problems.size() != before) return;
   const ModelConfig& m = run.model;
   if (m.d_model % m.heads != 0) {
     // Name the value a person would change. Widths are normally multiples of a power of two
@@ -485,6 +503,7 @@ namespace {
 struct Preset {
   const char* name;
   const char* config;  // JSON; what it leaves out takes the defaults
+  bool page = true;    // offered by the page; else the CLI's alone (runs too long for a browser)
 };
 // In the order the page offers them: the first is its default.
 const Preset kPresets[] = {
@@ -501,18 +520,37 @@ const Preset kPresets[] = {
       "train": {"steps": 25, "batch": 16, "probe_every": 5},
       "real_words": {"d_model": 256, "heads": 4, "layers": 2, "d_ff": 1024, "steps": 200, "batch": 16,
                      "probe_every": 50, "heldout": 128}})"},
+    // Real words trained to the end, natively (scripts/record-converged.sh; docs/sweeps.md, "Real
+    // words to the end", has the pilot behind the steps): the page shows their recorded results
+    // and models. converged is d_model 64 with heads of width 16; converged_small and
+    // converged_narrow cut d_model 32 into 2 heads of width 16 or 8 of width 4 (narrow heads,
+    // where the toy tasks showed W_o mattering most).
+    {"converged", R"({"experiment": "real_words", "seeds": 5,
+      "train": {"steps": 5000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 5000, "batch": 32,
+                     "probe_every": 250, "heldout": 256}})", /*page=*/false},
+    {"converged_small", R"({"experiment": "real_words", "seeds": 5,
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "real_words": {"d_model": 32, "heads": 2, "layers": 2, "d_ff": 128, "steps": 10000, "batch": 32,
+                     "probe_every": 500, "heldout": 256}})", /*page=*/false},
+    {"converged_narrow", R"({"experiment": "real_words", "seeds": 5,
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "real_words": {"d_model": 32, "heads": 8, "layers": 2, "d_ff": 128, "steps": 10000, "batch": 32,
+                     "probe_every": 500, "heldout": 256}})", /*page=*/false},
 };
 }  // namespace
 
-json presets() {
+json presets(bool with_native) {
   json out = json::object();
-  for (const Preset& p : kPresets) out[p.name] = config_json(parse_experiment_config(p.config));
+  for (const Preset& p : kPresets)
+    if (p.page || with_native) out[p.name] = config_json(parse_experiment_config(p.config));
   return out;
 }
 
-std::vector<std::string> preset_names() {
+std::vector<std::string> preset_names(bool with_native) {
   std::vector<std::string> out;
-  for (const Preset& p : kPresets) out.push_back(p.name);
+  for (const Preset& p : kPresets)
+    if (p.page || with_native) out.push_back(p.name);
   return out;
 }
 

@@ -47,11 +47,12 @@ nlohmann::json config_json(const RunConfig& cfg);  // "model", "task", "train" o
 std::vector<std::string> validate(const RunConfig& cfg);
 std::vector<std::string> validate(const ExperimentConfig& cfg);
 
-// {"quick": config, "article": config}, fully defaulted.
-nlohmann::json presets();
+// {"quick": config, "article": config}, fully defaulted: the page's presets; with_native adds
+// the CLI's own (converged, converged_small, converged_narrow: real words trained to the end).
+nlohmann::json presets(bool with_native = false);
 // The presets' names in the order the page offers them; the first is the page's default, where
-// a link's bad values fall back.
-std::vector<std::string> preset_names();
+// a link's bad values fall back. with_native adds the CLI's own after them.
+std::vector<std::string> preset_names(bool with_native = false);
 
 // The settings table for the page, which builds its form and URL parameters from it:
 // [{"path": "model.d_model", "key": "d_model", "flag": "--d-model", "kind": "integer",

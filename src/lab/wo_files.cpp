@@ -22,34 +22,6 @@ constexpr char kSuffix[] = ".safetensors";
 
 [[noreturn]] void wo_file_fail(const std::string& what) { throw ConfigError("wo file: " + what); }
 
-// The nearest float16 to a finite x below 65520 in magnitude (beyond it the nearest is
-// infinity), ties to even, as IEEE 754 rounds.
-uint16_t half_from_float(float x) {
-  uint32_t bits;
-  std::memcpy(&bits, &x, 4);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
-  const uint32_t a = bits & 0x7fffffff;
-  if (a < 0x38800000) {
-    // Below float16's smallest normal, 2^-14: a multiple of 2^-24. x·2^24 is exact in float
-    // and nearbyint rounds it to even; 1024 of them is the smallest normal, which is its code.
-    float m;
-    std::memcpy(&m, &a, 4);
-    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(m * 16777216.0f)));
-  }
-  // Rebias the exponent (127 − 15) and drop 13 mantissa bits, rounding half to even; a carry
-  // out of the mantissa steps the exponent up, as it should.
-  const uint32_t r = a - 0x38000000;
-  return static_cast<uint16_t>(sign | ((r + 0x0fff + ((r >> 13) & 1)) >> 13));
-}
-
-float float_from_half(uint16_t h) {
-  const int exponent = (h >> 10) & 31, mantissa = h & 1023;
-  float v = exponent == 0    ? std::ldexp(static_cast<float>(mantissa), -24)
-            : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                             : std::ldexp(static_cast<float>(mantissa | 1024), exponent - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
 std::string tensor_name(int step, int layer) {
   return "step." + std::to_string(step) + ".layers." + std::to_string(layer) + ".attn.W_o.weight";
 }

@@ -1,5 +1,6 @@
 #include "nn/adam.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wolab {
@@ -36,8 +37,20 @@ void update(float* w, float* m, float* v, const float* grad, size_t n, Hyper h) 
 
 }  // namespace
 
+constexpr double kPi = 3.14159265358979323846;
+
+float learning_rate(const TrainConfig& cfg, int64_t step) {
+  if (cfg.schedule == LrSchedule::constant) return cfg.lr;
+  // In double, as PyTorch's schedulers compute in Python floats, then rounded once.
+  const double peak = cfg.lr, floor = cfg.lr_min;
+  if (step < cfg.warmup) return static_cast<float>(peak * double(step + 1) / cfg.warmup);
+  const int64_t span = std::max<int64_t>(1, cfg.steps - cfg.warmup);
+  const double progress = std::min(1.0, double(step - cfg.warmup) / double(span));
+  return static_cast<float>(floor + (peak - floor) * (1 + std::cos(kPi * progress)) / 2);
+}
+
 Adam::Adam(const TrainConfig& cfg, size_t n_params)
-    : lr(cfg.lr), beta1(cfg.beta1), beta2(cfg.beta2), eps(cfg.eps), clip(cfg.clip),
+    : schedule(cfg), beta1(cfg.beta1), beta2(cfg.beta2), eps(cfg.eps), clip(cfg.clip),
       m(n_params, 0.0f), v(n_params, 0.0f) {}
 
 float Adam::step(std::vector<float>& params, const std::vector<float>& grads,
@@ -51,7 +64,7 @@ float Adam::step(std::vector<float>& params, const std::vector<float>& grads,
   t++;
   const float bc1 = 1.0f - std::pow(beta1, static_cast<float>(t));
   const float bc2_sqrt = std::sqrt(1.0f - std::pow(beta2, static_cast<float>(t)));
-  const float step_size = lr / bc1;
+  const float step_size = learning_rate(schedule, t - 1) / bc1;
   const Hyper hyper{coef, beta1, beta2, step_size, bc2_sqrt, eps};
   for (const ParamInfo& p : info)
     if (p.trainable)

@@ -131,7 +131,6 @@ TEST_F(Cli, BadInputExits2WithOneLineAndNoOutput) {
       {"run --shard 2" + out, "--shard: \"2\" is not a slice"},
       {"run --seeds 2 --shard 5/5" + out, "--shard: 5 slices of a plan of 4 runs; use 1..4"},
       {"run --shard 1/2 --save-checkpoint '" + dir_ + "c.safetensors'" + out, "--save-checkpoint: cannot be combined with --shard"},
-      {"run --shard 1/2 --save-checkpoints '" + dir_ + "'" + out, "--save-checkpoints: cannot be combined with --shard"},
       {"run --experiment lr_stability --save-checkpoints '" + dir_ + "'" + out,
        "--save-checkpoints: the plan trains learned with seed 0 more than once"},
       {"run --save-checkpoints '" + dir_ + "missing'" + out, "--save-checkpoints: "},
@@ -250,6 +249,34 @@ TEST_F(Cli, SaveCheckpointsWritesEveryRunsModel) {
   Outcome a = wolab("eval --checkpoint '" + last + "'"), b = wolab("eval --checkpoint '" + dir_ + "identity.seed1.safetensors'");
   ASSERT_EQ(b.code, 0) << b.err;
   EXPECT_EQ(a.out.substr(a.out.find('\n')), b.out.substr(b.out.find('\n')));  // after the line naming the file
+}
+
+// A slice with --save-checkpoints writes the models of its own runs, the same bytes as a whole
+// run writes for them, and no other.
+TEST_F(Cli, ASliceSavesTheModelsOfItsRuns) {
+  const std::string flags = "run --d-model 8 --heads 2 --steps 5 --seeds 2 ";
+  ASSERT_EQ(wolab(flags + "--out '" + dir_ + "r.json' --save-checkpoints '" + dir_ + "'").code, 0);
+  const std::string sliced = dir_ + "sliced";
+  ASSERT_EQ(std::system(("mkdir -p '" + sliced + "'").c_str()), 0);
+  int saved = 0;
+  for (int k = 1; k <= 2; ++k) {
+    Outcome o = wolab(flags + "--shard " + std::to_string(k) + "/2 --out '" + sliced + "/r.json' --save-checkpoints '" +
+                      sliced + "'");
+    ASSERT_EQ(o.code, 0) << o.err;
+    int now = 0;
+    for (const char* name : {"learned.seed0", "learned.seed1", "identity.seed0", "identity.seed1"}) {
+      const std::string path = sliced + "/" + name + ".safetensors";
+      if (FILE* f = std::fopen(path.c_str(), "rb")) {
+        std::fclose(f);
+        ++now;
+        EXPECT_EQ(read_file_bytes(path), read_file_bytes(dir_ + name + ".safetensors")) << name;
+      }
+    }
+    EXPECT_GT(now, saved) << "slice " << k;  // its own runs, not the whole plan's
+    EXPECT_LT(now - saved, 4) << "slice " << k;
+    saved = now;
+  }
+  EXPECT_EQ(saved, 4);
 }
 
 // One seed has no spread: its summary cells give the mean alone (never "± 0", "nan" or "null"),

@@ -123,7 +123,8 @@ TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
   EXPECT_EQ(j, json::parse(R"({"experiment": "remove_wo", "seeds": 5,
     "model": {"d_model": 32, "heads": 4, "layers": 2, "d_ff": 256, "ln": "post", "wo": "learned"},
     "task": {"name": "copy", "alphabet": 10, "length": 8, "heldout": 512},
-    "train": {"steps": 400, "batch": 32, "lr": 0.003, "clip": 1.0, "probe_every": 25, "seed": 0},
+    "train": {"steps": 400, "batch": 32, "lr": 0.003, "schedule": "constant", "warmup": 0, "lr_min": 0,
+              "clip": 1.0, "probe_every": 25, "seed": 0},
     "lr_stability": {"lrs": [0.001, 0.003, 0.01, 0.02, 0.03], "clip": 0},
     "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 2000, "batch": 32,
                    "probe_every": 100, "heldout": 256}})"));
@@ -399,13 +400,15 @@ TEST(Config, SettingsTableCoversEveryField) {
     EXPECT_FALSE(s.help.empty()) << s.path;
     flags += !s.flag.empty();
   }
-  EXPECT_EQ(table.size(), 28u);  // every key of the config JSON
-  EXPECT_EQ(flags, 27);          // all but model.wo, which experiments set per variant
+  EXPECT_EQ(table.size(), 31u);  // every key of the config JSON
+  EXPECT_EQ(flags, 30);          // all but model.wo, which experiments set per variant
   EXPECT_EQ(table[2].flag, "--d-model");
   EXPECT_EQ(table[2].default_value, "64");
   EXPECT_EQ(table[2].allowed, "an integer in 1..1024");
-  EXPECT_EQ(table[18].flag, "--lrs");
-  EXPECT_EQ(table[18].default_value, "0.001,0.003,0.01,0.02,0.03");  // as the flag takes it
+  EXPECT_EQ(table[21].flag, "--lrs");
+  EXPECT_EQ(table[21].default_value, "0.001,0.003,0.01,0.02,0.03");  // as the flag takes it
+  EXPECT_EQ(table[15].flag, "--schedule");
+  EXPECT_EQ(table[15].default_value, "constant");
 }
 
 // The page builds its form and URL parameters from settings_json(): one row per config field,
@@ -435,15 +438,16 @@ TEST(Config, SettingsJsonDescribesEveryField) {
   EXPECT_EQ(table[7]["form"], false);  // model.wo: the plan sets it per variant
   EXPECT_EQ(table[0]["form"], false);  // experiment
   EXPECT_EQ(table[14]["lo_open"], true);  // train.lr in (0, 1]
-  EXPECT_TRUE(table[15]["max"].is_null());  // train.clip: no upper limit
-  const json& lrs = table[18];
+  EXPECT_TRUE(table[18]["max"].is_null());  // train.clip: no upper limit
+  EXPECT_EQ(table[15]["choices"], json::parse(R"(["constant", "cosine"])"));  // train.schedule
+  const json& lrs = table[21];
   EXPECT_EQ(lrs["key"], "lrs");
   EXPECT_EQ(lrs["kind"], "reals");
   EXPECT_EQ(lrs["max_items"], 12);
   EXPECT_EQ(lrs["default"], json::parse("[0.001, 0.003, 0.01, 0.02, 0.03]"));
-  EXPECT_EQ(table[19]["key"], "stability_clip");
-  EXPECT_EQ(table[19]["flag"], "--stability-clip");
-  EXPECT_EQ(table[19]["default"], 0);
+  EXPECT_EQ(table[22]["key"], "stability_clip");
+  EXPECT_EQ(table[22]["flag"], "--stability-clip");
+  EXPECT_EQ(table[22]["default"], 0);
 }
 
 TEST(Config, DecimalFloatIsShortestAndExact) {

@@ -60,7 +60,7 @@ TEST_P(Reference, MatchesPyTorch) {
   // no reference parameter is missing from our model either
   const size_t ref_params = std::count_if(ref.f32.begin(), ref.f32.end(), [](const auto& kv) {
     return kv.first.rfind("grad.", 0) != 0 && kv.first != "logits" && kv.first != "loss" &&
-           kv.first != "adam_losses";
+           kv.first != "adam_losses" && kv.first != "adam_lrs" && kv.first != "schedule_lrs";
   });
   EXPECT_EQ(tensors, ref_params);
   EXPECT_EQ(std::to_string(model.trainable_count()), ref.metadata.at("parameters"));
@@ -108,6 +108,28 @@ INSTANTIATE_TEST_SUITE_P(EveryModeAndPlacement, Reference,
                                          "frozen_random_pre", "learned_identity_init_pre",
                                          "frozen_random_scaled_pre", "frozen_orthogonal_pre"));
 INSTANTIATE_TEST_SUITE_P(PaddedG2pBatch, Reference, testing::Values("g2p_post", "g2p_pre"));
+// Warmup then cosine decay: the 10 Adam steps above under the schedule.
+INSTANTIATE_TEST_SUITE_P(LearningRateSchedule, Reference, testing::Values("schedule_post"));
+
+// learning_rate() at every step against PyTorch's LinearLR then CosineAnnealingLR, within 1e-6
+// of the rate: the fixture's 10 steps and the same schedule over 300 steps (warmup 40).
+TEST(ReferenceSchedule, LearningRatesMatchPyTorchSchedulers) {
+  const std::vector<uint8_t> bytes = read_file_bytes(std::string(WOLAB_FIXTURE_DIR) + "/ref_schedule_post.safetensors");
+  const SafeTensors ref = read_safetensors(bytes.data(), bytes.size());
+  const std::pair<const char*, const char*> cases[] = {{"config", "adam_lrs"}, {"schedule_config", "schedule_lrs"}};
+  for (const auto& [config, lrs] : cases) {
+    const std::string text = ref.metadata.at(config);  // a run config, or its "train" alone
+    const TrainConfig train =
+        parse_run_config(std::string(config) == "config" ? text : R"({"train": )" + text + "}").train;
+    ASSERT_EQ(train.schedule, LrSchedule::cosine);
+    const std::vector<float>& torch_lrs = ref.f32.at(lrs).data;
+    ASSERT_EQ(torch_lrs.size(), static_cast<size_t>(train.steps)) << lrs;
+    for (int step = 0; step < train.steps; step++)
+      ASSERT_NEAR(learning_rate(train, step), torch_lrs[step], 1e-6 * torch_lrs[step]) << lrs << " step " << step;
+    // Past the last step the rate stays at the floor.
+    EXPECT_EQ(learning_rate(train, train.steps + 5), train.lr_min);
+  }
+}
 
 }  // namespace
 }  // namespace wolab

@@ -178,6 +178,44 @@ TEST(Trainer, CheckpointContinuesExactly) {
   EXPECT_EQ(describe(b.status()), "done");
 }
 
+// A cosine schedule continues where it was: a trainer resumed from a checkpoint at step 12
+// trains on with the rates of steps 13.., as the run it was saved from does.
+TEST(Trainer, CheckpointContinuesTheSchedule) {
+  RunConfig c = tiny();
+  c.train.schedule = LrSchedule::cosine;
+  c.train.warmup = 5;
+  c.train.lr = 0.01f;
+  c.train.lr_min = 0.0001f;
+  Trainer a(c);
+  a.step(12);
+  Trainer b = load_checkpoint(save_checkpoint(a));
+  EXPECT_EQ(a.step(18), b.step(18));
+  // And the schedule is not the constant rate's run.
+  Trainer constant(tiny());
+  EXPECT_NE(Trainer(c).step(12), constant.step(12));
+}
+
+// A model file in float16 (half_model): every weight the nearest float16 of the float32 file's,
+// read back widened exactly, history kept in float32; a checkpoint with Adam's moments is refused.
+TEST(Trainer, HalfModelFilesHoldTheNearestFloat16OfEveryWeight) {
+  Trainer a(tiny());
+  a.step(10);
+  const std::vector<uint8_t> model = save_checkpoint(a, /*optimizer=*/false), half = half_model(model);
+  EXPECT_LT(half.size(), model.size() * 6 / 10);
+  const SafeTensors f32 = read_safetensors(model.data(), model.size()), f16 = read_safetensors(half.data(), half.size());
+  EXPECT_EQ(f16.f32.size(), 1u);  // history.loss
+  EXPECT_EQ(f16.f32.at("history.loss").data, f32.f32.at("history.loss").data);
+  Trainer b = load_checkpoint(half);
+  const std::vector<uint8_t> widened = save_checkpoint(b, /*optimizer=*/false);
+  const SafeTensors back = read_safetensors(widened.data(), widened.size());
+  for (const auto& [name, t] : f32.f32) {
+    if (name == "history.loss") continue;
+    const Tensor<float>& w = back.f32.at(name);
+    for (size_t i = 0; i < t.data.size(); ++i) ASSERT_EQ(w.data[i], float_from_half(half_from_float(t.data[i]))) << name;
+  }
+  EXPECT_THROW(half_model(save_checkpoint(a)), ConfigError);
+}
+
 TEST(Trainer, CorruptCheckpointsAreRefused) {
   const std::vector<uint8_t> good = save_checkpoint(Trainer(tiny()));
   std::vector<uint8_t> cut(good.begin(), good.begin() + good.size() / 2);

@@ -22,6 +22,7 @@ import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
 import { recordedAnalysis, recordedFiles, recordedPreset, whenRecordingsChange } from '../results/recorded.js';
 import { sourceLine, summaryLine, wordsOf } from './claims-summary.js';
+import { convergedRecording } from '../results/converged.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
 
@@ -42,6 +43,8 @@ const panel = {
   queued: false,          // an update will run once this task is over
   busy: false,            // an update is being made
   changed: false,         // the results shown changed since the update being made began
+  converged: [],          // the sizes trained to the end natively (results/converged.js), each a
+                          // column that reads its recorded analysis: real words only
 };
 
 // codes: the core's codes() (parsed); shown: a promise settled once the recorded results the
@@ -51,6 +54,11 @@ export function setUpClaims(codes, shown) {
   panel.sources = new Map(codes.claim_sources.map((c) => [c.id, c.experiments]));
   panel.words = { ids: new Set(codes.words_claims.ids), sources: codes.words_claims.experiments };
   panel.ready = !chrome.get().embed;
+  // Real words trained to the end natively: a column of their own per size, once fetched.
+  convergedRecording().then((recording) => {
+    panel.converged = recording ? recording.sizes : [];
+    resultsChanged();
+  });
   shown.finally(() => {
     panel.loaded = true;
     resultsChanged();
@@ -100,7 +108,23 @@ function columnInputs(preset) {
 // The core's presets, then CUSTOM while some results shown or runs are of settings of one's own.
 function columnPresets() {
   const custom = [...experiments.values()].some((exp) => exp.runs.length && presetOf(exp) === CUSTOM);
-  return custom ? [...core.get().presetNames, CUSTOM] : [...core.get().presetNames];
+  const converged = panel.converged.map((size) => size.preset);
+  return [...core.get().presetNames, ...converged, ...(custom ? [CUSTOM] : [])];
+}
+
+// A column of runs trained to the end natively: its recorded analysis of real_words alone.
+function convergedColumn(preset) {
+  const size = panel.converged.find((s) => s.preset === preset);
+  if (!size) return null;
+  const inputs = new Map([['real_words', { source: 'recorded', experiment: 'real_words', key: `converged/${preset}` }]]);
+  return { preset, inputs, recorded: true, analysis: size.analysis, size };
+}
+
+// A column's heading: the preset's name, or the size trained to the end (read from its results).
+function columnLabel(column) {
+  if (!column.size) return t(presetKey(column.preset));
+  const w = column.size.results.config.real_words;
+  return t('colConverged', { heads: w.heads, width: w.d_model / w.heads, steps: w.steps });
 }
 
 const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');
@@ -194,6 +218,12 @@ async function update() {
     const empty = (preset) => ({ preset, inputs: new Map(), recorded: false, analysis: null });
     panel.columns = presets.map((preset) => panel.columns.find((c) => c.preset === preset) || empty(preset));
     for (const [i, preset] of presets.entries()) {
+      const converged = convergedColumn(preset);
+      if (converged) {
+        panel.columns = panel.columns.map((c, j) => (j === i ? converged : c));
+        renderTable();
+        continue;
+      }
       const inputs = columnInputs(preset);
       // A column reads its preset's recording of every experiment it has no results of.
       if (inputs.size < experiments.size) fetchRecordings(preset);
@@ -258,7 +288,7 @@ function cellOf(column, id, words = false) {
   const read = depends.find((name) => column.inputs.has(name));
   if (!claim || !read) {
     const tried = (exp) => exp && exp.source === 'live' && exp.runs.length > 0 && presetOf(exp) === column.preset;
-    const why = depends.some((name) => tried(experiments.get(name))) ? 'cellStopped'
+    const why = column.size ? 'cellWordsOnly' : depends.some((name) => tried(experiments.get(name))) ? 'cellStopped'
       : column.preset === CUSTOM ? 'cellNotRun' : column.recorded ? 'cellNotRecorded' : 'cellLoading';
     return { state: 'none', why };
   }
@@ -376,7 +406,7 @@ function renderTable() {
   $('#claims-body').hidden = !any;
   $('#claims-source').hidden = !any;
   if (!columns.length) return;  // before the first update: no column yet
-  const labels = columns.map((c) => t(presetKey(c.preset)));
+  const labels = columns.map(columnLabel);
   // A column with nothing analysed yet (runs under way): the groups' titles from the words of no
   // claims.
   const read = summaryColumn(columns, (i) => ids.some((id) => cells.get(id)[i].toy.state !== 'none'));

@@ -1,5 +1,6 @@
 // An experiment on real words (experiments(): needs_data "lexicon", real_words): a plain
-// explanation of the task, training loss and held-out PER and WER per variant over steps (mean
+// explanation of the task, the runs trained to the end natively (view-converged.js), then of the
+// short runs shown or trained here: training loss and held-out PER and WER per variant over steps (mean
 // line and min–max band over seeds), the final PER/WER table (the core's summary), the
 // literature's reference point, and the word box (web/words/word-box.js), which pronounces a typed word
 // with each variant's model.
@@ -9,6 +10,7 @@ import { addRow, headerCells } from './tables.js';
 import { el } from './dom.js';
 import { fmtPercent, spread, variantGroups } from './view-curves.js';
 import { WordBox } from '../words/word-box.js';
+import { ConvergedView } from './view-converged.js';
 
 export class WordsView {
   constructor(container, exp) {
@@ -33,7 +35,12 @@ export class WordsView {
     this.reference = el('p', 'hint words-reference');
     this.reference.dataset.i18n = 'wordsReference';
     this.words = new WordBox(exp);
-    container.append(primer, grid, wrap, this.reference, this.words.box);
+    // The runs trained to the end natively lead (recorded); the charts and table below show the
+    // short runs shown or trained here, headed as such.
+    this.shortTitle = el('h3', 'words-short-title');
+    const converged = el('div');
+    container.append(primer, converged, this.shortTitle, grid, wrap, this.reference, this.words.box);
+    this.converged = new ConvergedView(converged, exp);
     this.primer = primer;
   }
 
@@ -41,6 +48,8 @@ export class WordsView {
     const exp = this.exp;
     for (const p of this.primer.children) p.textContent = t(p.dataset.i18n);
     this.reference.textContent = t('wordsReference');
+    this.converged.render();
+    this.shortTitle.textContent = t('wordsShortTitle');
     this.grid.hidden = exp.runs.length === 0;
     this.loss.label(t('chartLoss'), t('axisStep'), t('axisLoss'));
     this.loss.bands(variantGroups(exp, (r) => ({ x: r.record.curve.step, y: r.record.curve.loss })));

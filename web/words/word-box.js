@@ -1,5 +1,6 @@
-// "Try a word": a typed word pronounced by each variant's model the page has (the recorded first
-// seed's on load, a live run's once it has finished), in ARPAbet and IPA side by side, against
+// "Try a word": a typed word pronounced by each variant's model the page has (the first seed's
+// of the runs trained to the end natively on load, else the recorded short runs', and a live
+// run's once it has finished), in ARPAbet and IPA side by side, against
 // the dictionary's pronunciation when the word is listed, each phoneme that differs marked. The
 // decoding is the core's (Trainer.pronounce), in the word worker (web/words/words.js); a word it
 // cannot read gets the core's one line instead of an answer.
@@ -8,6 +9,7 @@ import { el, errorText } from '../views/dom.js';
 import { headerCells, labelRow, fitTable } from '../views/tables.js';
 import { nearViewport, recordedModels } from '../results/recorded.js';
 import { pronounce, setModel } from './words.js';
+import { convergedRecording } from '../results/converged.js';
 
 // The edit alignment of `got` to `want` (phoneme lists): for each phoneme of `got`, whether it
 // is the one `want` has there, and the number of edits.
@@ -115,27 +117,49 @@ export class WordBox {
     return [...items].sort((a, b) => rank(a) - rank(b));
   }
 
-  // The recorded first seed's model of each variant, fetched once the box comes near the
-  // viewport while the section shows a recording.
+  // The models trained to the end natively (web/results/converged.js: the wider size's first
+  // seed) once the box comes near the viewport, with the example words the build chose for them;
+  // where none were recorded, the recorded first seed's model of each variant while the section
+  // shows a recording. A live run's model replaces a variant's (takeModel).
   loadRecorded() {
     const exp = this.exp;
-    if (exp.source !== 'recorded' || this.recordedFor === exp.file) return;
     if (!nearViewport(this.box, () => exp.redraw())) return;
-    this.recordedFor = exp.file;
-    recordedModels(exp.file).then(async ({ files, examples }) => {
-      this.showExamples(examples);
-      for (const [variant, url] of Object.entries(files)) {
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`${url}: ${response.status}`);
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        if (this.models.has(variant) && this.models.get(variant).source === 'live') continue;
-        await setModel(variant, bytes);
-        this.models.set(variant, { source: 'recorded', seed: Number((url.match(/\.seed(\d+)\./) || [0, 0])[1]) });  // record.sh's name
-        exp.redraw();
-      }
-    }).catch((e) => {
-      this.error.textContent = errorText(e);
+    if (!this.converged) {
+      this.converged = convergedRecording().then(async (recording) => {
+        const size = recording && (recording.sizes.find((s) => s.preset === 'converged') || recording.sizes[0]);
+        if (!size) return false;
+        this.showExamples(recording.examples);
+        await this.fetchModels(size.models, 'converged');
+        return true;
+      }).catch((e) => {
+        this.error.textContent = errorText(e);
+        return false;
+      });
+    }
+    this.converged.then((converged) => {
+      if (converged || exp.source !== 'recorded' || this.recordedFor === exp.file) return;
+      this.recordedFor = exp.file;
+      recordedModels(exp.file).then(async ({ files, examples }) => {
+        this.showExamples(examples);
+        await this.fetchModels(files, 'recorded');
+      }).catch((e) => {
+        this.error.textContent = errorText(e);
+      });
     });
+  }
+
+  // Each variant's model from its url (variant -> url, named <variant>.seed<N>...), unless a live
+  // run's has taken its place meanwhile.
+  async fetchModels(files, source) {
+    for (const [variant, url] of Object.entries(files)) {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (this.models.has(variant) && this.models.get(variant).source === 'live') continue;
+      await setModel(variant, bytes);
+      this.models.set(variant, { source, seed: Number((url.match(/\.seed(\d+)\./) || [0, 0])[1]) });
+      this.exp.redraw();
+    }
   }
 
   showExamples(words) {
@@ -211,7 +235,8 @@ export class WordBox {
       th.scope = 'row';
       const model = this.models.get(a.key);
       tr.append(th);
-      tr.insertCell().textContent = model ? t(model.source === 'live' ? 'wordLive' : 'wordRecorded', { seed: model.seed }) : '';
+      const label = { live: 'wordLive', converged: 'wordConverged', recorded: 'wordRecorded' };
+      tr.insertCell().textContent = model ? t(label[model.source], { seed: model.seed }) : '';
       const arpabet = tr.insertCell();
       arpabet.className = 'word-arpabet';
       arpabet.append(...phonemeCells(a.phonemes, best && best.same, ' '));
