@@ -26,6 +26,17 @@ const Exp* source(const std::vector<Exp>& exps, const std::vector<std::string>& 
   return nullptr;
 }
 
+// A pair with no paired seed. When the reader stopped the experiment's runs (a run of it says
+// so; one stopped before it began is not in the results at all) the claim was tested and left
+// undecided: `not_decided`, `runs_stopped`. Otherwise (a run diverged, a variant never ran) it
+// cannot be tested on these results: `no_pairs`.
+json unpaired(int id, const Exp& e, const Pair& p) {
+  int stopped = 0;
+  for (const Run& r : e.runs) stopped += r.state == State::stopped;
+  if (stopped == 0) return claim(id, Reason::no_pairs, &e);
+  return claim(id, Reason::runs_stopped, &e, {{"stopped", stopped}, {"runs", e.runs.size()}, {"pair", {p.a, p.b}}});
+}
+
 json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
@@ -168,7 +179,7 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return claim(1, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(1, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(1, *e, p);
   const MetricPair& m = *p.speed;
   const json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(1, p.n(), e, f)) return *c;
@@ -185,7 +196,7 @@ json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& na
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return claim(2, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(2, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(2, *e, p);
   const MetricPair& m = *p.final_accuracy;
   json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(2, p.n(), e, f)) return *c;
@@ -208,7 +219,7 @@ json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::st
   const Exp* e = source(exps, names, {"frozen_random", "identity"});
   if (!e) return claim(3, Reason::experiment_absent);
   Pair p = pair(*e, "frozen_random", "identity");
-  if (p.n() == 0) return claim(3, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(3, *e, p);
   const MetricPair& m = *p.performance;
   json f = pair_figures(*e, p, m);
   // gain_vs_learning separates the matrix's scale from its being frozen (on its own task).
@@ -230,7 +241,7 @@ json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string
   const Exp* e = source(exps, names, {"learned", "frozen_random"});
   if (!e) return claim(4, Reason::experiment_absent);
   Pair p = pair(*e, "learned", "frozen_random");
-  if (p.n() == 0) return claim(4, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(4, *e, p);
   const MetricPair& m = *p.performance;
   const json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(4, p.n(), e, f)) return *c;

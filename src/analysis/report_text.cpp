@@ -546,6 +546,7 @@ std::string reason_text(const json& claim) {
       return "every learning rate needs " + std::to_string(f["needed"].get<int>()) +
              " runs that trained to their end for learned and for identity (stopped runs count for nothing); short: " +
              incomplete_rates(f);
+    case Reason::runs_stopped: return "stopped: no seed where both runs finished before the runs were stopped";
     case Reason::one_seed_apart: {
       const json& r = f["one_seed_short"];
       return "identity trained at " + number(r["lr"].get<double>()) + " in " + std::to_string(r["reached"].get<int>()) +
