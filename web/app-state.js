@@ -32,7 +32,8 @@ export const app = {
                                           // and when they started and ended (performance.now())
   lastRun: null,                   // the Run button pressed last: where focus returns after a run
   // ---- what the page measured or asked for
-  speed: null,                     // { key, units: name -> makespan, perUnit: { low, high } s } (measureSpeed)
+  speed: null,                     // { key, units: name -> makespan, perUnit: name -> { low, high } s,
+                                   //   own: the experiments timed on their own run } (measureSpeed)
   speedTimer: 0,                   // the timeout that will measure it
   recordedPreset: null,            // the preset whose recorded results were asked for last
 };

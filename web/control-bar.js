@@ -5,21 +5,43 @@ import { $, app } from './app-state.js';
 import { invalidate, renderNow } from './frames.js';
 import { configValid } from './settings-form.js';
 import { estimateText, secondsLeft } from './estimate.js';
-import { active, complete, started } from './run-status.js';
+import { active, complete, failed, firstFailure, tally } from './run-status.js';
+import { endedParts } from './runlist.js';
 
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
+
+// The batch's steps/s over the last RATE_WINDOW_MS: the steps its runs trained in that window
+// over its length, from the bar's renders (a few a second). A rate from message to message swung
+// by 25 times (two messages handled in one task look like a burst), so none is shown until the
+// window holds RATE_MIN_MS. trained: the batch's steps so far. null: not measured yet.
+const RATE_WINDOW_MS = 2000;
+const RATE_MIN_MS = 500;
+const samples = { batch: null, list: [] };  // [{ at, trained }] of app.batch
+
+function batchRate(trained, now = performance.now()) {
+  if (samples.batch !== app.batch) {
+    samples.batch = app.batch;
+    samples.list = [];
+  }
+  const list = samples.list;
+  list.push({ at: now, trained });
+  while (list.length > 2 && now - list[1].at >= RATE_WINDOW_MS) list.shift();
+  const span = now - list[0].at;
+  return span < RATE_MIN_MS ? null : (1000 * (trained - list[0].trained)) / span;
+}
 
 // The control bar: overall progress, steps/s and time left, button states.
 export const overall = {
   render() {
     const runs = app.batch.jobs.map((job) => job.runs[0]);  // a job's runs share their state
     const busy = Boolean(app.runner && app.runner.busy);
-    let total = 0, done = 0, rate = 0;
+    let total = 0, done = 0, trained = 0;
     for (const r of runs) {
       total += r.steps;
       done += complete(r) ? r.steps : r.stepsDone;  // a stopped run counts the steps it trained
-      if (r.status.state === 'running') rate += r.rate;
+      trained += r.stepsDone;
     }
+    const rate = batchRate(trained);
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
@@ -28,18 +50,18 @@ export const overall = {
     else if (busy) {
       const left = secondsLeft();
       const eta = left === null ? '…' : fmtTime(1000 * left);
-      label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
-    } else if (runs.some((r) => r.status.state === 'stopped')) {
-      const stopped = runs.filter((r) => r.status.state === 'stopped');
-      const partway = stopped.filter(started).length;
-      const parts = [
-        [partway, 'partPartway'], [stopped.length - partway, 'partNotStarted'],
-        [runs.filter((r) => r.status.state === 'error').length, 'partFailed'],
-      ].filter(([k]) => k > 0).map(([k, key]) => t('partSep') + t(key, { k }));
-      label = t('overallStopped', { done: runs.filter(complete).length, total: runs.length, parts: parts.join('') });
+      label = t('overallRunning', { done: finished, total: runs.length, rate: rate === null ? '…' : rate.toFixed(0), eta });
     } else if (runs.length) {
-      label = t('overallDone', { done: runs.filter(complete).length, total: runs.length, time: fmtTime(app.batch.end - app.batch.start) });
+      // How the batch ended: every run trained to its end, or some stopped (partway or before
+      // they began) or failed, each counted as such.
+      const k = tally(runs);
+      const parts = endedParts(k).map((part) => t('partSep') + part).join('');
+      const time = fmtTime(app.batch.end - app.batch.start);
+      if (k.partway + k.notStarted > 0) label = t('overallStopped', { done: k.done, total: k.total, parts });
+      else if (k.failed) label = t('overallFailed', { done: k.done, total: k.total, time, parts, message: firstFailure(runs) });
+      else label = t('overallDone', { done: k.done, total: k.total, time });
     }
+    $('#overall-label').classList.toggle('error', !busy && runs.some(failed));
     $('#overall-label').textContent = label;
     const controls = $('#controls');
     controls.dataset.state = busy ? (app.runner.paused ? 'paused' : 'running') : 'idle';
@@ -58,7 +80,7 @@ export function refreshButtons() {
   for (const exp of app.exps.values()) {
     const b = $('.run', exp.section);
     const running = exp.runs.some(active);
-    b.disabled = !ready || running;
+    b.disabled = !ready || running || Boolean(exp.missing);
     b.textContent = t(!running ? 'run' : app.runner.paused ? 'runPaused' : 'runBusy');
   }
   $('#run-all').disabled = !ready || (app.exps.size > 0 && [...app.exps.values()].every((e) => e.runs.some(active)));

@@ -7,7 +7,7 @@ import { notice } from './notices.js';
 import { refreshButtons } from './control-bar.js';
 import { reset } from './experiment-section.js';
 import { active, finishedRuns, stepsTrained } from './run-status.js';
-import { isRecordedWith, loadRecorded, recordedExperimentAnalysis } from './recorded.js';
+import { isRecordedWith, loadRecorded, recordedExperimentAnalysis, recordedPreset } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
 import { resultsChanged } from './claims-panel.js';
 
@@ -25,6 +25,23 @@ export function showRecorded(preset) {
   return loadRecorded(preset, names, (results, text, how) => {
     const exp = app.exps.get(results.experiment);
     return app.recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
+  });
+}
+
+// A live Run that ended with no finished run to compare (every run failed, or was stopped before
+// it finished) puts back the recording it replaced (exp.replaced), so that the section keeps its
+// results; a notice in the section says how the live runs ended (the control bar counts them).
+// Resolves once it is shown (or could not be).
+export async function restoreRecording(exp, ended) {
+  const file = exp.replaced;
+  const epoch = exp.epoch;
+  notice(ended, 'error', { box: exp.notices });
+  if (!file) return;
+  await loadRecorded(recordedPreset(file), [exp.name], (results, text, how) => {
+    if (exp.epoch !== epoch || exp.runs.some(active)) return '';  // a new Run meanwhile
+    const refused = showResults(results, text, how);
+    if (!refused) exp.liveEnded = ended;  // the claims panel says its verdict is the recording's
+    return refused;
   });
 }
 
