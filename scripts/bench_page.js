@@ -73,8 +73,8 @@ function watchSuite(names) {
 // (a learning-rate sweep adds one; recorded and imported runs have no rate or model columns).
 async function readResults(page) {
   return page.evaluate(async () => {
-    const { poolSize } = await import(new URL('runner.js', location.href).href);
-    const { t } = await import(new URL('i18n.js', location.href).href);
+    const { poolSize } = await import(new URL('runs/runner.js', location.href).href);
+    const { t } = await import(new URL('i18n/i18n.js', location.href).href);
     const rows = [...document.querySelectorAll('section.experiment .runs-table')].flatMap((table) => {
       const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
       const status = heads.indexOf(t('colStatus'));
@@ -113,7 +113,7 @@ async function bench(browser, url) {
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
   if (runAll) {
-    SUITE = await page.evaluate(async () => (await import(new URL('live-runs.js', location.href).href)).runAllNames());
+    SUITE = await page.evaluate(async () => (await import(new URL('runs/live-runs.js', location.href).href)).runAllNames());
   }
   await page.evaluate(watchSuite, SUITE);
   const what = smoke ? 'experiment 1 (smoke run)' : runAll ? 'Run all' : 'four-experiment suite';

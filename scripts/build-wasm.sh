@@ -38,7 +38,7 @@ cp -R web/. dist.tmp/ &&
   cp build-wasm/wolab.js build-wasm/wolab.wasm \
      build-wasm/wolab-nosimd.js build-wasm/wolab-nosimd.wasm dist.tmp/ &&
   cp "$chart" dist.tmp/vendor/chart.umd.js || cannot_assemble "copying into dist.tmp/ failed"
-# The lexicon is fetched only when the page's real-words section needs it (web/data-files.js).
+# The lexicon is fetched only when the page's real-words section needs it (web/state/data-files.js).
 lexicon=build/data/cmudict-g2p.txt
 if [[ -f $lexicon ]]; then
   cp "$lexicon" build/data/cmudict-LICENSE.txt dist.tmp/ || cannot_assemble "copying the lexicon failed"

@@ -2,26 +2,26 @@
 // no engine; the settings form and the experiments come from the core's tables once the module
 // has loaded. Views draw from run records in the results schema, so a live run, a recorded run
 // and an imported CLI file all go through the same drawing code.
-import { applyStatic, detectLang, lang, setLang, t } from './i18n.js';
-import { experimentInfos, readQueryChrome, readSettings, setCoreTables, settingsFromConfig } from './state.js';
-import { $, app, errorText } from './app-state.js';
-import { loadWolab } from './wasm.js';
-import { poolSize, Runner } from './runner.js';
-import { warmUp } from './charts.js';
-import { reportHeight } from './frame-height.js';
-import { renderClaims, setUpClaims } from './claims-panel.js';
-import { startAnalysis } from './analysis.js';
-import { notice } from './notices.js';
-import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './settings-form.js';
-import { LOAD_SPEED_DELAY_MS, scheduleSpeed } from './estimate.js';
-import { makeExperiment } from './experiment-section.js';
-import { onWorker, requestRun, runExperiments, stopAll, togglePause } from './live-runs.js';
-import { importFile, showRecorded } from './results-shown.js';
-import { overall, trackBarHeight } from './control-bar.js';
-import { copyLink } from './share.js';
-import { setUpTheme } from './theme.js';
-import { setRunCodes } from './run-status.js';
-import { setUpLinkLanding } from './link-landing.js';
+import { applyStatic, detectLang, lang, setLang, t } from './i18n/i18n.js';
+import { experimentInfos, readQueryChrome, readSettings, setCoreTables, settingsFromConfig } from './state/state.js';
+import { $, app, errorText } from './state/app-state.js';
+import { loadWolab } from './wasm/wasm.js';
+import { poolSize, Runner } from './runs/runner.js';
+import { warmUp } from './views/charts.js';
+import { reportHeight } from './controls/frame-height.js';
+import { renderClaims, setUpClaims } from './lesson/claims-panel.js';
+import { startAnalysis } from './results/analysis.js';
+import { notice } from './controls/notices.js';
+import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './controls/settings-form.js';
+import { LOAD_SPEED_DELAY_MS, scheduleSpeed } from './runs/estimate.js';
+import { makeExperiment } from './views/experiment-section.js';
+import { onWorker, requestRun, runExperiments, stopAll, togglePause } from './runs/live-runs.js';
+import { importFile, showRecorded } from './results/results-shown.js';
+import { overall, trackBarHeight } from './controls/control-bar.js';
+import { copyLink } from './controls/share.js';
+import { setUpTheme } from './controls/theme.js';
+import { setRunCodes } from './state/run-status.js';
+import { setUpLinkLanding } from './controls/link-landing.js';
 
 // Resolves in a task of its own, after whatever else is queued (input, rendering).
 const nextTask = () => new Promise((resolve) => setTimeout(resolve));
@@ -137,7 +137,7 @@ async function boot() {
   // empty.
   else if ($('#preset').value !== 'custom') shown = showRecorded($('#preset').value);
   setUpClaims(codes, shown);
-  // The estimate's timing of this device once the recordings are shown (web/estimate.js).
+  // The estimate's timing of this device once the recordings are shown (web/runs/estimate.js).
   shown.finally(() => scheduleSpeed(LOAD_SPEED_DELAY_MS));
 }
 

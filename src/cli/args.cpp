@@ -1,5 +1,7 @@
 #include "cli/args.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "lab/config.h"
@@ -41,6 +43,23 @@ std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<st
       throw ConfigError(escape_controls(out.back().first) + ": empty value; see wolab --help");
   }
   return out;
+}
+
+bool asks_help(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>> operands_and_flags(const std::vector<std::string>& args) {
+  std::vector<std::string> operands, flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].compare(0, 2, "--") != 0) {
+      operands.push_back(args[i]);
+      continue;
+    }
+    flags.push_back(args[i]);
+    if (args[i].find('=') == std::string::npos && i + 1 < args.size()) flags.push_back(args[++i]);
+  }
+  return {operands, flags};
 }
 
 int parse_jobs(const std::string& text) {

@@ -1,4 +1,4 @@
-// The CLI's command-line tokenizer and the values of its own flags, apart from main.cpp so
+// The CLI's command-line tokenizer and the values of its own flags, apart from the commands so
 // that the flags fuzz harness (tests/fuzz/fuzz_flags.cpp) parses argv exactly as wolab does.
 #pragma once
 
@@ -11,6 +11,12 @@ namespace wolab {
 // "--flag value" or "--flag=value" pairs, in order. Throws ConfigError for an argument that is
 // not a flag, or a flag without its value or with an empty one.
 std::vector<std::pair<std::string, std::string>> flag_pairs(const std::vector<std::string>& args);
+
+// --help or -h anywhere among a command's arguments.
+bool asks_help(const std::vector<std::string>& args);
+
+// A command's operands (files, words) and its flags, each flag with its value for flag_pairs.
+std::pair<std::vector<std::string>, std::vector<std::string>> operands_and_flags(const std::vector<std::string>& args);
 
 inline constexpr int kMaxJobs = 256;
 inline constexpr int kMaxShards = 9999;

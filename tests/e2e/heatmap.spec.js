@@ -1,4 +1,4 @@
-// The W_o heatmap's views (web/heatmap.js): a model too wide to draw weight by weight opens on its
+// The W_o heatmap's views (web/views/heatmap.js): a model too wide to draw weight by weight opens on its
 // (heads × heads) head blocks, each the Frobenius norm of its (d_head × d_head) block, whose
 // columns combine into the core's head_norms; a block zooms to its weights by click or keyboard,
 // and Escape or the back button returns; a narrow model shows every weight. The values are read
@@ -35,7 +35,7 @@ const tipValue = (text) => Number(text.split(' · ').pop().replace(/^[^-\d]*/, '
 // draw the next snapshot, in ms: for a Float32Array and for a plain array (a parsed JSON file's).
 async function drawTimes(page, d, heads) {
   return page.evaluate(async ([d, heads]) => {
-    const { Heatmap } = await import('/heatmap.js');
+    const { Heatmap } = await import('/views/heatmap.js');
     const host = document.createElement('div');
     document.body.appendChild(host);
     const time = (f) => {

@@ -102,7 +102,7 @@ async function runChecked(page, name) {
   await section.locator('button.run').click();
   await page.waitForFunction((s) => s.dataset.state === 'settled' || s.querySelector('.runs-table tr[data-status="running"]'),
     await section.elementHandle(), { polling: 'raf', timeout: 20_000 });
-  // A table made or changed in one frame is fitted in the next (web/tables.js): measured after it.
+  // A table made or changed in one frame is fitted in the next (web/views/tables.js): measured after it.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   expect(await page.evaluate(misfits), `${name} while running`).toEqual([]);
   await untilAttribute(section, 'data-state', 'settled', 60_000);

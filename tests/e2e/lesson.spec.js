@@ -12,7 +12,7 @@ test('on load, without a click: recorded curves, tables and verdicts in every se
   // data-ready), and shownAt, the first frame after it at which every recorded experiment's
   // section is settled (its verdict made) and the claims panel has its 9 rows.
   await page.addInitScript((names) => {
-    // The analysis calls the page makes (web/analysis.js posts { method } to its workers): the
+    // The analysis calls the page makes (web/results/analysis.js posts { method } to its workers): the
     // recordings' analysis was recorded with them (scripts/record.sh), so none on load.
     window.analyzeCalls = 0;
     const post = Worker.prototype.postMessage;

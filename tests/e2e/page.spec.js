@@ -143,7 +143,7 @@ test('language: ?lang=zh shows Chinese, the selector switches back and records i
 // a missing one would show its bare key on the page.
 test('every text the page asks for exists', async ({ page }) => {
   const keys = new Set();
-  for (const file of fs.readdirSync('web').filter((f) => f.endsWith('.js'))) {
+  for (const file of fs.readdirSync('web', { recursive: true }).filter((f) => f.endsWith('.js'))) {
     const text = fs.readFileSync(path.join('web', file), 'utf8');
     for (const m of text.matchAll(/\bt\(\s*'(\w+)'/g)) keys.add(m[1]);
     for (const m of text.matchAll(/\bt\([^()]*?\?\s*'(\w+)'\s*:\s*'(\w+)'/g)) keys.add(m[1]).add(m[2]);
@@ -152,13 +152,13 @@ test('every text the page asks for exists', async ({ page }) => {
   expect(keys.size).toBeGreaterThan(150);
   await openPage(page, query(TINY));
   const missing = await page.evaluate(async (all) => {
-    const { t } = await import('./i18n.js');
+    const { t } = await import('./i18n/i18n.js');
     return all.filter((k) => t(k) === k);
   }, [...keys]);
   expect(missing).toEqual([]);
 });
 
-// Each language has its own file of texts (web/i18n-en.js, web/i18n-zh.js): both must hold the
+// Each language has its own file of texts (web/i18n/i18n-en.js, web/i18n/i18n-zh.js): both must hold the
 // same keys, also those the page builds at run time from the core's tables (a setting's label
 // and help, an experiment's title, a variant's gloss, a choice's name, a verdict, the reason of
 // a claim, a run's status). Only the Chinese file glosses the variant codes
@@ -166,15 +166,15 @@ test('every text the page asks for exists', async ({ page }) => {
 test('both languages have the same texts, the core-built keys included', async ({ page }) => {
   await openPage(page, query(TINY));
   const { onlyEn, onlyZh, missing } = await page.evaluate(async () => {
-    const { en } = await import('./i18n-en.js');
-    const { zh } = await import('./i18n-zh.js');
+    const { en } = await import('./i18n/i18n-en.js');
+    const { zh } = await import('./i18n/i18n-zh.js');
     const core = await globalThis.createWolab();
     const keys = [];
     for (const s of JSON.parse(core.settings())) {
       if (s.form) keys.push(`f_${s.key}`, `h_${s.key}`);
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
-    // Every experiment: the page loads the data real_words needs (web/data-files.js).
+    // Every experiment: the page loads the data real_words needs (web/state/data-files.js).
     for (const e of JSON.parse(core.experiments())) {
       keys.push(`${e.name}_title`, `${e.name}_question`);
       for (const v of e.variants) keys.push(`vh_${v}`);
@@ -251,8 +251,8 @@ test('at 390 px wide nothing overflows the page and every control is reachable',
 });
 
 test('pause holds every run, resume continues, stop ends them and marks their rows', async ({ page }) => {
-  // The plans the page posts to its analysis worker (web/analysis.js): none for an estimate while
-  // runs train or are paused, when there is nothing to time (web/estimate.js, measureSpeed).
+  // The plans the page posts to its analysis worker (web/results/analysis.js): none for an estimate while
+  // runs train or are paused, when there is nothing to time (web/runs/estimate.js, measureSpeed).
   await page.addInitScript(() => {
     window.planCalls = 0;
     const post = Worker.prototype.postMessage;
@@ -279,7 +279,7 @@ test('pause holds every run, resume continues, stop ends them and marks their ro
   expect(await done()).toEqual(held);
   // Held past the moment the load's timing would have started (these settings show no
   // recordings, so it is due LOAD_SPEED_DELAY_MS after the engine is ready): nothing planned.
-  const delay = await page.evaluate(async () => (await import('./estimate.js')).LOAD_SPEED_DELAY_MS);
+  const delay = await page.evaluate(async () => (await import('./runs/estimate.js')).LOAD_SPEED_DELAY_MS);
   await page.waitForFunction(([t, ms]) => performance.now() - t > ms + 300, [readyAt, delay]);
   expect(await page.evaluate(() => window.planCalls), 'plans for an estimate while runs trained or were paused').toBe(0);
 
@@ -299,7 +299,7 @@ test('a worker that crashes is reported in its run row and the page keeps workin
   const section = page.locator('#exp-remove_wo');
   // The pool's first workers are made with the page, before any Run, and end with their first batch.
   const training = () => page.workers().filter((w) => /\/worker\.js$/.test(w.url())).length;
-  const size = await page.evaluate(async () => (await import(new URL('runner.js', location.href).href)).poolSize());
+  const size = await page.evaluate(async () => (await import(new URL('runs/runner.js', location.href).href)).poolSize());
   await expect.poll(training).toBe(size);
   await runAndWait(page, 'remove_wo');
   await expect.poll(training).toBe(0);

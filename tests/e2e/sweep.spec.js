@@ -170,7 +170,7 @@ test('?embed=lr_stability shows experiment 6 alone and runs it', async ({ page }
 test('the page scripts hold no experiment names outside the texts', async () => {
   const names = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words'];
   const dir = path.resolve('web');
-  const scripts = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !f.startsWith('i18n'));
+  const scripts = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('i18n'));
   expect(scripts.length).toBeGreaterThan(10);
   for (const file of scripts) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8')

@@ -1,4 +1,4 @@
-// `wolab run`'s command line, read as main.cpp reads it: flag_pairs splits argv, each setting
+// `wolab run`'s command line, read as cli/run_args.cpp reads it: flag_pairs splits argv, each setting
 // flag goes through set_from_flag, the counts (--jobs, --shard K/N, plan's --shards) through
 // their parsers, then validate(). The input is the arguments after `run`,
 // separated by NUL bytes. A config the flags produce must also be accepted as JSON, unchanged.
@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ExperimentConfig cfg;
   try {
     for (const auto& [flag, value] : flag_pairs(args)) {
-      // main.cpp's own flags (kRunFlags, and plan's --shards), not settings: files and the
-      // preset are names; the counts are read as main.cpp reads them, within their ranges.
+      // The CLI's own flags (cmd_run.cpp's kRunFlags, and plan's --shards), not settings: files and
+      // the preset are names; the counts are read as cli/run_args.cpp reads them, within their ranges.
       if (flag == "--preset" || flag == "--config" || flag == "--out" || flag == "--save-checkpoint") continue;
       if (flag == "--jobs") {
         const int n = parse_jobs(value);

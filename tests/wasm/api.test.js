@@ -6,8 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadWolab, withTrainer, memoryBytes, root } = require('./helpers.js');
 
-let appendProgress;  // the page's own (web/live-record.js), an ES module
-test.before(async () => ({ appendProgress } = await import('../../web/live-record.js')));
+let appendProgress;  // the page's own (web/runs/live-record.js), an ES module
+test.before(async () => ({ appendProgress } = await import('../../web/runs/live-record.js')));
 
 // d_k = 8, T = 2·4 + 1 = 9, V = 10 + 2 = 12.
 const TINY = {

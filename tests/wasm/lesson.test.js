@@ -1,4 +1,4 @@
-// The page's sentences (web/lesson.js) read from the core's analysis of real runs with 1, 2 and 3
+// The page's sentences (web/lesson/lesson.js) read from the core's analysis of real runs with 1, 2 and 3
 // seeds, in English and Chinese: every placeholder filled, no "1 of 1 seeds", "0 of 3" or "1
 // runs", and the wordings that say what a threshold or a figure measures. (A tally counts its
 // ties always, "0 ties" too: docs/claims.md.)
@@ -12,8 +12,8 @@ let lesson;
 let i18n;
 test.before(async () => {
   globalThis.document = { documentElement: {} };  // setLang sets the page's lang attribute
-  lesson = await import('../../web/lesson.js');
-  i18n = await import('../../web/i18n.js');
+  lesson = await import('../../web/lesson/lesson.js');
+  i18n = await import('../../web/i18n/i18n.js');
 });
 
 // A model small enough that 3 seeds of every variant train in seconds, and trained long enough

@@ -1,4 +1,4 @@
-// What the page reads as it is on load, instead of asking the wasm engine again (web/recorded.js):
+// What the page reads as it is on load, instead of asking the wasm engine again (web/results/recorded.js):
 // each recorded results file is what the engine's parseResults returns for it, and the analysis
 // recorded beside them (scripts/record.sh: `wolab report --json`, recorded/<preset>/analysis.json)
 // is byte for byte what its analyze makes of the same files, in the order index.json lists them.

@@ -1,0 +1,59 @@
+// `wolab eval`: a checkpoint's config and held-out metrics.
+#include "cli/commands.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "io/checkpoint.h"
+#include "lab/config.h"
+#include "lab/status.h"
+#include "run/trainer.h"
+
+namespace wolab::cli {
+
+namespace {
+
+void print_eval_help() {
+  std::cout << kUsage << "\nwolab eval --checkpoint FILE: loads a checkpoint written by `wolab run "
+               "--save-checkpoint`\n(or the page) and prints its config and held-out metrics.\n";
+}
+
+}  // namespace
+
+int eval_command(const std::vector<std::string>& args) {
+  if (asks_help(args)) {
+    print_eval_help();
+    return 0;
+  }
+  std::string path;
+  for (const auto& [flag, value] : flag_pairs(args)) {
+    if (flag != "--checkpoint") throw ConfigError(flag + ": unknown flag; see wolab eval --help");
+    path = value;
+  }
+  if (path.empty()) throw ConfigError("--checkpoint: missing; give a checkpoint file, e.g. --checkpoint run.safetensors");
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_file_bytes(path);
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string("--checkpoint: ") + e.what() + "; give a checkpoint file");
+  }
+  Trainer t = Trainer::from_checkpoint(bytes);
+  const RunConfig& c = t.config();
+  EvalResult e = t.evaluate();
+  float greedy = t.greedy_exact();
+  std::printf("%s: W_o %s, %s-LN, d_model %d, heads %d, layers %d, d_ff %d; %s, alphabet %d, length %d; "
+              "seed %llu, step %d of %d (%s), %lld parameters\n",
+              path.c_str(), to_string(c.model.wo), to_string(c.model.ln), c.model.d_model, c.model.heads,
+              c.model.layers, c.model.d_ff, to_string(c.task.kind), c.task.alphabet, c.task.length,
+              static_cast<unsigned long long>(c.train.seed), t.steps_done(), c.train.steps, describe(t.status()).c_str(),
+              static_cast<long long>(t.parameter_count()));
+  std::printf("held-out loss %.4f, token accuracy %.4f, exact match %.4f, greedy exact match %.4f\n", e.loss,
+              e.token_acc, e.exact, greedy);
+  return 0;
+}
+
+}  // namespace wolab::cli

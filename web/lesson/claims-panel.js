@@ -1,0 +1,368 @@
+// The claims panel: each of the article's claims with its verdict under every preset of the core
+// (presetNames()) side by side, and under the reader's own settings when results shown were
+// trained with them. A preset's column reads each experiment from the results shown when they
+// are of that preset (trained here, imported, or recorded), else from that preset's recording
+// (fetched once, analysed in a second analysis worker; a preset's recordings all together come
+// with their analysis, recorded.js); each cell says which. While runs of the experiments a claim
+// reads train, its cell says so instead of showing a verdict. Also the conclusion under the
+// panel, from the analysis of the results shown. The words are lesson.js's.
+
+import { lang, presetKey, t } from '../i18n/i18n.js';
+import { $, app, el } from '../state/app-state.js';
+import { analyze, analyzeAside } from '../results/analysis.js';
+import { invalidate } from '../views/frames.js';
+import { claimFigures, reasonLine, renderConclusion } from './lesson.js';
+import { active } from '../state/run-status.js';
+import { matchPreset, settingsFromConfig } from '../state/state.js';
+import { recordedAnalysis, recordedFiles, recordedPreset } from '../results/recorded.js';
+
+const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
+
+const panel = {
+  sources: new Map(),     // claim id -> the experiments it reads, in the core's order of preference
+                          // (codes().claim_sources)
+  words: { ids: new Set(), sources: [] },  // the claims judged again on real words, and what
+                          // that judgement reads (codes().words_claims)
+  recordings: new Map(),  // preset -> Map experiment -> { file, text } once fetched, or null while
+                          // being fetched: each preset's recordings, fetched once
+  analyses: new Map(),    // inputs' key (inputKey) -> their analysis, or its promise while it is
+                          // being made: those in use only
+  shown: null,            // the analysis of the results shown, or null
+  columns: [],            // [{ preset, inputs: Map experiment -> input (columnInputs), recorded: the
+                          // preset's recordings were in, analysis }]
+  ready: false,           // set up (not in an embed, which shows no panel)
+  loaded: false,          // the recorded results the page shows on load are in place
+  queued: false,          // an update will run once this task is over
+  busy: false,            // an update is being made
+  changed: false,         // the results shown changed since the update being made began
+};
+
+// codes: the core's codes() (parsed); shown: a promise settled once the recorded results the
+// page shows on load are in place (results-shown.js showRecorded), before which no other
+// preset's recordings are fetched.
+export function setUpClaims(codes, shown) {
+  panel.sources = new Map(codes.claim_sources.map((c) => [c.id, c.experiments]));
+  panel.words = { ids: new Set(codes.words_claims.ids), sources: codes.words_claims.experiments };
+  panel.ready = !app.embed;
+  shown.finally(() => {
+    panel.loaded = true;
+    resultsChanged();
+  });
+  resultsChanged();
+}
+
+// The preset an experiment's results (or its runs under way) belong to: a recording's folder,
+// else the preset its config matches, else CUSTOM; null with no config.
+// Matched once per config (a new Run or file brings a new config object): the panel asks for
+// every cell at every render while runs train.
+const matched = new WeakMap();  // config -> preset
+function presetOf(exp) {
+  if (exp.source === 'recorded') return recordedPreset(exp.file);
+  if (!exp.config) return null;
+  if (!matched.has(exp.config)) matched.set(exp.config, matchPreset(settingsFromConfig(exp.config), app.presets));
+  return matched.get(exp.config);
+}
+
+const training = (exp) => exp.runs.some(active);
+// Its runs are training, or have ended and their analysis is on its way.
+const pending = (exp) => exp.runs.length > 0 && !exp.analysed;
+
+// An input of an analysis: one results document (doc, a Blob) of `experiment`. key names it for
+// as long as it is shown (a recording by its file; live and imported results by their
+// experiment's epoch); aside: a recording the page does not show.
+const shownInput = (exp) => ({
+  source: exp.source, experiment: exp.name, doc: exp.resultsBlob,
+  key: exp.source === 'recorded' ? exp.file : `${exp.source}:${exp.name}:${exp.epoch}`,
+});
+
+// The results shown, with their analysis made (results-shown.js).
+const shownExps = () => [...app.exps.values()].filter((exp) => exp.analysis);
+
+// What `preset`'s column reads, per experiment: the results shown of that preset; else its
+// recording, unless the experiment's runs with that preset are under way (the claims that read
+// it then say "running", and its new results replace the recording).
+function columnInputs(preset) {
+  const inputs = new Map();
+  const recorded = panel.recordings.get(preset);
+  for (const exp of app.exps.values()) {
+    const mine = presetOf(exp) === preset;
+    if (mine && exp.analysis) inputs.set(exp.name, shownInput(exp));
+    else if (recorded && recorded.has(exp.name) && !(mine && pending(exp))) {
+      const { file, blob } = recorded.get(exp.name);
+      inputs.set(exp.name, { source: 'recorded', experiment: exp.name, doc: blob, key: file, aside: true });
+    }
+  }
+  return inputs;
+}
+
+// The core's presets, then CUSTOM while some results shown or runs are of settings of one's own.
+function columnPresets() {
+  const custom = [...app.exps.values()].some((exp) => exp.runs.length && presetOf(exp) === CUSTOM);
+  return custom ? [...app.presetNames, CUSTOM] : [...app.presetNames];
+}
+
+const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');
+const serials = new WeakMap();  // analysis -> a number of its own, which names it in a row's key
+let nextSerial = 1;
+
+// The analysis recorded with a preset's files, when `inputs` are all of them and nothing else:
+// what the core's analyze of them here would give (its experiments in the inputs' order). A
+// promise of it, or of null.
+async function recordedWhole(inputs) {
+  const presets = new Set(inputs.map((i) => (i.source === 'recorded' ? recordedPreset(i.key) : null)));
+  if (presets.size !== 1 || presets.has(null)) return null;
+  const analysis = await recordedAnalysis([...presets][0]);
+  if (!analysis || analysis.experiments.length !== inputs.length) return null;
+  const byName = new Map(analysis.experiments.map((e) => [e.experiment, e]));
+  if (!inputs.every((i) => byName.has(i.experiment))) return null;
+  return { ...analysis, experiments: inputs.map((i) => byName.get(i.experiment)) };
+}
+
+// The analysis of these inputs (null for none), made once while they stay in use: a promise of
+// it until it is made. A preset's recordings all together come with theirs; other recordings
+// alone go to the second worker (analysis.js), and the panel is updated once their analysis is in.
+function analysisOf(inputs) {
+  if (!inputs.length) return null;
+  const key = inputKey(inputs);
+  if (!panel.analyses.has(key)) {
+    const aside = inputs.every((i) => i.aside);
+    const analysed = () => (aside ? analyzeAside : analyze)(inputs.map((i) => i.doc)).then((text) => JSON.parse(text));
+    const made = recordedWhole(inputs).then((recorded) => recorded || analysed()).then((analysis) => {
+      serials.set(analysis, nextSerial++);
+      if (panel.analyses.get(key) === made) panel.analyses.set(key, analysis);
+      return analysis;
+    });
+    panel.analyses.set(key, made);
+    if (aside) made.then(resultsChanged, (e) => console.error(e));
+  }
+  return panel.analyses.get(key);
+}
+
+const isMade = (a) => !(a instanceof Promise);
+
+// A preset's recordings, fetched once, then the panel updated with them. Not before the results
+// the page shows on load are in place and every result shown has its own analysis: the sections'
+// verdicts come first.
+function fetchRecordings(preset) {
+  if (panel.recordings.has(preset) || preset === CUSTOM || !panel.loaded) return;
+  if ([...app.exps.values()].some((exp) => pending(exp) && !training(exp))) return;
+  panel.recordings.set(preset, null);
+  recordedFiles(preset, [...app.exps.keys()]).then((files) => {
+    panel.recordings.set(preset, new Map((files || []).map((f) => [f.experiment, f])));
+    resultsChanged();
+  });
+}
+
+// The results shown changed (results-shown.js): the analyses anew once this task is over (showing
+// several recorded experiments in a row costs one update, not one per experiment), one update at
+// a time: changes made while one is being made are taken up together after it (with W_o
+// snapshots at d_model 256 one analysis takes seconds).
+export function resultsChanged() {
+  if (!panel.ready) return;
+  panel.changed = true;
+  if (panel.queued || panel.busy) return;
+  panel.queued = true;
+  setTimeout(update, 0);
+}
+
+async function update() {
+  panel.queued = false;
+  // Not while the recordings shown on load arrive one by one: once they are all in, their
+  // recorded analysis is the panel's, where each partial set would have been analysed anew.
+  if (!panel.loaded) return;
+  panel.changed = false;
+  panel.busy = true;
+  try {
+    const shown = shownExps().map(shownInput);
+    panel.shown = await analysisOf(shown);
+    renderConclusion(panel.shown);
+    // Each column as it was until its new analysis is in, and drawn as soon as it is: a small
+    // preset's column need not wait for a large one's, nor any column for another preset's
+    // recordings (their analysis updates the panel again when it is in).
+    const presets = columnPresets();
+    const wanted = new Set([inputKey(shown)]);
+    const empty = (preset) => ({ preset, inputs: new Map(), recorded: false, analysis: null });
+    panel.columns = presets.map((preset) => panel.columns.find((c) => c.preset === preset) || empty(preset));
+    for (const [i, preset] of presets.entries()) {
+      const inputs = columnInputs(preset);
+      // A column reads its preset's recording of every experiment it has no results of.
+      if (inputs.size < app.exps.size) fetchRecordings(preset);
+      const recorded = Boolean(panel.recordings.get(preset));
+      const list = [...inputs.values()];
+      wanted.add(inputKey(list));
+      let analysis = analysisOf(list);
+      if (!isMade(analysis) && list.every((input) => input.aside)) continue;
+      analysis = await analysis;
+      panel.columns = panel.columns.map((c, j) => (j === i ? { preset, inputs, recorded, analysis } : c));
+      renderTable();
+    }
+    for (const key of panel.analyses.keys()) if (!wanted.has(key)) panel.analyses.delete(key);
+  } catch (e) {
+    console.error(e);  // each experiment's own analysis (results-shown.js) has already reported it
+  }
+  panel.busy = false;
+  if (panel.changed) resultsChanged();
+}
+
+// Runs started, advanced or ended: the running marks, at most every few frames.
+export function claimsChanged() {
+  if (panel.ready) invalidate(panel, renderTable);
+}
+
+// The panel and the conclusion anew (a change of language).
+export function renderClaims() {
+  if (!panel.ready) return;
+  renderConclusion(panel.shown);
+  renderTable();
+}
+
+// ---------- one cell ----------
+
+// The experiments a claim's verdict in `column` depends on: those it prefers up to the one it
+// read, all of them when it read none. A claim the core lists no experiments for depends on the
+// one it read. words: its verdict on real words.
+function dependsOn(id, claim, words) {
+  const sources = (words ? panel.words.sources : panel.sources.get(id)) || [];
+  const read = claim && claim.experiment;
+  if (!read) return sources;
+  return sources.includes(read) ? sources.slice(0, sources.indexOf(read) + 1) : [read];
+}
+
+// What a cell shows: { state: 'running', k, n } | { state: 'analysing' } | { state: 'none', why }
+// | { state: 'verdict', claim, source, serial }. why: the i18n key of why there is no verdict:
+// runs of these experiments were trained here with this preset and stopped before any finished,
+// the preset's recordings are still to come, none is recorded, or (CUSTOM) none was run.
+// words: the claim's verdict on real words (the analysis's words_claims).
+function cellOf(column, id, words = false) {
+  const claims = column.analysis && column.analysis[words ? 'words_claims' : 'claims'];
+  const claim = claims && claims.find((c) => c.id === id);
+  const depends = dependsOn(id, claim, words);
+  const mine = (name) => app.exps.get(name) && presetOf(app.exps.get(name)) === column.preset;
+  // While runs of any experiment the claim may read train, it counts the runs of all of them in
+  // this batch (the pool's runs since it was last idle), however far their analysis has got: the
+  // count never goes back as one of them settles and the claim reads another.
+  const sources = (words ? panel.words.sources : panel.sources.get(id)) || [];
+  const batch = new Set(app.batch.jobs.map((job) => job.id));
+  const live = sources.filter(mine).map((name) => app.exps.get(name))
+    .filter((exp) => exp.source === 'live' && exp.runs.some((r) => batch.has(r.job)));
+  if (live.some(training)) {
+    // A training run several of these experiments share counts once (live-runs.js: one job).
+    const runs = new Map(live.flatMap((exp) => exp.runs.map((r) => [r.job, r])));
+    return { state: 'running', k: [...runs.values()].filter((r) => !active(r)).length, n: runs.size };
+  }
+  const busy = depends.filter(mine).map((name) => app.exps.get(name)).filter(pending);
+  if (busy.length) return { state: 'analysing' };
+  const read = depends.find((name) => column.inputs.has(name));
+  if (!claim || !read) {
+    const tried = (exp) => exp && exp.source === 'live' && exp.runs.length > 0 && presetOf(exp) === column.preset;
+    const why = depends.some((name) => tried(app.exps.get(name))) ? 'cellStopped'
+      : column.preset === CUSTOM ? 'cellNotRun' : column.recorded ? 'cellNotRecorded' : 'cellLoading';
+    return { state: 'none', why };
+  }
+  const source = column.inputs.get(claim.experiment || read).source;
+  // The recording read in place of live runs of this preset that ended with none finished
+  // (live-runs.js, settle): said, not left to look like the reader's result.
+  const ended = source === 'recorded' && mine(claim.experiment || read) && app.exps.get(claim.experiment || read).liveEnded;
+  return { state: 'verdict', claim, source, ended: Boolean(ended), serial: serials.get(column.analysis) };
+}
+
+const sourceKey = { live: 'srcLive', recorded: 'srcRecorded', import: 'srcImport' };
+
+// A cell's verdict, figures and reason, into `box` (a table cell, or its real-words part).
+function renderCell(box, column, cell) {
+  box.dataset.state = cell.state;
+  if (cell.state === 'running') {
+    box.dataset.source = 'live';
+    box.append(el('span', 'verdict v-running', t('cellRunning', { k: cell.k, n: cell.n })), ' ', el('span', 'source-tag', t('srcLive')));
+    return;
+  }
+  if (cell.state === 'analysing') {
+    box.append(el('span', 'verdict v-running', t('cellAnalysing')));
+    return;
+  }
+  if (cell.state === 'none') {
+    box.append(el('span', 'verdict v-none', t(cell.why)));
+    return;
+  }
+  const { claim: c, source } = cell;
+  const th = column.analysis.thresholds;
+  box.dataset.source = source;
+  box.dataset.verdict = c.verdict;
+  box.append(el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), ' ', el('span', 'source-tag', t(sourceKey[source])));
+  const figures = el('p', 'figures', claimFigures(c, th));
+  if (c.experiment) {
+    const link = el('a', null, t('seeExperiment', { title: t(`${c.experiment}_title`) }));
+    link.href = `#exp-${c.experiment}`;
+    const zh = lang() === 'zh';
+    figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
+  }
+  box.append(figures);
+  box.append(el('p', 'reason', reasonLine(c, th)));
+  if (c.fragile) box.append(el('p', 'fragile', t('cellFragile')));
+  if (cell.ended) box.append(el('p', 'fallback', t('cellRecordedFallback')));
+}
+
+// A claim's cell: its verdict on the toy tasks and, for the claims judged again on real words,
+// that verdict below it under its own heading (unless there is none to show in this column).
+function renderCells(td, column, cells) {
+  renderCell(td, column, cells.toy);
+  if (!cells.words || cells.words.state === 'none') return;
+  const words = el('div', 'words-verdict');
+  words.append(el('p', 'words-label', t('cellWords')));
+  renderCell(words, column, cells.words);
+  td.append(words);
+}
+
+// ---------- the table ----------
+
+// A row's cells are made anew only when what they say changed, so that a link being followed
+// or focused keeps its place while runs report.
+function renderTable() {
+  // Runs started with settings of one's own add their column, results shown of them gone remove it.
+  if (columnPresets().join() !== panel.columns.map((c) => c.preset).join()) resultsChanged();
+  const columns = panel.columns;
+  const first = columns.find((c) => c.analysis);
+  const ids = first ? first.analysis.claims.map((c) => c.id) : [...panel.sources.keys()];
+  const cells = ids.map((id) => columns.map((column) => ({
+    toy: cellOf(column, id), words: panel.words.ids.has(id) ? cellOf(column, id, true) : null,
+  })));
+  const any = cells.some((row) => row.some((c) => c.toy.state !== 'none' || (c.words && c.words.state !== 'none')));
+  $('#claims-none').hidden = any;
+  $('#claims-table').hidden = !any;
+  const labels = columns.map((c) => t(presetKey(c.preset)));
+  const head = $('#claims-head');
+  const headKey = `${lang()}\n${labels.join('\n')}`;
+  if (head.dataset.key !== headKey) {
+    head.dataset.key = headKey;
+    head.replaceChildren(el('th', null, t('claimHead')), ...columns.map((column, i) => {
+      const cell = el('th', null, labels[i]);
+      cell.dataset.preset = column.preset;
+      cell.scope = 'col';
+      return cell;
+    }));
+  }
+  const body = $('#claims-body');
+  const rows = ids.map((id, r) => {
+    const bare = (cell) => cell && (({ claim, ...rest }) => rest)(cell);
+    const key = JSON.stringify([lang(), labels, cells[r].map((c) => [bare(c.toy), bare(c.words)])]);
+    const old = body.querySelector(`tr[data-claim="${id}"]`);
+    if (old && old.dataset.key === key) return old;
+    const tr = document.createElement('tr');
+    tr.dataset.claim = id;
+    tr.dataset.key = key;
+    const claim = el('th', 'claim', `${id}. ${t(`claim${id}`)} `);
+    claim.scope = 'row';
+    const rule = el('a', 'rule-link', t('ruleLink'));
+    rule.href = `rules.html#claim-${id}`;
+    claim.append(rule);
+    tr.append(claim, ...columns.map((column, i) => {
+      const td = document.createElement('td');
+      td.dataset.preset = column.preset;
+      td.dataset.label = labels[i];  // the column's name above a cell where the columns stack
+      renderCells(td, column, cells[r][i]);
+      return td;
+    }));
+    return tr;
+  });
+  if (rows.some((row, i) => body.children[i] !== row) || body.children.length !== rows.length) body.replaceChildren(...rows);
+}

@@ -1,0 +1,336 @@
+// The lesson's words: each claim's figures (the claims panel, claims-panel.js, lays them out),
+// each experiment's verdict and the conclusion, worded in the page's languages from the core's
+// analysis (analyze(), docs/claims.md). The analysis holds codes and numbers only; this module
+// turns them into sentences and computes nothing of its own.
+
+import { lang, t } from '../i18n/i18n.js';
+import { fixed, range, rate } from './figures.js';
+import { el } from '../state/app-state.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+// ---------- numbers ----------
+
+const points = (x) => fixed(100 * x, 1);
+// A percentage, with one decimal when the largest figure shown beside it (`scale`) is under 10%.
+const percent = (x, scale = Math.abs(x)) => `${fixed(100 * x, scale < 0.1 ? 1 : 0)}%`;
+const ratio = (x) => fixed(x, 2);
+const small = (x) => fixed(x, 3);
+// "a, b and c".
+const andList = (items) => (items.length < 2 ? items.join('')
+  : items.slice(0, -1).join(t('listSep')) + t('listAnd') + items[items.length - 1]);
+
+// th: the analysis's thresholds (docs/claims.md), in the whole analysis and in each experiment's.
+function metricLabel(m, th) {
+  switch (m.metric) {
+    case 'token_acc': return t('mTokenAcc');
+    case 'exact': return t('mExact');
+    case 'steps_to_loss_0_1': return t('mSteps', { thr: th.loss_threshold });
+    case 'wer': return t('mWer');
+    case 'per': return t('mPer');
+    default: return t('mLossAt', { step: m.step });
+  }
+}
+
+const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
+// Rates in points: accuracies, and real words' error rates.
+const isAccuracy = (m) => ['token_acc', 'exact', 'wer', 'per'].includes(m.metric);
+const ties = (k) => (k === 1 ? t('tieOne') : t('tiesMany', { k }));
+const neither = (k) => (k ? t('tallyNeither', { k }) : '');
+
+// Who was ahead on one metric, in how many seeds, and by how much (the CLI's lead_phrase):
+// "ahead" only for a clear lead (docs/claims.md), every other as "no clear leader", every seed
+// counted (ties too) and the threshold it missed printed.
+export function leadPhrase(m, th) {
+  const { n, a, b } = m;
+  if (n === 0) return t('noPairs');
+  if (m.leader == null && n === 1) return t(m.neither ? 'neitherOnly' : 'tiedOnly');
+  const { leader } = m;
+  const other = leader === a ? b : a;
+  const k = leader === a ? m.ahead_a : m.ahead_b;
+  const tally = n === 1 ? t('ahead', { leader, where: where(k, n), extra: '' })
+    : t('tally', { a, b, ka: m.ahead_a, kb: m.ahead_b, ties: ties(m.ties), neither: neither(m.neither), n });
+  if (leader == null) return t('noClearLeader', { tally });
+  const gap = range(m.gap, isAccuracy(m) ? points : percent);
+  const censored = m.metric === 'steps_to_loss_0_1' && (leader === a ? m.reached_b : m.reached_a) < n;
+  const atLeast = censored ? t('atLeast') : '';
+  if (m.clear) {
+    const extra = (m.ties ? t('tallySep') + ties(m.ties) : '') + neither(m.neither);
+    const lead = t('ahead', { leader, where: where(k, n), extra });
+    if (isAccuracy(m)) return t('gapPoints', { lead, gap });
+    return t(m.metric === 'steps_to_loss_0_1' ? 'gapSteps' : 'gapLoss', { lead, other, atLeast, gap });
+  }
+  const why = m.consistent
+    ? t('whyClear', { gap: isAccuracy(m) ? t('pointsN', { x: points(th.clear_accuracy_gap) }) : percent(th.clear_speed_gap) })
+    : t('whyConsistent', { leader, where: where(k, n), share: percent(th.consistent_share) });
+  const lead = t('noClearLeader', { tally });
+  const avg = n > 1 ? t('onAverage') : '';
+  if (isAccuracy(m)) return t('unclearPoints', { lead, leader, gap, avg, why });
+  return t(m.metric === 'steps_to_loss_0_1' ? 'unclearSteps' : 'unclearLoss', { lead, other, atLeast, gap, avg, why });
+}
+
+// ---------- the reason of a claim ----------
+
+// The seeds where a part holds, as the object of "in": never "0 of 3" or "1 of 1 seeds".
+function kOfN({ holds: k, n }) {
+  if (n === 1) return t(k ? 'kOnlySeed' : 'kNotOnlySeed');
+  return t(k ? 'kOfN' : 'kNoneOfN', { k, n });
+}
+
+// The two parts of claim 5, 6, 8 or 9, as the reason of its verdict quotes them (the CLI's
+// parts_phrase); '' for the other claims.
+function partsPhrase(c, th) {
+  const f = c.figures || {};
+  const share = percent(th.consistent_share);
+  switch (c.id) {
+    case 5: {
+      const atInit = (part) => (part.init_only ? t('partInitOnly') : part.held_at_init ? t('partAtInitK', { k: part.held_at_init }) : '');
+      return t('parts5', {
+        dominant: kOfN(f.not_dominant), dominantInit: atInit(f.not_dominant),
+        imb: rate(th.head_imbalance), imbalanced: kOfN(f.imbalanced), imbalancedInit: atInit(f.imbalanced), share,
+      });
+    }
+    case 6: return t('parts6', { change: percent(th.scale_change), adapts: kOfN(f.adapts), steadier: kOfN(f.steadier), share });
+    case 8: return t('parts8', { small: ratio(1 - th.scale_change), smallK: kOfN(f.small), protects: kOfN(f.protects), share });
+    case 9: return t('parts9', { reshapes: kOfN(f.reshapes), balances: kOfN(f.balances), share });
+    default: return '';
+  }
+}
+
+// The sentence that says why a claim got its verdict (i18n r_<reason>, the CLI's reason_text),
+// from its figures and the analysis's thresholds.
+export function reasonLine(c, th) {
+  const f = c.figures || {};
+  const parts = f.seeds ? partsPhrase(c, th) : '';
+  const rates = (f.incomplete || []).map((r) => t('incompleteItem', { variant: r.variant, lr: rate(r.lr), ended: r.ended }));
+  return t(`r_${c.reason}`, {
+    thr: th.loss_threshold, consistent: percent(th.consistent_share), clear: percent(th.clear_speed_gap),
+    far: percent(th.far_speed_gap), farPts: points(th.far_accuracy_gap), ceiling: percent(th.ceiling_accuracy),
+    low: fixed(100 * th.claimed_drop_low, 0), high: fixed(100 * th.claimed_drop_high, 0), much: rate(th.much_smaller_lr),
+    n: f.n, needed: f.needed, steps: f.needs_more_than, parts, steadier: f.steadier ? kOfN(f.steadier) : '',
+    rates: rates.join(t('listSep')), trainable: percent(th.trainable_share),
+    ...(f.one_seed_short && { lr: rate(f.one_seed_short.lr), reached: f.one_seed_short.reached, ended: f.one_seed_short.ended }),
+  });
+}
+
+// ---------- a claim's figures ----------
+
+// Claim 5's per-seed figures, "1.62, 0.93, 1.10": no mean hides a seed.
+const perSeed = (f, key) => f.per_seed.map((s) => ratio(s[key])).join(t('listSep'));
+
+// What the runs a claim was judged on measured, in one sentence; th: the analysis's thresholds.
+export function claimFigures(c, th) {
+  const f = c.figures || {};
+  let out = '';
+  if (f.comparison) {
+    out = t('figMetric', { metric: metricLabel(f.comparison, th), lead: leadPhrase(f.comparison, th) });
+    if (f.still_learning && f.still_learning.length) out += t('figStill', { variants: f.still_learning.join(', ') });
+  } else if (c.id === 5 && f.per_seed) {
+    out = t('figWo', {
+      rows: range(f.dominant_rows, percent), rowsInit: range(f.dominant_rows_init, percent), share: percent(th.dominant_rows_share),
+      final: perSeed(f, 'head_imbalance_final'), init: perSeed(f, 'head_imbalance_init'),
+    });
+  } else if (c.id === 6 && f.scale_ratio_first) {
+    out = t('figScale', {
+      first: range(f.scale_ratio_first, small), last: range(f.scale_ratio_last, small),
+      cvL: range(f.residual_cv_learned, small), cvI: range(f.residual_cv_identity, small),
+    });
+  } else if (c.id === 8 && f.small) {
+    out = t('figEarly', {
+      step: f.step, ratio: range(f.scale_ratio_first, small), small: ratio(1 - th.scale_change),
+      whereSmall: where(f.small.holds, f.small.n),
+      sl: range(f.output_share_learned, small), si: range(f.output_share_identity, small),
+      whereProtects: where(f.protects.holds, f.protects.n),
+    });
+  } else if (c.id === 9 && f.reshapes) {
+    out = t('figValve', {
+      cvL: range(f.head_grad_cv_learned, small), cvI: range(f.head_grad_cv_identity, small),
+      whereA: where(f.reshapes.holds, f.reshapes.n), whereB: where(f.balances.holds, f.balances.n),
+    });
+  } else if (c.id === 7 && f.highest_trainable_lr) {
+    const lr = (v) => (f.highest_trainable_lr[v] == null ? t('lrNone') : rate(f.highest_trainable_lr[v]));
+    out = t('figLr', { l: lr('learned'), i: lr('identity'), dl: f.diverged.learned, di: f.diverged.identity });
+    const next = (f.undecided || []).map((u) => t('lrAt', { variant: u.variant, lr: rate(u.lr) }));
+    if (next.length) out += t('figUndecided', { which: next.join(', ') });
+  }
+  const r = f.refinement;
+  if (r && r.scaled_like_identity != null) {
+    out += t('figRefine', {
+      how: t(r.scaled_like_identity ? 'refineLike' : 'refineLag') + (r.unscaled_lags ? t('refineUnscaled') : ''), rule: clearRule(th),
+    });
+  }
+  return out;
+}
+
+// ---------- the conclusion ----------
+
+// The core's conclusion (analysis.conclusion, docs/claims.md) of the analysis `a` of the results
+// shown, worded: the verdicts' counts, then the comparison of each claim it quotes. Hidden
+// without results (a null `a`).
+export function renderConclusion(a) {
+  const box = $('#conclusion');
+  box.hidden = !a;
+  if (!a) return;
+  const { counts, still_learning: still, quotes } = a.conclusion;
+  const sentences = [t('conclusionCounts', {
+    total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
+    undecided: counts.not_decided ? t('conclusionUndecided', { nd: counts.not_decided }) : '',
+    untested: counts.not_tested ? t('conclusionUntested', { nt: counts.not_tested }) : '',
+    still: still ? t('conclusionStill') : '',
+  })];
+  for (const id of quotes) {
+    const m = a.claims.find((c) => c.id === id).figures.comparison;
+    sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m, a.thresholds) }));
+  }
+  // Claims 1-4 on real words against the toy tasks, where both columns decide.
+  const { agree, differ } = a.conclusion.words;
+  const claimList = (ids) => (ids.length ? t(ids.length === 1 ? 'claimOneId' : 'claimIds', { ids: andList(ids.map(String)) }) : t('claimNoId'));
+  if (agree.length || differ.length) sentences.push(t('conclusionWords', { agree: claimList(agree), differ: claimList(differ) }));
+  $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
+}
+
+// ---------- an experiment's verdict ----------
+
+function convergenceLines(e) {
+  const out = [];
+  const still = [];
+  for (const c of e.convergence || []) {
+    if (c.still_learning) {
+      const w = c.done === 1 ? '' : c.still_learning < c.done ? t('convWhereK', { k: c.still_learning, n: c.done })
+        : c.done === 2 ? t('convWhereBoth') : t('convWhereAll', { n: c.done });
+      still.push(`${c.variant}${w}`);
+    }
+    if (c.diverged) {
+      const key = c.runs === 1 ? 'convDivergedOnly' : c.diverged === c.runs ? 'convDivergedAll' : 'convDiverged';
+      out.push(t(key, { variant: c.variant, k: c.diverged, n: c.runs }));
+    }
+  }
+  return still.length ? [t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }), ...out] : out;
+}
+
+function pairLines(f, th) {
+  return (f.pairs || []).filter((p) => p.n > 0).map((p) => t('pairLine', {
+    a: p.a, b: p.b,
+    speed: t('figMetric', { metric: metricLabel(p.speed, th), lead: leadPhrase(p.speed, th) }),
+    acc: p.at_ceiling ? t('pairCeiling') : t('figMetric', { metric: metricLabel(p.accuracy, th), lead: leadPhrase(p.accuracy, th) }),
+  }));
+}
+
+// Each sentence counts the seeds where a property holds, so that none contradicts a seed (a
+// head's block standing out in one seed is never "no head's block stands out").
+function woLines(w, th) {
+  if (!w || !w.seeds) return [];
+  const { not_dominant: nd, imbalanced: im } = w;
+  return [
+    t('woLine', {
+      dominant: t(nd.holds === nd.n ? 'woNotDominant' : nd.holds === 0 ? 'woDominant' : 'woDominantK',
+        { k: nd.n - nd.holds, n: nd.n, where: where(nd.n - nd.holds, nd.n) }),
+      rows: range(w.dominant_rows, percent), rowsInit: range(w.dominant_rows_init, percent), share: percent(th.dominant_rows_share),
+      init: nd.init_only ? t('woInitOnly') : '',
+    }),
+    t('woHeads', {
+      final: perSeed(w, 'head_imbalance_final'), init: perSeed(w, 'head_imbalance_init'),
+      what: t(im.holds ? 'woHeadsK' : 'woHeadsNone', { k: im.holds, n: im.n, where: where(im.holds, im.n), imb: rate(th.head_imbalance) }),
+      atInit: im.init_only ? t('woInitOnly') : '', change: range(w.change_from_init, percent),
+    }),
+  ];
+}
+
+function scaleLines(s) {
+  if (!s || !s.seeds) return [];
+  return [
+    t('scaleLine', {
+      first: range(s.scale_ratio_first, small), last: range(s.scale_ratio_last, small),
+      what: t(s.adapts.consistent ? 'scaleAdapts' : 'scaleKept'),
+    }),
+    t('steadyLine', {
+      cvL: range(s.residual_cv_learned, small), cvI: range(s.residual_cv_identity, small),
+      what: t(s.steadier.consistent ? 'steadyYes' : 'steadyNo'),
+    }),
+  ];
+}
+
+// What "clearly" faster or slower means (docs/claims.md, "Clear"), printed where the word is used.
+const clearRule = (th) => t('clearRule', { share: percent(th.consistent_share), gap: percent(th.clear_speed_gap) });
+
+function gainLines(f, th) {
+  if (!f.speed_vs_identity) return [];
+  const items = Object.entries(f.speed_vs_identity).filter(([, v]) => v != null)
+    .map(([variant, v]) => t('gainItem', { variant, how: t(v === 'behind' ? 'gainBehind' : v === 'ahead' ? 'gainAhead' : 'gainSimilar') }));
+  const out = items.length ? [t('gainLine', { list: items.join(lang() === 'zh' ? '；' : '; '), rule: clearRule(th) })] : [];
+  if (f.scaled_like_identity != null && f.unscaled_lags != null) {
+    out.push(t('gainScaled', {
+      how: t(f.scaled_like_identity ? 'gainScaledLike' : 'gainScaledLag'),
+      lag: t(f.unscaled_lags ? 'gainUnscaledLags' : 'gainUnscaledNot'),
+    }));
+  }
+  // The why: each fixed W_o's singular values at step 0, against identity's.
+  const sv = f.singular_values || [];
+  const identity = sv.find((s) => s.variant === 'identity');
+  const fixedOnes = sv.filter((s) => s.variant !== 'identity').map((s) => t('svItem', {
+    variant: s.variant, values: range(s, ratio), rms: ratio(s.rms),
+    how: t({ shrinks: 'svShrinks', keeps: 'svKeeps', amplifies: 'svAmplifies' }[s.gain]),
+  }));
+  if (fixedOnes.length) {
+    out.push(t('svWhy', { identity: identity ? ratio(identity.mean) : '—', list: fixedOnes.join(lang() === 'zh' ? '；' : '; ') }));
+  }
+  return out;
+}
+
+function lrLines(f, th) {
+  if (!f.table) return [];
+  const h = f.highest_trainable_lr || {};
+  const out = [];
+  if (!f.most_tolerant || !f.most_tolerant.length) out.push(t('lrNoneTrained', { thr: th.loss_threshold, share: percent(th.trainable_share) }));
+  else {
+    out.push(t(f.most_tolerant.length === 1 ? 'lrTolerantOne' : 'lrTolerantMany', {
+      lr: rate(h[f.most_tolerant[0]]), variants: andList(f.most_tolerant), thr: th.loss_threshold, share: percent(th.trainable_share),
+    }));
+  }
+  if (f.identity_vs_learned) {
+    const lr = (v) => (h[v] == null ? t('lrNone') : rate(h[v]));
+    const how = { smaller: 'lrSmaller', same: 'lrSame', larger: 'lrLarger' }[f.identity_vs_learned];
+    out.push(t('lrIdentity', { how: t(how), i: lr('identity'), l: lr('learned') }));
+  }
+  // The why: the rates where runs stalled near chance, ln(alphabet), rather than diverge.
+  for (const s of f.stalls || []) {
+    const which = s.ended === 1 ? t('lrStallOnly') : s.near_chance === s.ended ? t('lrStallAll', { n: s.ended })
+      : t('lrStallK', { k: s.near_chance, n: s.ended });
+    out.push(t('lrStall', {
+      lr: rate(s.lr), which, loss: range(s.final_loss, ratio),
+      alphabet: f.alphabet, chance: ratio(f.chance_loss), share: percent(th.near_chance),
+      div: s.diverged ? t('lrStallDiverged', { d: s.diverged }) : t('lrStallNone'),
+    }));
+  }
+  return out;
+}
+
+// The verdict sentences of one experiment's analysis (exp.analysis, experiment-section.js): its comparisons,
+// its own interpretation (experiments 3 to 6), then which variants were still learning.
+export function verdictSentences(e) {
+  const f = e.finding || {};
+  const th = e.thresholds;
+  return [...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
+}
+
+// The verdict box under an experiment's heading: one sentence per line.
+export function renderVerdict(exp, settled) {
+  let box = $('.verdict-box', exp.section);
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'verdict-box sentence';
+    box.setAttribute('aria-live', 'polite');
+    $('.exp-body', exp.section).prepend(box);
+  }
+  const finished = exp.runs.filter((r) => r.finished).length;
+  let lines;
+  if (!exp.runs.length) lines = [t('noRunsYet')];
+  else if (!settled) lines = [t('verdictWaiting', { done: finished, total: exp.runs.length })];
+  else lines = exp.analysis ? verdictSentences(exp.analysis) : [];
+  if (settled && !lines.length) lines = [t('sentenceNone')];
+  const key = `${lang()}\n${lines.join('\n')}`;
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...lines.map((s) => el('p', null, s)));
+  }
+}

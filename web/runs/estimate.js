@@ -1,0 +1,156 @@
+// How long runs take here: before Run, each experiment's Run and Run all (a range); while runs
+// train, the time left. Both schedule the core's cost of each planned run (plan(): cost, in
+// multiply-adds, docs/api.md) over the pool's workers in the order the pool takes them, and
+// convert it to time with what this device measured.
+import { t } from '../i18n/i18n.js';
+import { app } from '../state/app-state.js';
+import { runData } from '../state/state.js';
+import { configValid, runAllConfig } from '../controls/settings-form.js';
+import { overall } from '../controls/control-bar.js';
+import { runAllNames, runRank } from './live-runs.js';
+import { stepsTrained } from '../state/run-status.js';
+import { analysisBusy, planAside } from '../results/analysis.js';
+import { nearViewport } from '../results/recorded.js';
+
+export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
+export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
+
+export function scheduleSpeed(ms) {
+  clearTimeout(app.speedTimer);
+  app.speedTimer = setTimeout(measureSpeed, ms);
+}
+
+// List scheduling, as the pool runs its queue: each cost in order goes to the worker that is
+// free first. busy: what the workers still have of the runs they train. The time until the last
+// one ends, in the costs' unit.
+export function makespan(costs, workers, busy = []) {
+  const free = [...busy, ...new Array(Math.max(0, workers - busy.length)).fill(0)];
+  for (const cost of costs) {
+    const first = free.indexOf(Math.min(...free));
+    free[first] += cost;
+  }
+  return Math.max(0, ...free);
+}
+
+// A plan in the order the pool will train it (Runner.queued: by rank, then plan order).
+const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+
+// The answers of Runner.time for one run config, timed once per browser tab: the frames of a
+// page that embeds several experiments (docs/embed.md) take turns (a Web Lock), and each reuses
+// what an earlier one measured (sessionStorage, which the tab's frames of this origin share).
+// Timed at once, four embeds' pools shared the cores four ways and each read a quarter of the
+// speed. null when the pool could not time it now.
+async function timedOnce(first) {
+  const key = `wolab-speed:${app.engine.script}:${app.runner.size}:${JSON.stringify([first.config, first.keep])}`;
+  const read = () => {
+    try {
+      return JSON.parse(sessionStorage.getItem(key));
+    } catch {
+      return null;
+    }
+  };
+  const measure = async () => {
+    const kept = read();
+    if (kept) return kept;
+    const answers = await app.runner.time(first.config, first.keep, runData(first.config));
+    if (answers && !answers.some((a) => a.error || !a.steps)) {
+      try {
+        sessionStorage.setItem(key, JSON.stringify(answers));
+      } catch {
+        // storage refused (a sandboxed frame): this frame keeps its own measurement only
+      }
+    }
+    return answers;
+  };
+  return navigator.locks ? navigator.locks.request('wolab-speed', measure) : measure();
+}
+
+// Seconds per cost unit on each worker, from the answers of Runner.time for the run `first`.
+const unitSeconds = (answers, first) => answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
+
+// Every worker of the pool times the first run that Run all would train, at once (Runner.time),
+// which gives the seconds one cost unit takes on a worker while the others train too: the
+// fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
+// workers in pool order. An experiment that trains on a data file (real words: another task, a
+// wider model) times its own first run instead, once its section comes near the viewport (the
+// timing loads the data file). Skipped while runs train; put off while results are being
+// analysed.
+async function measureSpeed() {
+  if (!app.runner || !configValid()) return;
+  // Nothing to time while runs train or wait (Runner.time would answer null), and the plans below
+  // would take the cores from them: the batch's end schedules the timing again (live-runs.js).
+  if (!app.runner.timeable) return;
+  const all = runAllConfig();
+  const later = () => scheduleSpeed(SPEED_DELAY_MS);
+  // The experiments timed on their own run: those with data, near, and whose data is there.
+  const own = [...app.exps.values()].filter((exp) => exp.info.needs_data && exp.missing === ''
+    && nearViewport(exp.section, later)).map((exp) => exp.name);
+  if (app.speed && app.speed.key === all && own.every((name) => app.speed.own.has(name))) return;
+  if (analysisBusy()) return later();
+  const names = [...app.exps.keys()].filter((name) => !app.exps.get(name).info.needs_data);
+  const lists = [...names, ...own, 'all'];
+  let texts;
+  try {
+    texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? runAllNames() : [name]))));
+  } catch {
+    return;  // settings the core refuses: no estimate (Run says why)
+  }
+  if (runAllConfig() !== all) return;
+  if (analysisBusy()) return later();
+  const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
+  const units = new Map();
+  const perUnit = new Map();  // name -> { low, high }
+  // One timing per group: Run all's first run for the toy experiments, each data experiment's own.
+  for (const [group, members] of [['all', [...names, 'all']], ...own.map((name) => [name, [name]])]) {
+    const first = plans.get(group)[0];
+    const answers = first && await timedOnce(first);
+    if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
+    const seconds = unitSeconds(answers, first);
+    // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
+    const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / seconds[i]));
+    for (const name of members) {
+      units.set(name, makespan(plans.get(name).map((p) => p.cost.total + fixed), app.runner.size));
+      perUnit.set(name, { low: Math.min(...seconds), high: Math.max(...seconds) });
+    }
+  }
+  app.speed = { key: all, units, perUnit, own: new Set(own) };
+  for (const exp of app.exps.values()) exp.redraw();
+  overall.redraw();
+}
+
+// The estimate for an experiment's Run ('all': Run all), or '' when none is measured for the
+// settings shown.
+export function estimateText(name) {
+  const speed = app.speed;
+  if (!speed || !configValid() || speed.key !== runAllConfig() || !speed.units.has(name)) return '';
+  const units = speed.units.get(name);
+  const { low: fast, high: slow } = speed.perUnit.get(name);
+  const low = Math.max(1, Math.floor(units * fast));
+  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * slow)) });
+}
+
+// Seconds until the pool's runs of this batch end, or null before anything is measured: the
+// schedule of what is left (the rest of each running run, then the queue in the pool's order)
+// at the seconds per cost unit that the batch's runs have taken on their workers so far. The
+// measurement before Run counts as one more run at first, so that the first runs' steps do not
+// swing the readout.
+export function secondsLeft(now = performance.now()) {
+  let spent = 0, done = 0;
+  const busy = [];
+  const costs = app.batch.jobs.map((job) => job.plan.cost.total);
+  app.batch.jobs.forEach((job, i) => {
+    const run = job.runs[0];
+    if (!run.startedAt) return;
+    const share = run.finished ? stepsTrained(run.status, run.steps) / run.steps : run.stepsDone / run.steps;
+    done += costs[i] * share;
+    spent += ((run.endedAt || now) - run.startedAt) / 1000;
+    if (run.status.state === 'running') busy.push(costs[i] * (1 - share));
+  });
+  const queued = app.runner.queued().map((q) => app.jobs.get(q.id).plan.cost.total);
+  const left = makespan(queued, app.runner.size, busy);
+  const timed = app.speed && app.speed.key === runAllConfig() && app.speed.perUnit.get('all');
+  const prior = timed ? (timed.low + timed.high) / 2 : null;
+  const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
+  if (done + weight === 0) return null;
+  return (left * (spent + (prior || 0) * weight)) / (done + weight);
+}

@@ -1,0 +1,313 @@
+// Live runs: Run presses planned by the core (shared runs trained once), queued on the worker
+// pool, followed message by message (docs/worker.md), and each experiment's results made by the
+// core once its runs have all ended. Also Pause, Stop, and a live run's model saved.
+import { t } from '../i18n/i18n.js';
+import { experimentConfig, runData } from '../state/state.js';
+import { app, errorText } from '../state/app-state.js';
+import { notice } from '../controls/notices.js';
+import { overall } from '../controls/control-bar.js';
+import { configValid, runAllConfig } from '../controls/settings-form.js';
+import { scheduleSpeed, SPEED_DELAY_MS } from './estimate.js';
+import { reset, resultsStem, showState } from '../views/experiment-section.js';
+import { onExperimentSettled, restoreRecording } from '../results/results-shown.js';
+import { active, complete, FAILED, finishedRuns, firstFailure, isSettled, stepsTrained, tally } from '../state/run-status.js';
+import { appendProgress } from './live-record.js';
+import { endedParts } from '../views/runlist.js';
+import { makeResults } from '../results/analysis.js';
+import { download } from '../results/export.js';
+
+// What an experiment does not keep (experiments(): not_kept) stays out of the JSON handed to
+// makeResults, which would leave it empty anyway: a shared run's W_o snapshots are large.
+function kept(exp, record) {
+  return { ...record, ...Object.fromEntries(exp.info.not_kept.map((part) => [part, []])) };
+}
+
+// Once every run of a live experiment has ended, its results from the same C++ code as the CLI:
+// one call per experiment, not one per finished run, in the analysis worker. Runs that kept
+// W_o matrices (wo_heatmap) give a document with the matrices apart, for the summary and the
+// analysis, which read only their figures; the whole document, matrices inline, is made when
+// the reader exports it (exp.wholeResults). Resolves to false when the experiment was reset
+// meanwhile (the answer is then dropped).
+async function summarize(exp) {
+  const done = finishedRuns(exp);
+  exp.resultsBlob = null;
+  exp.wholeResults = null;
+  exp.summary = null;
+  if (!done.length) return true;
+  const epoch = exp.epoch;
+  const config = JSON.stringify(exp.config);
+  const records = done.map((r) => kept(exp, r.record));
+  const woStem = records.some((r) => r.wo.length > 0) ? resultsStem(exp.name) : null;
+  // With the matrices apart, only their figures go to the worker: a structured clone of every
+  // run's matrices (MBs at d_model 256, for each experiment that shares the run) was one of the
+  // main thread's longest tasks.
+  const figures = woStem ? records.map((r) => ({ ...r, wo: r.wo.map(({ data, ...rest }) => rest) })) : records;
+  try {
+    const { blob, summary } = await makeResults(exp.name, config, figures, woStem);
+    if (exp.epoch !== epoch) return false;
+    exp.resultsBlob = blob;
+    if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, records)).blob;
+    exp.summary = summary;
+  } catch (e) {
+    if (exp.epoch !== epoch) return false;
+    notice(errorText(e), 'error', { box: exp.notices });
+  }
+  exp.redraw();
+  return true;
+}
+
+// Run presses made in one task (a script pressing several Run buttons, or a press and the
+// engine's load) are planned together once that task ends, so the core shares their runs.
+export function requestRun(names) {
+  if (!app.requested) {
+    app.requested = new Set();
+    queueMicrotask(() => {
+      const asked = app.requested;
+      app.requested = null;
+      runExperiments(asked.has('all') ? 'all' : [...asked]);
+    });
+  }
+  for (const name of names === 'all' ? ['all'] : names) app.requested.add(name);
+}
+
+// A job of this batch that gives the run `p` plans (the same config JSON, as the core writes
+// it) and keeps what it needs: one still queued takes on what `p` keeps besides (a shared run
+// keeps the union, as in the core's plan); one training, or trained to its end since the pool
+// was last idle, serves if it keeps it already. Presses of Run one after another then share
+// runs too, however quickly the first one's runs finish.
+function liveJob(p) {
+  const text = JSON.stringify(p.config);
+  const wanted = Object.keys(p.keep).filter((part) => p.keep[part]);
+  for (const job of app.batch.jobs) {
+    if (JSON.stringify(job.plan.config) !== text) continue;
+    const keep = job.plan.keep;  // the object the runner's queue holds until a worker takes it
+    if (app.runner.isQueued(job.id)) {
+      for (const part of wanted) keep[part] = true;
+      return job;
+    }
+    const serves = app.jobs.has(job.id) || (job.runs[0].finished && complete(job.runs[0]));
+    if (serves && wanted.every((part) => keep[part])) return job;
+  }
+  return null;
+}
+
+// A planned run's place in the pool's queue: the page's order of the first experiment that
+// shows it (its experiments are in that order), so that experiments finish in page order and
+// a Run pressed on an earlier experiment overtakes the runs of later ones.
+// What Run all trains: every experiment on the page but those that fetch a data file first
+// (experiments(): needs_data; real words, with the dictionary and a model 4 times wider, take
+// minutes at Quick where the others take seconds): each of those has its own Run.
+export const runAllNames = () => [...app.exps.values()].filter((exp) => !exp.info.needs_data).map((exp) => exp.name);
+
+export const runRank = (p) => [...app.exps.keys()].indexOf(p.experiments[0]);
+
+// Queues the runs of these experiments as the core plans them (Embind plan(), docs/api.md): a
+// (variant, seed, lr, clip) that several of them compare is trained once and shared, as the
+// CLI does for `--experiment all`, and keeps what each of its experiments keeps; a run that a
+// live job already trains joins it (liveJob).
+// names: a list of experiments, or 'all'.
+export function runExperiments(names) {
+  if (!app.runner && !app.engineFailed) {  // run once the engine is loaded and the pool made
+    const all = names === 'all' || app.pending === 'all';
+    app.pending = all ? 'all' : [...new Set([...(app.pending || []), ...names])];
+  }
+  if (!app.runner || !configValid()) return;
+  if (names === 'all') names = runAllNames();
+  const free = names.filter((name) => !app.exps.get(name).runs.some(active));
+  if (!free.length) return;
+  let plan;
+  try {
+    plan = JSON.parse(app.wolab.plan(runAllConfig(), JSON.stringify(free)));
+  } catch (e) {
+    notice(errorText(e), 'error');
+    return;
+  }
+  if (!app.runner.busy) app.batch = { jobs: [], start: performance.now(), end: 0 };
+  for (const name of free) {
+    const exp = app.exps.get(name);
+    const replaced = exp.source === 'recorded' ? exp.file : '';
+    reset(exp, { config: experimentConfig(app.settings, name), source: 'live', replaced });
+  }
+  const jobs = [];
+  for (const p of plan) {
+    let job = liveJob(p);
+    if (job) app.runner.rerank(job.id, runRank(p));
+    else {
+      job = {
+        id: app.nextId++,
+        plan: p,         // the plan's entry: { config, keep, variant, seed, lr, experiments, cost }
+        runs: [],        // one run per experiment that shows this training run
+        record: null,    // the live record (live-record.js), from the worker's 'started' on
+        probed: 0,       // the last probe step appended to it
+      };
+      jobs.push(job);
+      app.jobs.set(job.id, job);
+    }
+    const now = job.runs[0];  // a joined job's state so far, which its new runs start from
+    for (const name of p.experiments.filter((e) => free.includes(e))) {
+      const exp = app.exps.get(name);
+      // A run as an experiment shows it (imported and recorded runs have the same fields).
+      const run = {
+        id: app.nextId++, job: job.id, experiment: name, variant: p.variant, seed: p.seed, lr: p.lr,
+        steps: p.config.train.steps,  // planned
+        stepsDone: 0,
+        status: { state: 'queued' },  // run-status.js
+        rate: 0,                      // steps/s: its average so far, and once finished
+        lastAt: 0, startedAt: 0,      // performance.now() of its last message and of its start
+        endedAt: 0,                   // performance.now() of its 'finished'
+        finished: false,              // its record is the trainer's final one
+        error: '',                    // the worker's message when it failed
+        record: null,                 // the job's record (results.md's run record)
+      };
+      if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'endedAt', 'finished', 'record']) run[key] = now[key];
+      job.runs.push(run);
+      exp.runs.push(run);
+    }
+  }
+  app.batch.jobs.push(...jobs);
+  // The sections show their queued runs in the next frames (frames.js), not in this task (six
+  // of them rendered at once made Run all's press a long task); their state changes now.
+  for (const name of free) {
+    const exp = app.exps.get(name);
+    showState(exp);
+    exp.redraw();
+    settle(exp);  // its runs may all have trained already
+  }
+  app.runner.enqueue(jobs.map((job) => ({
+    id: job.id, config: job.plan.config, keep: job.plan.keep, data: runData(job.plan.config), rank: runRank(job.plan),
+  })));
+  overall.renderNow();
+}
+
+// A worker's message about a job (docs/worker.md) updates the job's record and its runs.
+export function onWorker(msg) {
+  const job = app.jobs.get(msg.id);
+  if (!job) return;
+  const now = performance.now();
+  if (msg.type === 'started') job.record = msg.record;
+  if (msg.type === 'progress') job.probed = appendProgress(job.record, msg, job.probed);
+  if (msg.type === 'finished') {
+    hold(job.id, msg.checkpoint);
+    // A view that uses the model itself (the word box of real words) takes it too, unless the
+    // run diverged (its weights are then not a model to read).
+    for (const run of job.runs) {
+      const view = app.exps.get(run.experiment).view;
+      if (view.words && msg.record.status.state !== 'diverged') view.words.takeModel(run, msg.checkpoint);
+    }
+  }
+  for (const run of job.runs) updateRun(run, job, msg, now);
+  if (['finished', 'stopped', 'error'].includes(msg.type)) app.jobs.delete(job.id);  // its runs keep the results
+  if (!app.runner.busy && !app.batch.end) {
+    app.batch.end = now;
+    scheduleSpeed(SPEED_DELAY_MS);  // skipped while the runs trained
+  }
+  for (const exp of new Set(job.runs.map((r) => app.exps.get(r.experiment)))) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
+}
+
+function updateRun(run, job, msg, now) {
+  switch (msg.type) {
+    case 'started':
+      run.status = { state: 'running' };
+      run.record = job.record;  // shared with the job's other runs until it finishes
+      run.lastAt = now;
+      run.startedAt = now;
+      break;
+    case 'progress': {
+      // Its steps over its time since it began: messages that arrive together (handled in one
+      // task) would make a rate from message to message swing by tens of times.
+      const elapsed = (now - run.startedAt) / 1000;
+      run.rate = elapsed > 0.2 ? msg.stepsDone / elapsed : 0;
+      run.lastAt = now;
+      run.stepsDone = msg.stepsDone;
+      break;
+    }
+    case 'finished': {
+      // Done, stopped or diverged: the core's record, with its final metrics and status.
+      run.record = msg.record;
+      run.status = msg.record.status;
+      run.finished = true;
+      run.endedAt = now;
+      const steps = run.record.curve.step;
+      run.stepsDone = stepsTrained(run.status, run.steps);
+      if (steps.length) run.rate = run.stepsDone / Math.max(1e-3, (now - run.startedAt) / 1000);  // the run's average
+      break;
+    }
+    case 'stopped':  // before its worker began it
+      run.status = { state: 'stopped', step: 0 };
+      break;
+    case 'error':  // the run never had a core status, or lost it with its worker
+      run.status = { state: FAILED };
+      run.error = msg.message;
+      break;
+    default:
+  }
+}
+
+// Once every run of a live experiment has ended: its results, then whatever reads them; with no
+// finished run to compare, the recording it replaced comes back (restoreRecording).
+async function settle(exp) {
+  if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
+    exp.settled = true;
+    if (!finishedRuns(exp).length) {
+      const k = tally(exp.runs);
+      const parts = endedParts(k).join(t('partSep'));
+      const message = firstFailure(exp.runs);
+      const ended = t(exp.replaced ? 'noneFinishedRecorded' : 'noneFinished', { total: k.total, parts })
+        + (message ? t('firstFailure', { message }) : '');
+      exp.liveEnded = ended;
+      await summarize(exp);
+      onExperimentSettled(exp);
+      restoreRecording(exp, ended);
+      return;
+    }
+    if (await summarize(exp)) onExperimentSettled(exp);
+  }
+}
+
+export function stopAll() {
+  for (const queued of app.runner.stop()) {
+    for (const run of app.jobs.get(queued.id).runs) run.status = { state: 'stopped', step: 0 };
+    app.jobs.delete(queued.id);
+  }
+  if (!app.runner.busy && !app.batch.end) app.batch.end = performance.now();
+  for (const exp of app.exps.values()) {
+    settle(exp);
+    exp.redraw();
+  }
+  overall.redraw();
+}
+
+export function togglePause() {
+  if (app.runner.paused) app.runner.resume();
+  else app.runner.pause();
+  overall.renderNow();
+}
+
+// The models (safetensors bytes) of the latest finished runs, by job id, oldest first, for a
+// download: as many as fit in HELD_BYTES, and always the latest.
+const HELD_BYTES = 128 * 1024 * 1024;
+const held = new Map();
+
+function hold(id, bytes) {
+  held.set(id, bytes);
+  let total = 0;
+  for (const b of held.values()) total += b.byteLength;
+  for (const [key, b] of held) {
+    if (total <= HELD_BYTES || key === id) break;
+    held.delete(key);
+    total -= b.byteLength;
+  }
+}
+
+export function saveModel(run) {
+  const bytes = held.get(run.job);
+  if (!bytes) {
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: app.exps.get(run.experiment).notices });
+    return;
+  }
+  download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');
+}
