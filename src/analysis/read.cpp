@@ -32,6 +32,7 @@ Exp read_experiment(const json& results, size_t index) {
   e.g2p = run.task.kind == TaskKind::g2p;
   if (info)
     for (WoMode v : info->variants) e.variants.push_back(to_string(v));
+  e.planned = e.variants;
   for (const json& r : results["runs"]) {
     Run run;
     run.variant = r["variant"].get<std::string>();

@@ -350,6 +350,31 @@ TEST(Analysis, AStoppedRunLeavesTooFewSeeds) {
   EXPECT_NE(reason_text(c).find("2 of the 3 seeds a verdict needs"), std::string::npos) << reason_text(c);
 }
 
+// Runs the reader stopped before any pair finished: the claims were tested and stopped, so not
+// decided (runs_stopped), never "not tested"; a pair left unpaired by a diverged run alone
+// cannot be tested (no_pairs). Runs stopped before they began are not in the results at all.
+TEST(Analysis, StoppedRunsLeaveTheClaimUndecidedNotUntested) {
+  json r = freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8});
+  json kept = json::array();
+  for (json& run : r["runs"]) {
+    if (run["variant"] == "frozen_random") continue;  // queued when Stop was pressed
+    if (run["variant"] == "identity") run["status"] = {{"state", "stopped"}, {"step", 20}};
+    kept.push_back(run);
+  }
+  r["runs"] = kept;
+  const json a = analyze({r});
+  for (int id : {1, 2, 3, 4}) {
+    const json& c = claim(a, id);
+    EXPECT_EQ(c["verdict"], "not_decided") << id;
+    EXPECT_EQ(c["reason"], "runs_stopped") << id;
+    EXPECT_EQ(c["figures"]["stopped"], 3) << id;
+    EXPECT_EQ(reason_text(c).rfind("stopped", 0), 0u) << reason_text(c);
+  }
+  std::vector<Spec> diverged = learned_identity({10}, {20});
+  diverged[1].diverged_at = 40;
+  EXPECT_EQ(claim(analyze({results("remove_wo", diverged)}), 1)["reason"], "no_pairs");
+}
+
 // The leader is ahead in more than half the seeds and its mean gap favours it; the words say
 // "ahead" only for a clear lead, count every seed (ties too) and print the threshold missed.
 TEST(Analysis, WordsMatchTheNumbers) {
@@ -1028,6 +1053,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   EXPECT_EQ(codes["verdicts"], json({"supported", "partly_supported", "not_supported", "not_decided", "not_tested"}));
   EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
   EXPECT_EQ(codes["trained_to_end"], json({"done", "diverged"}));
+  EXPECT_EQ(codes["cut_short"], json({"stopped"}));
   ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
   EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
   // One list of experiments per claim the analysis judges, in its order.
@@ -1123,6 +1149,8 @@ TEST(Analysis, RealWordsComparePerAndWerInPointsAgainstLearned) {
   EXPECT_NEAR(wer["diff"]["mean"].get<double>(), 0.06, 1e-9);  // identity - learned
   EXPECT_EQ(pairs[0]["per"]["leader"], "learned");
   EXPECT_NEAR(pairs[0]["per"]["gap"]["mean"].get<double>(), 0.02, 1e-9);  // a third of WER's
+  // The pair's final accuracy, which the verdict sentences word, is WER here, not token accuracy.
+  EXPECT_EQ(pairs[0]["accuracy"]["metric"], "wer");
   EXPECT_EQ(pairs[2]["wer"]["leader"], nullptr);       // learned_identity_init: within half a point
   EXPECT_EQ(pairs[2]["wer"]["ties"].get<int>() + pairs[2]["wer"]["ahead_a"].get<int>() +
                 pairs[2]["wer"]["ahead_b"].get<int>(),
