@@ -85,8 +85,10 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(byKey.d_model, {
     path: 'model.d_model', key: 'd_model', flag: '--d-model', kind: 'integer', default: 64, min: 1, max: 1024,
     lo_open: false, max_items: null, choices: null, needs_data: null, form: true, allowed: 'an integer in 1..1024',
-    help: 'width of the residual stream',
+    help: 'width of the residual stream', unused_by: null,
   });
+  // g2p takes its symbols and lengths from the lexicon: a front end leaves these out of a g2p run's settings.
+  assert.deepEqual([byKey.alphabet.unused_by, byKey.length.unused_by], [{ 'task.name': ['g2p'] }, { 'task.name': ['g2p'] }]);
   assert.deepEqual(byKey.lrs.default, [0.001, 0.003, 0.01, 0.02, 0.03]);
   assert.equal(byKey.lrs.kind, 'reals');
   assert.equal(byKey.stability_clip.default, 0, 'clipping off in lr_stability');
