@@ -89,6 +89,9 @@ export interface Setting {
   choices: string[] | null;
   /** task.name only: the choices that need a data file the front end loads ("lexicon"). */
   needs_data: Record<string, string> | null;
+  /** task.alphabet and task.length: the values of other fields (by path) with which a run does not
+   * read this one ({"task.name": ["g2p"]}); null otherwise. */
+  unused_by: Record<string, string[]> | null;
   /** false for the fields the plan sets per run (experiment, model.wo): not a form field. */
   form: boolean;
   /** What is allowed, in the words of validation messages, e.g. "an integer in 1..1024". */
@@ -630,6 +633,8 @@ export interface Codes {
   states: RunStatus['state'][];
   /** The states of a run that trained to its end: all its steps, or until it diverged. */
   trained_to_end: RunStatus['state'][];
+  /** The states of a run the reader cut short (stopped): neither trained to its end nor failed. */
+  cut_short: RunStatus['state'][];
   /** The experiments each claim reads, in its order of preference (docs/claims.md). */
   claim_sources: { id: number; experiments: string[] }[];
   /** The claims judged a second time on real words, and the experiment they read. */

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 // The page's speed as a user sees it: wall time of a preset's four-experiment suite (the Run
 // buttons of experiments 1-4, every seed) in headless Chromium, from the first click to the moment
-// the page shows every run ended. The last section of `npm run bench` (scripts/bench.sh).
+// the page shows every run ended, and the main thread's longest task meanwhile (a
+// PerformanceObserver of 'longtask': the tasks over 50 ms). The last section of `npm run bench`
+// (scripts/bench.sh).
 //   node scripts/bench_page.js [dist-dir]      serves dist/ (or dist-dir) on a free port
 //   BENCH_PRESET=article                       the Article preset (default quick)
+//   BENCH_SUITE=all                            Run all (every experiment but real words) in place
+//                                              of the four experiments' Run buttons
+//   BENCH_PROFILE=file.cpuprofile              also writes the main thread's CPU profile of the
+//                                              suite (DevTools' format), to find a long task's code
 //   WOLAB_BENCH_SMOKE=1                        a smoke run (scripts/test.sh): experiment 1 only,
 //                                              to check that the benchmark runs; no figure to read
-// Prints one JSON line: {"bench":"page","preset":"quick","runs":12,"experiment_runs":27,
-// "workers":2,"hardware_concurrency":2,"seconds":..,"chromium":"..","load1":[start,end]}.
+// Prints one JSON line: {"bench":"page","preset":"quick","suite":"four","runs":12,"experiment_runs":27,
+// "workers":2,"hardware_concurrency":2,"seconds":..,"longest_task_ms":..,"tasks_over_100_ms":..,
+// "chromium":"..","load1":[start,end]}.
 // `runs` counts trained runs: the page trains a (variant, seed) that several experiments share
 // once; `experiment_runs` counts the rows of the four run tables. load1 is the machine's 1-minute
 // load average before and after (a shared machine makes the figure noisy).
-// Exit 1, with a one-line reason, when a run diverged, failed or stopped, the page threw, or the
+// Exit 1, with a one-line reason, when a run diverged (Run all: failed), failed or stopped, the page threw, or the
 // suite took longer than $BENCH_PAGE_TIMEOUT seconds (default 600).
 'use strict';
 
@@ -25,7 +32,10 @@ const root = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'))
 const timeoutS = Number(process.env.BENCH_PAGE_TIMEOUT || 600);
 const presetName = process.env.BENCH_PRESET || 'quick';
 const smoke = process.env.WOLAB_BENCH_SMOKE === '1';
-const SUITE = smoke ? ['remove_wo'] : ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
+const runAll = !smoke && process.env.BENCH_SUITE === 'all';
+const profileFile = process.env.BENCH_PROFILE || '';
+// Run all's experiments are the page's (runAllNames): read from it once it has loaded.
+let SUITE = smoke ? ['remove_wo'] : ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats'];
 const LOAD_TIMEOUT_MS = 60_000;  // page and wasm engine ready, on a loaded machine
 
 const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
@@ -36,7 +46,11 @@ const log = (text) => process.stderr.write(`bench_page: ${text}\n`);
 // often this script polls. The page renders at most 4 times a second, so that moment is up to
 // ~0.25 s after the last verdict: the time a user would see.
 function watchSuite(names) {
-  const bench = { clicked: 0, started: false, done: 0 };
+  const bench = { clicked: 0, started: false, done: 0, tasks: [] };
+  // The main thread's tasks over 50 ms from the click on (the page's own load is not the suite's).
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (bench.clicked && e.startTime >= bench.clicked && !bench.done) bench.tasks.push(e.duration);
+  }).observe({ type: 'longtask' });
   window.wolabBench = bench;
   const controls = document.getElementById('controls');
   // The suite's sections only: the others show recorded results, or nothing when dist/ has none.
@@ -45,7 +59,7 @@ function watchSuite(names) {
     && sections.every((s) => s.dataset.state === 'settled')
     && !document.querySelector('.runs-table tr[data-status="queued"], .runs-table tr[data-status="running"]');
   document.addEventListener('click', (e) => {
-    if (e.target.classList.contains('run') && !bench.clicked) bench.clicked = performance.now();
+    if ((e.target.classList.contains('run') || e.target.id === 'run-all') && !bench.clicked) bench.clicked = performance.now();
   }, true);
   new MutationObserver(() => {
     if (!bench.clicked || bench.done) return;
@@ -98,10 +112,22 @@ async function bench(browser, url) {
   const preset = await page.locator('#preset').inputValue();
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
+  if (runAll) {
+    SUITE = await page.evaluate(async () => (await import(new URL('runs/live-runs.js', location.href).href)).runAllNames());
+  }
   await page.evaluate(watchSuite, SUITE);
-  log(`running the ${presetName} preset's ${smoke ? 'experiment 1 (smoke run)' : 'four-experiment suite'} (timeout ${timeoutS} s) ...`);
+  const what = smoke ? 'experiment 1 (smoke run)' : runAll ? 'Run all' : 'four-experiment suite';
+  log(`running the ${presetName} preset's ${what} (timeout ${timeoutS} s) ...`);
+  let cdp = null;
+  if (profileFile) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
   // Clicked at once, so the page plans them together and shares their common runs.
-  await page.evaluate((names) => { for (const n of names) document.querySelector(`#exp-${n} .run`).click(); }, SUITE);
+  if (runAll) await page.click('#run-all');
+  else await page.evaluate((names) => { for (const n of names) document.querySelector(`#exp-${n} .run`).click(); }, SUITE);
   // A Playwright TimeoutError becomes `message`; a page error ends the wait at once.
   const within = (promise, message) => Promise.race([pageError, promise]).catch(async (e) => {
     if (e.name !== 'TimeoutError') throw e;
@@ -113,11 +139,17 @@ async function bench(browser, url) {
     `the Run buttons started no runs within ${startedBy / 1000} s`);
   await within(page.waitForFunction(() => window.wolabBench.done > 0, null, { timeout: timeoutS * 1000, polling: 250 }),
     `the suite did not end within ${timeoutS} s`);
-  const { clicked, done } = await page.evaluate(() => window.wolabBench);
+  const { clicked, done, tasks } = await page.evaluate(() => window.wolabBench);
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    require('fs').writeFileSync(profileFile, JSON.stringify(profile));
+    log(`CPU profile: ${profileFile}`);
+  }
   const { rows: all, workers, hardwareConcurrency } = await readResults(page);
   const rows = all.filter((r) => SUITE.includes(r.experiment));  // the others show recorded runs
 
-  const bad = rows.filter((r) => r.status !== 'done');
+  // Run all's learning-rate sweep trains rates at which runs may diverge: an outcome, not a fault.
+  const bad = rows.filter((r) => r.status !== 'done' && !(runAll && r.status === 'diverged'));
   if (bad.length) {
     const list = bad.slice(0, 4).map((r) => `${r.experiment} ${r.variant} seed ${r.seed}: ${r.text}`);
     if (bad.length > 4) list.push('…');
@@ -125,11 +157,14 @@ async function bench(browser, url) {
   }
   return {
     preset,
+    suite: runAll ? 'all' : smoke ? 'smoke' : 'four',
     runs: new Set(rows.map((r) => `${r.variant}/${r.seed}`)).size,
     experiment_runs: rows.length,
     workers,
     hardware_concurrency: hardwareConcurrency,
     seconds: Number(((done - clicked) / 1000).toFixed(2)),
+    longest_task_ms: Math.round(Math.max(0, ...tasks)),
+    tasks_over_100_ms: tasks.filter((ms) => ms > 100).length,
   };
 }
 

@@ -26,6 +26,41 @@ const Exp* source(const std::vector<Exp>& exps, const std::vector<std::string>& 
   return nullptr;
 }
 
+int stopped_runs(const Exp& e) {
+  int n = 0;
+  for (const Run& r : e.runs) n += r.state == State::stopped;
+  return n;
+}
+
+json stopped_claim(int id, const Exp& e, const std::string& a, const std::string& b) {
+  return claim(id, Reason::runs_stopped, &e, {{"stopped", stopped_runs(e)}, {"runs", e.runs.size()}, {"pair", {a, b}}});
+}
+
+// A pair with no paired seed. When the reader stopped the experiment's runs (a run of it says
+// so; one stopped before it began is not in the results at all) the claim was tested and left
+// undecided: `not_decided`, `runs_stopped`. Otherwise (a run diverged) it cannot be tested on
+// these results: `no_pairs`.
+json unpaired(int id, const Exp& e, const Pair& p) {
+  if (stopped_runs(e) == 0) return claim(id, Reason::no_pairs, &e);
+  return stopped_claim(id, e, p.a, p.b);
+}
+
+// No experiment of the list has runs of both variants. One that compares them and whose runs the
+// reader stopped (those of a variant never began) was tested and stopped: `runs_stopped`;
+// otherwise the claim is not tested here: `experiment_absent`.
+json absent(int id, const std::vector<Exp>& exps, const std::vector<std::string>& names, const std::string& a,
+            const std::string& b) {
+  for (const std::string& name : names)
+    for (const Exp& e : exps) {
+      const auto plans = [&](const std::string& v) {
+        return std::find(e.planned.begin(), e.planned.end(), v) != e.planned.end();
+      };
+      if (e.name == name && e.lrs.size() <= 1 && plans(a) && plans(b) && stopped_runs(e) > 0)
+        return stopped_claim(id, e, a, b);
+    }
+  return claim(id, Reason::experiment_absent);
+}
+
 json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
@@ -166,9 +201,9 @@ json thresholds_json() {
 // 1. Without W_o the loss falls clearly slower: learned against identity on speed.
 json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
-  if (!e) return claim(1, Reason::experiment_absent);
+  if (!e) return absent(1, exps, names, "learned", "identity");
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(1, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(1, *e, p);
   const MetricPair& m = *p.speed;
   const json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(1, p.n(), e, f)) return *c;
@@ -183,9 +218,9 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
 // (token accuracy; on real words WER, accuracy_metric).
 json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
-  if (!e) return claim(2, Reason::experiment_absent);
+  if (!e) return absent(2, exps, names, "learned", "identity");
   Pair p = pair(*e, "learned", "identity");
-  if (p.n() == 0) return claim(2, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(2, *e, p);
   const MetricPair& m = *p.final_accuracy;
   json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(2, p.n(), e, f)) return *c;
@@ -206,9 +241,9 @@ json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& na
 // 3. A frozen random W_o does better than none: frozen_random against identity on performance.
 json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"frozen_random", "identity"});
-  if (!e) return claim(3, Reason::experiment_absent);
+  if (!e) return absent(3, exps, names, "frozen_random", "identity");
   Pair p = pair(*e, "frozen_random", "identity");
-  if (p.n() == 0) return claim(3, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(3, *e, p);
   const MetricPair& m = *p.performance;
   json f = pair_figures(*e, p, m);
   // gain_vs_learning separates the matrix's scale from its being frozen (on its own task).
@@ -228,9 +263,9 @@ json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::st
 // 4. ...but far worse than a learned W_o: learned against frozen_random on performance.
 json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "frozen_random"});
-  if (!e) return claim(4, Reason::experiment_absent);
+  if (!e) return absent(4, exps, names, "learned", "frozen_random");
   Pair p = pair(*e, "learned", "frozen_random");
-  if (p.n() == 0) return claim(4, Reason::no_pairs, e);
+  if (p.n() == 0) return unpaired(4, *e, p);
   const MetricPair& m = *p.performance;
   const json f = pair_figures(*e, p, m);
   if (auto c = too_few_seeds(4, p.n(), e, f)) return *c;

@@ -51,9 +51,12 @@ std::vector<std::string> plain_figure_names(const PlainInfo& p) {
 nlohmann::json codes_json() {
   nlohmann::json reasons = nlohmann::json::array();
   for (const ReasonInfo& r : kReasons) reasons.push_back({{"code", r.code}, {"verdict", code(r.verdict)}});
-  nlohmann::json trained = nlohmann::json::array();
-  for (size_t i = 0; i < std::size(kStateCodes); ++i)
-    if (RunStatus::trained_to_end(static_cast<RunStatus::State>(i))) trained.push_back(kStateCodes[i]);
+  nlohmann::json trained = nlohmann::json::array(), cut = nlohmann::json::array();
+  for (size_t i = 0; i < std::size(kStateCodes); ++i) {
+    const auto s = static_cast<RunStatus::State>(i);
+    if (RunStatus::trained_to_end(s)) trained.push_back(kStateCodes[i]);
+    if (RunStatus::cut_short(s)) cut.push_back(kStateCodes[i]);
+  }
   nlohmann::json sources = nlohmann::json::array();
   for (const ClaimSources& c : kClaimSources) sources.push_back({{"id", c.id}, {"experiments", c.experiments}});
   nlohmann::json groups = nlohmann::json::array();
@@ -64,6 +67,7 @@ nlohmann::json codes_json() {
           {"reasons", reasons},
           {"states", kStateCodes},
           {"trained_to_end", trained},
+          {"cut_short", cut},
           {"claim_sources", sources},
           {"words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}},
           {"claim_groups", groups},

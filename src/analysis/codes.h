@@ -27,7 +27,7 @@ enum class Reason {
   // The input cannot test the claim.
   experiment_absent, no_pairs, no_snapshots, no_stats, none_trained,
   // The input has the experiment, but not the evidence to decide.
-  too_few_seeds, still_learning, rates_incomplete, one_seed_apart,
+  too_few_seeds, still_learning, rates_incomplete, one_seed_apart, runs_stopped,
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
   // 2. Without W_o final accuracy drops by 5-15%.
@@ -67,6 +67,7 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::still_learning, "still_learning", Verdict::not_decided},
     {Reason::rates_incomplete, "rates_incomplete", Verdict::not_decided},
     {Reason::one_seed_apart, "one_seed_apart", Verdict::not_decided},
+    {Reason::runs_stopped, "runs_stopped", Verdict::not_decided},
 
     {Reason::clearly_slower, "clearly_slower", Verdict::supported},
     {Reason::slower_small_gap, "slower_small_gap", Verdict::partly_supported},
@@ -175,6 +176,7 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"still_learning", "steps"},
     {"rates_incomplete", "needed"},
     {"one_seed_apart", "lr reached runs"},
+    {"runs_stopped", ""},
     {"none_trained", ""},
     {"one_head", ""},
     // 1. Without W_o the loss falls clearly slower.
@@ -247,7 +249,7 @@ Verdict verdict_from_code(const std::string& code);
 Reason reason_from_code(const std::string& code);
 
 // {"verdicts": [code, ...], "reasons": [{"code", "verdict"}, ...], "states": [code, ...],
-//  "trained_to_end": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...],
+//  "trained_to_end": [code, ...], "cut_short": [code, ...], "claim_sources": [{"id", "experiments": [name, ...]}, ...],
 //  "words_claims": {"ids": [1, 2, 3, 4], "experiments": ["real_words"]},
 //  "claim_groups": [{"code", "claims": [id, ...]}, ...], "plain": [{"code", "figures": [name, ...]}, ...]}:
 //  the tables above

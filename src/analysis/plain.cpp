@@ -69,6 +69,7 @@ json plain_of(const json& claim) {
     case Reason::no_snapshots:
     case Reason::no_stats:
     case Reason::none_trained:
+    case Reason::runs_stopped:
     case Reason::one_head: return plain_json(code(reason));
     case Reason::too_few_seeds: return plain_json("too_few_seeds", {{"seeds", f["n"]}, {"needed", f["needed"]}});
     case Reason::still_learning: return plain_json("still_learning", {{"steps", f["needs_more_than"]}});

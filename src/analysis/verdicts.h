@@ -49,7 +49,8 @@ struct Exp {
   json run_config;  // {model, task, train}: what its runs trained with (lab/experiment.h, run_config)
   int steps = 0, d_model = 0, heads = 0;
   bool g2p = false;  // its runs' task is g2p: their records carry PER and WER (docs/results.md)
-  std::vector<std::string> variants;  // the experiment's order
+  std::vector<std::string> variants;  // the experiment's order, those with a run in the file
+  std::vector<std::string> planned;   // every variant the experiment compares (experiment.h)
   std::vector<Run> runs;
   std::vector<double> lrs;  // distinct, ascending
 

@@ -21,6 +21,9 @@ struct RunStatus {
   // Trained to its end: all its steps, or until it diverged (a stopped run was cut short).
   static constexpr bool trained_to_end(State s) { return s == State::done || s == State::diverged; }
   bool trained_to_end() const { return trained_to_end(state); }
+  // Cut short by the reader (the CLI's Ctrl-C, the page's Stop): not trained to its end, and no
+  // failure either.
+  static constexpr bool cut_short(State s) { return s == State::stopped; }
   bool operator==(const RunStatus& o) const { return state == o.state && step == o.step; }
   bool operator!=(const RunStatus& o) const { return !(*this == o); }
 };

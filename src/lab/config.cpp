@@ -565,6 +565,11 @@ json settings_json() {
     // A g2p run reads the CMUdict lexicon (docs/g2p.md), which a front end must load and hand
     // to the trainer: one that has not must not offer it.
     if (std::string(s.path) == "task.name") needs_data = {{"g2p", "lexicon"}};
+    // g2p's symbols and lengths come from the lexicon: a front end leaves these out of what it
+    // says such a run trained with.
+    json unused_by = nullptr;
+    if (std::string(s.path) == "task.alphabet" || std::string(s.path) == "task.length")
+      unused_by = {{"task.name", {"g2p"}}};
     out.push_back({{"path", s.path},
                    {"key", s.key},
                    {"flag", s.flag},
@@ -576,6 +581,7 @@ json settings_json() {
                    {"max_items", s.kind == Kind::reals ? json(kMaxReals) : json(nullptr)},
                    {"choices", choices},
                    {"needs_data", needs_data},
+                   {"unused_by", unused_by},
                    // The experiment and the W_o mode are chosen per run by the plan (plan.h).
                    // real_words' settings are a form's too: a front end that cannot load the
                    // lexicon leaves the experiment out, and they then change nothing it runs.

@@ -195,3 +195,25 @@ test('a change of prefers-color-scheme while the page is open redraws the charts
   await expect.poll(colours).toEqual([['#c9d1d9', '#56B4E9'], ['#c9d1d9', '#56B4E9']]);
   expect(problems).toEqual([]);
 });
+
+// A blog post with several embeds: their frames time this device one after another and share one
+// timing (estimate.js), rather than each timing it while the others do, which made each read a
+// fraction of the speed: one timing is kept for the tab, and every frame's estimate comes from it.
+test('several embeds on one page share one timing of the device for their estimates', async ({ page }) => {
+  test.setTimeout(180_000);
+  const base = `http://127.0.0.1:${process.env.WOLAB_E2E_PORT}`;  // the lab (playwright.config.js)
+  const frames = ['remove_wo', 'freeze_wo', 'activation_stats'].map((name) => `<iframe src="${base}/?embed=${name}" width="700" height="600"></iframe>`);
+  const host = await hostPage(frames.join('\n'));
+  await page.goto(host.url);
+  const labs = () => page.frames().filter((f) => f !== page.mainFrame());
+  await expect.poll(() => labs().length).toBe(3);
+  for (const f of labs()) {
+    await f.waitForFunction(() => {
+      const line = document.querySelector('section.experiment:not([hidden]) .estimate');
+      return line && !line.hidden && /^Estimated time: about \d+ to \d+ s/.test(line.textContent);
+    }, null, { timeout: 90_000, polling: 250 });
+  }
+  const keys = await labs()[0].evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('wolab-speed:')));
+  expect(keys).toHaveLength(1);
+  await host.close();
+});

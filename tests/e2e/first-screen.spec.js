@@ -89,7 +89,7 @@ test('Stop mid-suite says what finished, what stopped partway and what never sta
     .every((s) => /^(not started|stopped at step \d+)$/.test(s))).toBe(true);
   const statuses = await cells.allTextContents();
   expect(statuses.filter((s) => s === 'not started').length).toBeGreaterThan(0);
-  await expect(remove.locator('.partial-line')).toHaveText(/^Stopped before the end: 0 of 4 runs finished\./);
+  await expect(remove.locator('.partial-line')).toHaveText(/^Not every run trained to its end: 0 of 4 runs finished; \d+ stopped partway/);
   await expect(remove.locator('.sentence')).toHaveText('Not enough finished runs to compare.');
   // A run stopped partway has the core's record of what it trained, which can be saved.
   await expect(remove.locator('.exports')).toBeVisible();

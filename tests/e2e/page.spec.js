@@ -314,7 +314,7 @@ test('a worker that crashes is reported in its run row and the page keeps workin
   await untilAttribute(section, 'data-state', 'settled');
   const rows = section.locator('.runs-table tbody tr');
   await expect(rows).toHaveCount(4);
-  await expect(section.locator('.runs-table tbody tr[data-status="error"]')).toHaveCount(4);
+  await expect(section.locator('.runs-table tbody tr[data-status="failed"]')).toHaveCount(4);
   await expect(rows.first().locator('td').nth(4)).toHaveText(/^failed: .*simulated crash/);
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
 

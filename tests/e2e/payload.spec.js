@@ -16,6 +16,7 @@ const LONG_TASK = 100;            // ms
 function transfers(page) {
   const pending = [];
   page.on('requestfinished', (request) => {
+    if (request.method() === 'HEAD') return;  // the page's check that a data file is there: no body
     pending.push((async () => {
       const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
       return {

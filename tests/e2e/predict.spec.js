@@ -11,7 +11,7 @@ const QUESTION = {
   activation_stats: /smaller or bigger than its input/,
   gain_vs_learning: /Scaled up to the identity’s size .* as fast as no W_o \(identity\)\?$/,
   lr_stability: /As the learning rate grows, which variant will stop training first\?$/,
-  real_words: /^Guess first, or show the recorded result: On real words, .*frozen_random.*identity.*which will learn faster\?$/,
+  real_words: /^Guess first, or show the recorded result: On real words, .*\(identity\).*\(learned\): which will end with fewer held-out words pronounced wrong \(a lower WER\)\?$/,
 };
 
 // The answer sentence's measured part, and the verdict it should carry for `guess`.

@@ -91,7 +91,7 @@ test('Stop early in Run all leaves claim 7 without a verdict: stopped and unstar
   await page.locator('#stop').click();
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
   await untilAttribute(sweep, 'data-state', 'settled', 10_000);
-  await expect(sweep.locator('.partial-line')).toHaveText(/^Stopped before the end: /);
+  await expect(sweep.locator('.partial-line')).toHaveText(/^Not every run trained to its end: /);
   await page.waitForTimeout(1_500);  // the claims panel analyses every section once they have settled
   // The column of these settings (custom) holds the live runs; the presets' columns their recordings.
   const cell = page.locator('#claims-body tr[data-claim="7"] td[data-preset="custom"]');

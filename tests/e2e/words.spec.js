@@ -20,11 +20,14 @@ async function pronounce(section, word) {
 
 test('real words on load: recorded charts, table and verdict, and the word box answering from the recorded models', TIMED, async ({ page }) => {
   const requests = [];
-  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  // The page asks at load whether the lexicon is there (a HEAD request, no body): not a fetch.
+  page.on('request', (r) => { if (r.method() !== 'HEAD') requests.push(new URL(r.url()).pathname); });
   const problems = await openPage(page);
   const section = page.locator('#exp-real_words');
-  // Neither the lexicon nor a model is part of the first screen.
-  expect(requests.filter((p) => p.endsWith('.safetensors') || p.endsWith('cmudict-g2p.txt'))).toEqual([]);
+  // Neither the lexicon nor a model is part of the first screen (its fusion figure reads a recorded
+  // W_o of wo_heatmap, a .safetensors file too, but no model: models/ holds those).
+  const isModel = (p) => /\/models\/[^/]+\.safetensors$/.test(p);
+  expect(requests.filter((p) => isModel(p) || p.endsWith('cmudict-g2p.txt'))).toEqual([]);
   await untilAttribute(section, 'data-state', 'settled', 20_000);
   await unfold(section);
   // The config line describes the experiment's own model and task, not the toy ones.
@@ -59,9 +62,8 @@ test('real words on load: recorded charts, table and verdict, and the word box a
   const ms = Number(await box.getAttribute('data-ms'));
   console.log(`knight, 4 Quick models: ${ms} ms`);
   expect(ms).toBeLessThan(4 * 100);
-  // What the section fetched, lexicon and models included.
-  const fetched = requests.filter((p) => p.endsWith('.safetensors') || p.endsWith('cmudict-g2p.txt'));
-  expect(fetched.filter((p) => p.endsWith('.safetensors'))).toHaveLength(4);
+  // The section fetched its models: one per variant.
+  expect(requests.filter(isModel)).toHaveLength(4);
   await docScreenshot(page, 'words-recorded', section, 'words_recorded');
   expect(problems).toEqual([]);
 });
@@ -80,6 +82,56 @@ test('a word the models cannot read gets the core\'s one line, never an answer',
     await expect(box.locator('.word-table')).toBeHidden();
     await box.evaluate((el) => { el.dataset.state = ''; });
   }
+  expect(problems).toEqual([]);
+});
+
+test('a word asked while the recorded models load is answered once they are in, with a hint meanwhile', async ({ page }) => {
+  test.setTimeout(90_000);
+  // Each recorded model arrives a second late.
+  await page.route('**/recorded/quick/models/*.safetensors', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  const problems = await openPage(page);
+  const section = page.locator('#exp-real_words');
+  await untilAttribute(section, 'data-state', 'settled', 20_000);
+  await unfold(section);
+  const box = section.locator('.word-box');
+  await box.scrollIntoViewIfNeeded();
+  await pronounce(section, 'knight');
+  await untilAttribute(box, 'data-state', 'waiting', 20_000);
+  await expect(box.locator('.word-status')).toHaveText('The models are still loading: the answer follows when they are in.');
+  await expect(box.locator('.word-dictionary')).toContainText('N AY T');
+  await untilAttribute(box, 'data-state', 'answered', 30_000);
+  await expect(box).toHaveAttribute('data-models', '4');
+  const answers = (await tableCells(box.locator('.word-table'))).slice(1);
+  expect(answers.map((r) => r[0])).toEqual(VARIANTS);
+  await expect(box.locator('.word-status')).toHaveText(/^Models here: /);
+  expect(problems).toEqual([]);
+});
+
+test('an invalid word after an answered one leaves no grid of the previous word', async ({ page }) => {
+  const problems = await openPage(page);
+  const section = page.locator('#exp-real_words');
+  await untilAttribute(section, 'data-state', 'settled', 20_000);
+  await unfold(section);
+  const box = section.locator('.word-box');
+  await box.scrollIntoViewIfNeeded();
+  await untilAttribute(box, 'data-models', '4', 20_000);
+  await pronounce(section, 'knight');
+  await untilAttribute(box, 'data-state', 'answered', 10_000);
+  await expect(box.locator('.word-attention')).toBeVisible();
+  expect(await box.locator('.word-head').count()).toBeGreaterThan(0);
+  // Edits are counted in words: "1 edit", "2 edits", never "edit(s)".
+  for (const text of await box.locator('.word-table tbody td:last-child').allTextContents()) {
+    expect(text).toMatch(/^(same|1 edit|([2-9]|\d\d+) edits|—)$/);
+  }
+  await pronounce(section, 'w0rd');
+  await untilAttribute(box, 'data-state', 'refused', 10_000);
+  await expect(box.locator('.word-error')).toContainText('"0" is not a letter');
+  await expect(box.locator('.word-attention')).toBeHidden();
+  await expect(box.locator('.word-head')).toHaveCount(0);
+  await expect(box.locator('.word-table')).toBeHidden();
   expect(problems).toEqual([]);
 });
 

@@ -103,6 +103,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   EXPECT_EQ(codes["verdicts"], json({"supported", "partly_supported", "not_supported", "not_decided", "not_tested"}));
   EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
   EXPECT_EQ(codes["trained_to_end"], json({"done", "diverged"}));
+  EXPECT_EQ(codes["cut_short"], json({"stopped"}));
   ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
   EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
   // One list of experiments per claim the analysis judges, in its order.

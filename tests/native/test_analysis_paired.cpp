@@ -236,6 +236,31 @@ TEST(Analysis, AStoppedRunLeavesTooFewSeeds) {
   EXPECT_NE(reason_text(c).find("2 of the 3 seeds a verdict needs"), std::string::npos) << reason_text(c);
 }
 
+// Runs the reader stopped before any pair finished: the claims were tested and stopped, so not
+// decided (runs_stopped), never "not tested"; a pair left unpaired by a diverged run alone
+// cannot be tested (no_pairs). Runs stopped before they began are not in the results at all.
+TEST(Analysis, StoppedRunsLeaveTheClaimUndecidedNotUntested) {
+  json r = freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8});
+  json kept = json::array();
+  for (json& run : r["runs"]) {
+    if (run["variant"] == "frozen_random") continue;  // queued when Stop was pressed
+    if (run["variant"] == "identity") run["status"] = {{"state", "stopped"}, {"step", 20}};
+    kept.push_back(run);
+  }
+  r["runs"] = kept;
+  const json a = analyze({r});
+  for (int id : {1, 2, 3, 4}) {
+    const json& c = claim(a, id);
+    EXPECT_EQ(c["verdict"], "not_decided") << id;
+    EXPECT_EQ(c["reason"], "runs_stopped") << id;
+    EXPECT_EQ(c["figures"]["stopped"], 3) << id;
+    EXPECT_EQ(reason_text(c).rfind("stopped", 0), 0u) << reason_text(c);
+  }
+  std::vector<Spec> diverged = learned_identity({10}, {20});
+  diverged[1].diverged_at = 40;
+  EXPECT_EQ(claim(analyze({results("remove_wo", diverged)}), 1)["reason"], "no_pairs");
+}
+
 // The leader is ahead in more than half the seeds and its mean gap favours it; the words say
 // "ahead" only for a clear lead, count every seed (ties too) and print the threshold missed.
 TEST(Analysis, WordsMatchTheNumbers) {

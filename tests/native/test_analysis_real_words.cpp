@@ -88,6 +88,8 @@ TEST(Analysis, RealWordsComparePerAndWerInPointsAgainstLearned) {
   EXPECT_NEAR(wer["diff"]["mean"].get<double>(), 0.06, 1e-9);  // identity - learned
   EXPECT_EQ(pairs[0]["per"]["leader"], "learned");
   EXPECT_NEAR(pairs[0]["per"]["gap"]["mean"].get<double>(), 0.02, 1e-9);  // a third of WER's
+  // The pair's final accuracy, which the verdict sentences word, is WER here, not token accuracy.
+  EXPECT_EQ(pairs[0]["accuracy"]["metric"], "wer");
   EXPECT_EQ(pairs[2]["wer"]["leader"], nullptr);       // learned_identity_init: within half a point
   EXPECT_EQ(pairs[2]["wer"]["ties"].get<int>() + pairs[2]["wer"]["ahead_a"].get<int>() +
                 pairs[2]["wer"]["ahead_b"].get<int>(),

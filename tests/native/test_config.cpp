@@ -422,7 +422,7 @@ TEST(Config, SettingsJsonDescribesEveryField) {
     std::string pointer = "/" + s["path"].get<std::string>();
     std::replace(pointer.begin(), pointer.end(), '.', '/');
     EXPECT_EQ(s["default"], defaults[json::json_pointer(pointer)]) << s["path"];
-    EXPECT_EQ(s.size(), 14u) << s.dump();
+    EXPECT_EQ(s.size(), 15u) << s.dump();
     keys.push_back(s["key"]);
   }
   std::vector<std::string> unique = keys;
@@ -430,11 +430,12 @@ TEST(Config, SettingsJsonDescribesEveryField) {
   EXPECT_EQ(std::unique(unique.begin(), unique.end()), unique.end()) << "keys name one setting each";
   EXPECT_EQ(table[2], json::parse(R"({"path": "model.d_model", "key": "d_model", "flag": "--d-model",
       "kind": "integer", "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null,
-      "choices": null, "needs_data": null, "form": true, "allowed": "an integer in 1..1024",
+      "choices": null, "needs_data": null, "unused_by": null, "form": true, "allowed": "an integer in 1..1024",
       "help": "width of the residual stream"})"));
   EXPECT_EQ(table[8]["key"], "task");
   EXPECT_EQ(table[8]["choices"], json::parse(R"(["copy", "reverse", "sort", "g2p"])"));
   EXPECT_EQ(table[8]["needs_data"], json::parse(R"({"g2p": "lexicon"})"));  // a front end must load it
+  for (int i : {9, 10}) EXPECT_EQ(table[i]["unused_by"], json::parse(R"({"task.name": ["g2p"]})")) << table[i]["path"];
   EXPECT_EQ(table[7]["form"], false);  // model.wo: the plan sets it per variant
   EXPECT_EQ(table[0]["form"], false);  // experiment
   EXPECT_EQ(table[14]["lo_open"], true);  // train.lr in (0, 1]

@@ -88,6 +88,7 @@ std::vector<json> every_claim() {
   const json none = json::object();
   for (int id = 1; id <= 9; ++id) out.push_back(claim(id, Reason::experiment_absent, figures(none)));
   for (int id : {1, 2, 3, 4}) out.push_back(claim(id, Reason::no_pairs, figures(none)));
+  for (int id : {1, 2, 3, 4}) out.push_back(claim(id, Reason::runs_stopped, figures(none)));
   for (int id : {1, 2, 3, 4, 5, 6, 8, 9}) out.push_back(claim(id, Reason::too_few_seeds, figures(none)));
   out.push_back(claim(2, Reason::still_learning, figures(none)));
   out.push_back(claim(5, Reason::no_snapshots, figures(none)));

@@ -85,8 +85,10 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(byKey.d_model, {
     path: 'model.d_model', key: 'd_model', flag: '--d-model', kind: 'integer', default: 64, min: 1, max: 1024,
     lo_open: false, max_items: null, choices: null, needs_data: null, form: true, allowed: 'an integer in 1..1024',
-    help: 'width of the residual stream',
+    help: 'width of the residual stream', unused_by: null,
   });
+  // g2p takes its symbols and lengths from the lexicon: a front end leaves these out of a g2p run's settings.
+  assert.deepEqual([byKey.alphabet.unused_by, byKey.length.unused_by], [{ 'task.name': ['g2p'] }, { 'task.name': ['g2p'] }]);
   assert.deepEqual(byKey.lrs.default, [0.001, 0.003, 0.01, 0.02, 0.03]);
   assert.equal(byKey.lrs.kind, 'reals');
   assert.equal(byKey.stability_clip.default, 0, 'clipping off in lr_stability');
@@ -108,11 +110,12 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(codes.verdicts, ['supported', 'partly_supported', 'not_supported', 'not_decided', 'not_tested']);
   assert.deepEqual(codes.states, ['running', 'done', 'stopped', 'diverged']);
   assert.deepEqual(codes.trained_to_end, ['done', 'diverged']);
+  assert.deepEqual(codes.cut_short, ['stopped']);
   for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
     ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'one_head']);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_decided').map((r) => r.code),
-    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart']);
+    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart', 'runs_stopped']);
   // Every claim the analysis judges reads experiments the core has, the sweep only claim 7.
   const names = JSON.parse(wolab.experiments()).map((e) => e.name);
   assert.deepEqual(codes.claim_sources.map((c) => c.id), JSON.parse(wolab.analyze('[]')).claims.map((c) => c.id));

@@ -4,14 +4,36 @@ import { t } from '../i18n/i18n.js';
 import { $ } from '../views/dom.js';
 import { invalidate, renderNow } from '../views/frames.js';
 import { core, pool } from '../state/engine.js';
-import { experiments } from '../state/experiments.js';
+import { dataChecked, experiments } from '../state/experiments.js';
 import { batch, runsChanged } from '../state/runs.js';
 import { configValid, settings } from '../state/settings.js';
 import { estimateText, onEstimate, secondsLeft } from '../runs/estimate.js';
-import { active, complete, started } from '../state/run-status.js';
+import { active, complete, failed, firstFailure, tally } from '../state/run-status.js';
+import { endedParts } from '../views/runlist.js';
 import { focusTarget } from './focus.js';
 
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
+
+// The batch's steps/s over the last RATE_WINDOW_MS: the steps its runs trained in that window
+// over its length, from the bar's renders (a few a second). A rate from message to message swung
+// by 25 times (two messages handled in one task look like a burst), so none is shown until the
+// window holds RATE_MIN_MS. trained: the batch's steps so far. null: not measured yet.
+const RATE_WINDOW_MS = 2000;
+const RATE_MIN_MS = 500;
+// A batch is known by its start (state/runs.js): a press that adds jobs to it keeps its samples.
+const samples = { start: null, list: [] };  // [{ at, trained }] of the batch
+
+function batchRate(start, trained, now = performance.now()) {
+  if (samples.start !== start) {
+    samples.start = start;
+    samples.list = [];
+  }
+  const list = samples.list;
+  list.push({ at: now, trained });
+  while (list.length > 2 && now - list[1].at >= RATE_WINDOW_MS) list.shift();
+  const span = now - list[0].at;
+  return span < RATE_MIN_MS ? null : (1000 * (trained - list[0].trained)) / span;
+}
 
 // The control bar: overall progress, steps/s and time left, button states.
 export const overall = {
@@ -20,12 +42,13 @@ export const overall = {
     const runs = jobs.map((job) => job.runs[0]);  // a job's runs share their state
     const runner = pool.get();
     const busy = Boolean(runner && runner.busy);
-    let total = 0, done = 0, rate = 0;
+    let total = 0, done = 0, trained = 0;
     for (const r of runs) {
       total += r.steps;
       done += complete(r) ? r.steps : r.stepsDone;  // a stopped run counts the steps it trained
-      if (r.status.state === 'running') rate += r.rate;
+      trained += r.stepsDone;
     }
+    const rate = batchRate(start, trained);
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
@@ -34,18 +57,18 @@ export const overall = {
     else if (busy) {
       const left = secondsLeft();
       const eta = left === null ? '…' : fmtTime(1000 * left);
-      label = t('overallRunning', { done: finished, total: runs.length, rate: rate.toFixed(0), eta });
-    } else if (runs.some((r) => r.status.state === 'stopped')) {
-      const stopped = runs.filter((r) => r.status.state === 'stopped');
-      const partway = stopped.filter(started).length;
-      const parts = [
-        [partway, 'partPartway'], [stopped.length - partway, 'partNotStarted'],
-        [runs.filter((r) => r.status.state === 'error').length, 'partFailed'],
-      ].filter(([k]) => k > 0).map(([k, key]) => t('partSep') + t(key, { k }));
-      label = t('overallStopped', { done: runs.filter(complete).length, total: runs.length, parts: parts.join('') });
+      label = t('overallRunning', { done: finished, total: runs.length, rate: rate === null ? '…' : rate.toFixed(0), eta });
     } else if (runs.length) {
-      label = t('overallDone', { done: runs.filter(complete).length, total: runs.length, time: fmtTime(end - start) });
+      // How the batch ended: every run trained to its end, or some stopped (partway or before
+      // they began) or failed, each counted as such.
+      const k = tally(runs);
+      const parts = endedParts(k).map((part) => t('partSep') + part).join('');
+      const time = fmtTime(end - start);
+      if (k.partway + k.notStarted > 0) label = t('overallStopped', { done: k.done, total: k.total, parts });
+      else if (k.failed) label = t('overallFailed', { done: k.done, total: k.total, time, parts, message: firstFailure(runs) });
+      else label = t('overallDone', { done: k.done, total: k.total, time });
     }
+    $('#overall-label').classList.toggle('error', !busy && runs.some(failed));
     $('#overall-label').textContent = label;
     const controls = $('#controls');
     controls.dataset.state = busy ? (runner.paused ? 'paused' : 'running') : 'idle';
@@ -60,6 +83,7 @@ export const overall = {
 // after a press, in the next frame after a worker's message) and the estimate.
 core.subscribe(refreshButtons);
 settings.subscribe(refreshButtons);
+dataChecked.subscribe(refreshButtons);
 runsChanged.subscribe((now) => (now ? overall.renderNow() : overall.redraw()));
 onEstimate(() => overall.redraw());
 
@@ -73,7 +97,7 @@ function refreshButtons() {
   for (const exp of experiments.values()) {
     const b = $('.run', exp.section);
     const running = exp.runs.some(active);
-    b.disabled = !ready || running;
+    b.disabled = !ready || running || Boolean(exp.missing);
     b.textContent = t(!running ? 'run' : paused ? 'runPaused' : 'runBusy');
   }
   $('#run-all').disabled = !ready || (experiments.size > 0 && [...experiments.values()].every((e) => e.runs.some(active)));

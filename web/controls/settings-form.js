@@ -3,7 +3,7 @@
 // with bad settings falls back to a whole preset, with one notice.
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import {
-  CHROME_KEYS, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
+  allSettings, CHROME_KEYS, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
   valueText, writeQuery,
 } from '../state/state.js';
 import { $ } from '../views/dom.js';
@@ -263,8 +263,16 @@ export function describeConfig(config) {
   const s = settingsFromConfig(config);
   const seedText = s.seeds === 1 ? t('seedOne', { seed: s.seed }) : t('seedRange', { from: s.seed, to: s.seed + s.seeds - 1 });
   const count = (n, one, many) => t(n === 1 ? one : many, { n });
+  // A setting the run does not read with this config (settings(): unused_by; g2p's alphabet and
+  // length) is left out.
+  const at = (path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), config);
+  const used = (key) => {
+    const row = allSettings().find((r) => r.key === key);
+    return !(row && row.unused_by && Object.entries(row.unused_by).some(([path, values]) => values.includes(at(path))));
+  };
   return t('configLine', {
     ...s, task: t(`task_${s.task}`), heads: count(s.heads, 'headsOne', 'headsMany'), layers: count(s.layers, 'layersOne', 'layersMany'),
     lr: learningRates(config), ln: t(`ln_${s.ln}`), seedText,
+    length: used('length') ? t('configLength', { n: s.length }) : '', alphabet: used('alphabet') ? t('configAlphabet', { n: s.alphabet }) : '',
   });
 }

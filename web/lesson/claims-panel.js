@@ -15,6 +15,7 @@ import { $, el } from '../views/dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
 import { experiments } from '../state/experiments.js';
+import { batch } from '../state/runs.js';
 import { analyze, analyzeAside } from '../results/analysis.js';
 import { invalidate } from '../views/frames.js';
 import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson.js';
@@ -68,9 +69,14 @@ export function setUpClaims(codes, shown) {
 
 // The preset an experiment's results (or its runs under way) belong to: a recording's folder,
 // else the preset its config matches, else CUSTOM; null with no config.
+// Matched once per config (a new Run or file brings a new config object): the panel asks for
+// every cell at every render while runs train.
+const matched = new WeakMap();  // config -> preset
 function presetOf(exp) {
   if (exp.source === 'recorded') return recordedPreset(exp.file);
-  return exp.config ? matchPreset(settingsFromConfig(exp.config), core.get().presets) : null;
+  if (!exp.config) return null;
+  if (!matched.has(exp.config)) matched.set(exp.config, matchPreset(settingsFromConfig(exp.config), core.get().presets));
+  return matched.get(exp.config);
 }
 
 const training = (exp) => exp.runs.some(active);
@@ -277,13 +283,20 @@ function cellOf(column, id, words = false) {
   const claims = column.analysis && column.analysis[words ? 'words_claims' : 'claims'];
   const claim = claims && claims.find((c) => c.id === id);
   const depends = dependsOn(id, claim, words);
-  const busy = depends.map((name) => experiments.get(name)).filter((exp) => exp && pending(exp) && presetOf(exp) === column.preset);
-  const trains = busy.filter(training);
-  if (trains.length) {
+  const mine = (name) => experiments.get(name) && presetOf(experiments.get(name)) === column.preset;
+  // While runs of any experiment the claim may read train, it counts the runs of all of them in
+  // this batch (the pool's runs since it was last idle), however far their analysis has got: the
+  // count never goes back as one of them settles and the claim reads another.
+  const sources = (words ? panel.words.sources : panel.sources.get(id)) || [];
+  const inBatch = new Set(batch.get().jobs.map((job) => job.id));
+  const live = sources.filter(mine).map((name) => experiments.get(name))
+    .filter((exp) => exp.source === 'live' && exp.runs.some((r) => inBatch.has(r.job)));
+  if (live.some(training)) {
     // A training run several of these experiments share counts once (live-runs.js: one job).
-    const runs = new Map(trains.flatMap((exp) => exp.runs.map((r) => [r.job, r])));
+    const runs = new Map(live.flatMap((exp) => exp.runs.map((r) => [r.job, r])));
     return { state: 'running', k: [...runs.values()].filter((r) => !active(r)).length, n: runs.size };
   }
+  const busy = depends.filter(mine).map((name) => experiments.get(name)).filter(pending);
   if (busy.length) return { state: 'analysing' };
   const read = depends.find((name) => column.inputs.has(name));
   if (!claim || !read) {
@@ -292,7 +305,11 @@ function cellOf(column, id, words = false) {
       : column.preset === CUSTOM ? 'cellNotRun' : column.recorded ? 'cellNotRecorded' : 'cellLoading';
     return { state: 'none', why };
   }
-  return { state: 'verdict', claim, source: column.inputs.get(claim.experiment || read).source, serial: serials.get(column.analysis) };
+  const source = column.inputs.get(claim.experiment || read).source;
+  // The recording read in place of live runs of this preset that ended with none finished
+  // (live-runs.js, settle): said, not left to look like the reader's result.
+  const ended = source === 'recorded' && mine(claim.experiment || read) && experiments.get(claim.experiment || read).liveEnded;
+  return { state: 'verdict', claim, source, ended: Boolean(ended), serial: serials.get(column.analysis) };
 }
 
 const sourceKey = { live: 'srcLive', recorded: 'srcRecorded', import: 'srcImport' };
@@ -328,6 +345,7 @@ function renderCell(box, column, cell) {
   box.append(figures);
   box.append(el('p', 'reason', reasonLine(c)));
   if (c.fragile) box.append(el('p', 'fragile', t('cellFragile')));
+  if (cell.ended) box.append(el('p', 'fallback', t('cellRecordedFallback')));
 }
 
 // A claim's cell: its verdict on the toy tasks and, for the claims judged again on real words,

@@ -30,6 +30,25 @@ function speedQuestion(a, b) {
   };
 }
 
+// Real words: which of a pair ends with fewer held-out words wrong, its final WER (the pair's
+// `accuracy`, docs/claims.md "Findings per experiment"). The feedback follows the comparison's
+// verdict: a clear lead bears out the leader; no leader, or one ahead in too few seeds, "no
+// clear difference"; a lead in enough seeds but under the gap called clear leaves it open.
+function wordsQuestion(a, b) {
+  return {
+    answers: () => [b, a, 'same'],
+    label: (code) => (code === 'same' ? t('paSame') : t('paFewerWrong', { variant: code })),
+    expected: (code) => (code === 'same' ? t('peSame', { a, b }) : t('peFewerWrong', { variant: code })),
+    read(analysis, lead) {
+      const pair = (analysis.finding.pairs || []).find((p) => p.a === a && p.b === b);
+      if (!pair || !pair.n || !pair.accuracy) return null;
+      const m = pair.accuracy;
+      const borneOut = m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same'];
+      return { borneOut, measured: t('pmWer', { lead: lead(m) }) };
+    },
+  };
+}
+
 // The seeds of which a property of the finding holds ({holds, n, consistent}, docs/claims.md):
 // `yes` when it holds consistently, `no` when it holds in none, open otherwise. `consistent` is
 // false for a property the step-0 matrix had too (init_only): not evidence of learning for the
@@ -95,7 +114,7 @@ const failsFirst = {
 
 // A sweep asks which variant fails first; W_o snapshots, whether W_o looks diagonal; activation
 // statistics, W_o's early scale; frozen matrices scaled like the identity, whether scale is what
-// a frozen W_o lacks; real words, the race of no W_o against the learned one; else a speed race
+// a frozen W_o lacks; real words, whether no W_o or the learned one ends with fewer words wrong; else a speed race
 // against no W_o: a frozen random W_o's where there is one (the article's claim 3), the learned
 // one's otherwise. null: no question.
 export function questionFor(info) {
@@ -104,8 +123,9 @@ export function questionFor(info) {
   if (info.wo_snapshots) return diagonal;
   if (info.stats) return earlyScale;
   if (has('frozen_random_scaled')) return scaling;
-  // Real words compares each variant against learned (docs/claims.md, "Real words").
-  if (info.needs_data && has('identity')) return speedQuestion('identity', 'learned');
+  // Real words compares each variant against learned (docs/claims.md, "Real words"); the
+  // question is claim 2's, on its final WER: no W_o (identity) against learned.
+  if (info.needs_data && has('identity')) return wordsQuestion('identity', 'learned');
   if (has('identity')) return speedQuestion(has('frozen_random') ? 'frozen_random' : 'learned', 'identity');
   return null;
 }

@@ -49,10 +49,9 @@ self.onmessage = (e) => {
     if (msg.method === 'makeResults') {
       // woStem: the records' W_o matrices stay out of the document (makeResultsWoApart,
       // docs/api.md): at d_model 256 they were 50 MB of JSON to write, make and parse again
-      // for an analysis that reads only their figures.
+      // for an analysis that reads only their figures. The page sends the records without them.
       const [experiment, configJson, runs, woStem] = msg.args;
-      const records = woStem ? runs.map((r) => ({ ...r, wo: r.wo.map(({ data, ...figures }) => figures) })) : runs;
-      const runsJson = JSON.stringify(records, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+      const runsJson = JSON.stringify(runs, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
       const text = woStem ? wolab.makeResultsWoApart(experiment, configJson, runsJson, woStem)
         : wolab.makeResults(experiment, configJson, runsJson);
       const blob = new Blob([text], { type: 'application/json' });

@@ -61,7 +61,8 @@ export function startAnalysis(engine) {
 // matrices as Float32Arrays) and resolves to { blob, summary }; parseResults takes a Blob (or a
 // string) and resolves to the normalised text; analyze takes an array of documents. With woStem,
 // makeResults leaves the records' W_o matrices out: each run's snapshots keep their figures and
-// name the wo file they would be written to (docs/results.md, "W_o snapshots apart").
+// name the wo file they would be written to (docs/results.md, "W_o snapshots apart"); the
+// records are then sent without their matrices (live-runs.js, summarize).
 export const makeResults = (experiment, configJson, runs, woStem = null) => call('makeResults', experiment, configJson, runs, woStem);
 export const parseResults = (doc) => call('parseResults', doc);
 export const analyze = (docs) => call('analyze', docs);

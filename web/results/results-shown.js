@@ -8,7 +8,7 @@ import { experiments, reset } from '../state/experiments.js';
 import { newId } from '../state/runs.js';
 import { notice } from '../controls/notices.js';
 import { active, finishedRuns, stepsTrained } from '../state/run-status.js';
-import { isRecordedWith, loadRecorded, recordedExperimentAnalysis } from './recorded.js';
+import { isRecordedWith, loadRecorded, recordedExperimentAnalysis, recordedPreset } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
 import { resultsChanged } from '../lesson/claims-panel.js';
 
@@ -16,9 +16,9 @@ import { resultsChanged } from '../lesson/claims-panel.js';
 // (none yet, or another preset's recording); live and imported results stay. Only the latest
 // preset asked for is shown, however the fetches finish. Returns a promise settled once they are
 // (or are not) shown.
-let recordedPreset = null;  // the preset whose recorded results were asked for last
+let presetAsked = null;  // the preset whose recorded results were asked for last
 export function showRecorded(preset) {
-  recordedPreset = preset;
+  presetAsked = preset;
   const free = (exp) => !exp.runs.length || exp.source === 'recorded';
   const { embed } = chrome.get();
   const names = (embed ? [embed] : [...experiments.keys()]).filter((name) => {
@@ -27,7 +27,24 @@ export function showRecorded(preset) {
   });
   return loadRecorded(preset, names, (results, text, how) => {
     const exp = experiments.get(results.experiment);
-    return recordedPreset === preset && exp && free(exp) ? showResults(results, text, how) : '';
+    return presetAsked === preset && exp && free(exp) ? showResults(results, text, how) : '';
+  });
+}
+
+// A live Run that ended with no finished run to compare (every run failed, or was stopped before
+// it finished) puts back the recording it replaced (exp.replaced), so that the section keeps its
+// results; a notice in the section says how the live runs ended (the control bar counts them).
+// Resolves once it is shown (or could not be).
+export async function restoreRecording(exp, ended) {
+  const file = exp.replaced;
+  const epoch = exp.epoch;
+  notice(ended, 'error', { box: exp.notices });
+  if (!file) return;
+  await loadRecorded(recordedPreset(file), [exp.name], (results, text, how) => {
+    if (exp.epoch !== epoch || exp.runs.some(active)) return '';  // a new Run meanwhile
+    const refused = showResults(results, text, how);
+    if (!refused) exp.liveEnded = ended;  // the claims panel says its verdict is the recording's
+    return refused;
   });
 }
 

@@ -6,19 +6,21 @@
 // experiments' sections subscribe to it (onEstimate).
 import { t } from '../i18n/i18n.js';
 import { runData } from '../state/state.js';
-import { pool } from '../state/engine.js';
+import { core, pool } from '../state/engine.js';
 import { experiments, runAllNames, runRank } from '../state/experiments.js';
 import { batch } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { store } from '../state/store.js';
 import { stepsTrained } from '../state/run-status.js';
 import { analysisBusy, planAside } from '../results/analysis.js';
+import { nearViewport } from '../results/recorded.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
 
 // What this device measured: { key: the Run all config it was measured for, units: name ->
-// makespan, perUnit: { low, high } s } (measureSpeed), or null. This module's alone.
+// makespan, perUnit: name -> { low, high } s, own: the experiments timed on their own run }
+// (measureSpeed), or null. This module's alone.
 const speed = store(null);
 let speedTimer = 0;  // the timeout that will measure it
 
@@ -52,10 +54,59 @@ export function makespan(costs, workers, busy = []) {
 // A plan in the order the pool will train it (Runner.queued: by rank, then plan order).
 const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
 
+// The answers of Runner.time for one run config, timed once per browser tab: the frames of a
+// page that embeds several experiments (docs/embed.md) take turns (a Web Lock), and each reuses
+// what an earlier one measured (sessionStorage, which the tab's frames of this origin share).
+// Timed at once, four embeds' pools shared the cores four ways and each read a quarter of the
+// speed. null when the pool could not time it now.
+async function timedOnce(runner, first) {
+  const key = `wolab-speed:${core.get().engine.script}:${runner.size}:${JSON.stringify([first.config, first.keep])}`;
+  const read = () => {
+    try {
+      return JSON.parse(sessionStorage.getItem(key));
+    } catch {
+      return null;
+    }
+  };
+  const measure = async () => {
+    const kept = read();
+    if (kept) return kept;
+    const answers = await runner.time(first.config, first.keep, runData(first.config));
+    if (answers && !answers.some((a) => a.error || !a.steps)) {
+      try {
+        sessionStorage.setItem(key, JSON.stringify(answers));
+      } catch {
+        // storage refused (a sandboxed frame): this frame keeps its own measurement only
+      }
+    }
+    return answers;
+  };
+  // A cross-origin frame (an embed on a blog) may be refused the lock ("The request was denied"):
+  // it then times on its own, as it would without Web Locks.
+  let began = false;
+  const locked = () => {
+    began = true;
+    return measure();
+  };
+  if (!navigator.locks) return measure();
+  try {
+    return await navigator.locks.request('wolab-speed', locked);
+  } catch (e) {
+    if (began) throw e;
+    return measure();
+  }
+}
+
+// Seconds per cost unit on each worker, from the answers of Runner.time for the run `first`.
+const unitSeconds = (answers, first) => answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
+
 // Every worker of the pool times the first run that Run all would train, at once (Runner.time),
 // which gives the seconds one cost unit takes on a worker while the others train too: the
 // fastest and the slowest worker bound the range. Each plan's runs are scheduled over the
-// workers in pool order. Skipped while runs train; put off while results are being analysed.
+// workers in pool order. An experiment that trains on a data file (real words: another task, a
+// wider model) times its own first run instead, once its section comes near the viewport (the
+// timing loads the data file). Skipped while runs train; put off while results are being
+// analysed.
 async function measureSpeed() {
   const runner = pool.get();
   if (!runner || !configValid()) return;
@@ -63,11 +114,15 @@ async function measureSpeed() {
   // would take the cores from them: the batch's end schedules the timing again.
   if (!runner.timeable) return;
   const all = runAllConfig();
-  if (speed.get() && speed.get().key === all) return;
   const later = () => scheduleSpeed(SPEED_DELAY_MS);
+  // The experiments timed on their own run: those with data, near, and whose data is there.
+  const own = [...experiments.values()].filter((exp) => exp.info.needs_data && exp.missing === ''
+    && nearViewport(exp.section, later)).map((exp) => exp.name);
+  const measured = speed.get();
+  if (measured && measured.key === all && own.every((name) => measured.own.has(name))) return;
   if (analysisBusy()) return later();
-  const names = [...experiments.keys()];
-  const lists = [...names, 'all'];
+  const names = [...experiments.keys()].filter((name) => !experiments.get(name).info.needs_data);
+  const lists = [...names, ...own, 'all'];
   let texts;
   try {
     texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? runAllNames() : [name]))));
@@ -77,24 +132,33 @@ async function measureSpeed() {
   if (runAllConfig() !== all) return;
   if (analysisBusy()) return later();
   const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
-  const first = plans.get('all')[0];
-  const answers = first && await runner.time(first.config, first.keep, runData(first.config));
-  if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
-  const perUnit = answers.map((a) => a.ms / 1000 / (a.steps * first.cost.step + a.probes * first.cost.probe));
-  // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
-  const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / perUnit[i]));
-  const units = new Map([...plans].map(([name, plan]) => [name, makespan(plan.map((p) => p.cost.total + fixed), runner.size)]));
-  speed.set({ key: all, units, perUnit: { low: Math.min(...perUnit), high: Math.max(...perUnit) } });
+  const units = new Map();
+  const perUnit = new Map();  // name -> { low, high }
+  // One timing per group: Run all's first run for the toy experiments, each data experiment's own.
+  for (const [group, members] of [['all', [...names, 'all']], ...own.map((name) => [name, [name]])]) {
+    const first = plans.get(group)[0];
+    const answers = first && await timedOnce(runner, first);
+    if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
+    const seconds = unitSeconds(answers, first);
+    // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
+    const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / seconds[i]));
+    for (const name of members) {
+      units.set(name, makespan(plans.get(name).map((p) => p.cost.total + fixed), runner.size));
+      perUnit.set(name, { low: Math.min(...seconds), high: Math.max(...seconds) });
+    }
+  }
+  speed.set({ key: all, units, perUnit, own: new Set(own) });
 }
 
 // The estimate for an experiment's Run ('all': Run all), or '' when none is measured for the
 // settings shown.
 export function estimateText(name) {
   const measured = speed.get();
-  if (!measured || !configValid() || measured.key !== runAllConfig()) return '';
+  if (!measured || !configValid() || measured.key !== runAllConfig() || !measured.units.has(name)) return '';
   const units = measured.units.get(name);
-  const low = Math.max(1, Math.floor(units * measured.perUnit.low));
-  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * measured.perUnit.high)) });
+  const { low: fast, high: slow } = measured.perUnit.get(name);
+  const low = Math.max(1, Math.floor(units * fast));
+  return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * slow)) });
 }
 
 // Seconds until the pool's runs of this batch end, or null before anything is measured: the
@@ -120,7 +184,8 @@ export function secondsLeft(now = performance.now()) {
   const queued = runner.queued().map((q) => jobs.find((job) => job.id === q.id).plan.cost.total);
   const left = makespan(queued, runner.size, busy);
   const measured = speed.get();
-  const prior = measured && measured.key === runAllConfig() ? (measured.perUnit.low + measured.perUnit.high) / 2 : null;
+  const timed = measured && measured.key === runAllConfig() && measured.perUnit.get('all');
+  const prior = timed ? (timed.low + timed.high) / 2 : null;
   const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
   if (done + weight === 0) return null;
   return (left * (spent + (prior || 0) * weight)) / (done + weight);

@@ -10,9 +10,10 @@ import { experiments, reset, resultsStem, runAllNames, runRank } from '../state/
 import { batch, lastRun, newId, runsChanged } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { notice } from '../controls/notices.js';
-import { onExperimentSettled } from '../results/results-shown.js';
-import { active, complete, finishedRuns, isSettled, stepsTrained } from '../state/run-status.js';
+import { onExperimentSettled, restoreRecording } from '../results/results-shown.js';
+import { active, complete, FAILED, finishedRuns, firstFailure, isSettled, stepsTrained, tally } from '../state/run-status.js';
 import { appendProgress } from './live-record.js';
+import { endedParts } from '../views/runlist.js';
 import { makeResults } from '../results/analysis.js';
 import { download } from '../results/export.js';
 
@@ -38,8 +39,12 @@ async function summarize(exp) {
   const config = JSON.stringify(exp.config);
   const records = done.map((r) => kept(exp, r.record));
   const woStem = records.some((r) => r.wo.length > 0) ? resultsStem(exp.name) : null;
+  // With the matrices apart, only their figures go to the worker: a structured clone of every
+  // run's matrices (MBs at d_model 256, for each experiment that shares the run) was one of the
+  // main thread's longest tasks.
+  const figures = woStem ? records.map((r) => ({ ...r, wo: r.wo.map(({ data, ...rest }) => rest) })) : records;
   try {
-    const { blob, summary } = await makeResults(exp.name, config, records, woStem);
+    const { blob, summary } = await makeResults(exp.name, config, figures, woStem);
     if (exp.epoch !== epoch) return false;
     exp.resultsBlob = blob;
     if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, records)).blob;
@@ -126,7 +131,11 @@ function runExperiments(names) {
   }
   if (!runner.busy) batch.set({ jobs: [], start: performance.now(), end: 0 });
   const { values } = settings.get();
-  for (const name of free) reset(experiments.get(name), { config: experimentConfig(values, name), source: 'live' });
+  for (const name of free) {
+    const exp = experiments.get(name);
+    const replaced = exp.source === 'recorded' ? exp.file : '';
+    reset(exp, { config: experimentConfig(values, name), source: 'live', replaced });
+  }
   const added = [];
   for (const p of plan) {
     let job = liveJob(p);
@@ -151,7 +160,7 @@ function runExperiments(names) {
         steps: p.config.train.steps,  // planned
         stepsDone: 0,
         status: { state: 'queued' },  // run-status.js
-        rate: 0,                      // steps/s: smoothed while it trains, its average once finished
+        rate: 0,                      // steps/s: its average so far, and once finished
         lastAt: 0, startedAt: 0,      // performance.now() of its last message and of its start
         endedAt: 0,                   // performance.now() of its 'finished'
         finished: false,              // its record is the trainer's final one
@@ -213,8 +222,10 @@ function updateRun(run, job, msg, now) {
       run.startedAt = now;
       break;
     case 'progress': {
-      const rate = msg.losses.length / Math.max(1e-3, (now - run.lastAt) / 1000);
-      run.rate = run.rate ? 0.7 * run.rate + 0.3 * rate : rate;
+      // Its steps over its time since it began: messages that arrive together (handled in one
+      // task) would make a rate from message to message swing by tens of times.
+      const elapsed = (now - run.startedAt) / 1000;
+      run.rate = elapsed > 0.2 ? msg.stepsDone / elapsed : 0;
       run.lastAt = now;
       run.stepsDone = msg.stepsDone;
       break;
@@ -233,18 +244,31 @@ function updateRun(run, job, msg, now) {
     case 'stopped':  // before its worker began it
       run.status = { state: 'stopped', step: 0 };
       break;
-    case 'error':
-      run.status = { state: 'error' };
+    case 'error':  // the run never had a core status, or lost it with its worker
+      run.status = { state: FAILED };
       run.error = msg.message;
       break;
     default:
   }
 }
 
-// Once every run of a live experiment has ended: its results, then whatever reads them.
+// Once every run of a live experiment has ended: its results, then whatever reads them; with no
+// finished run to compare, the recording it replaced comes back (restoreRecording).
 async function settle(exp) {
   if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
     exp.settled = true;
+    if (!finishedRuns(exp).length) {
+      const k = tally(exp.runs);
+      const parts = endedParts(k).join(t('partSep'));
+      const message = firstFailure(exp.runs);
+      const ended = t(exp.replaced ? 'noneFinishedRecorded' : 'noneFinished', { total: k.total, parts })
+        + (message ? t('firstFailure', { message }) : '');
+      exp.liveEnded = ended;
+      await summarize(exp);
+      onExperimentSettled(exp);
+      restoreRecording(exp, ended);
+      return;
+    }
     if (await summarize(exp)) onExperimentSettled(exp);
   }
 }

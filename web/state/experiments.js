@@ -3,8 +3,14 @@
 // what it shows is replaced through reset() by runs/live-runs.js (live runs) or
 // results/results-shown.js (recorded and imported results), and its section draws it.
 
+import { signal } from './store.js';
+
 // Owner: app.js (adds each experiment once, at boot). name -> experiment.
 export const experiments = new Map();
+
+// Owner: views/experiment-section.js. The server has answered whether an experiment's data file
+// is there (exp.missing, makeExperiment): its Run button follows (detail: the experiment).
+export const dataChecked = signal();
 
 // What an experiment shows, and where it comes from; reset() starts it anew.
 export const shown = () => ({
@@ -20,6 +26,10 @@ export const shown = () => ({
                       // document, matrices inline, for the export (runs/live-runs.js, summarize)
   summary: null,      // its summary
   analysis: null,     // the core's analysis of it (docs/claims.md), once the worker answers
+  replaced: '',       // a live Run's: the recording it replaced, shown again when the Run ends
+                      // with no finished run (results/results-shown.js, restoreRecording)
+  liveEnded: '',      // a live Run that ended with no finished run: how its runs ended (kept
+                      // when the recording is shown again: the claims panel says it reads that)
   settled: false,     // a live experiment's runs have all ended and its results are being made
   analysed: false,    // its analysis has answered (or there is none to make)
 });

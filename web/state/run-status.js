@@ -1,16 +1,24 @@
 // Where a run on the page stands. A run's status is the core's ({state, step}, docs/results.md)
-// once its worker has begun it; before that the page's own 'queued'. Which states mean a run
-// trained to its end is the core's (codes(), docs/api.md).
+// once its worker has begun it; before that the page's own 'queued', and 'failed' when its
+// worker reported an error (a run that never had a core status: its config or data could not be
+// read, or its worker crashed). Which states mean a run trained to its end, and which that the
+// reader cut it short, is the core's (codes(), docs/api.md).
 
-const core = { trainedToEnd: new Set() };
+const core = { trainedToEnd: new Set(), cutShort: new Set() };
 
 // Takes the core's codes() (parsed); called once the module loads.
 export function setRunCodes(codes) {
   core.trainedToEnd = new Set(codes.trained_to_end);
+  core.cutShort = new Set(codes.cut_short);
 }
+
+export const FAILED = 'failed';
 
 export const active = (r) => r.status.state === 'queued' || r.status.state === 'running';
 export const complete = (r) => core.trainedToEnd.has(r.status.state);
+// Stopped by the reader (partway, or before a worker took it).
+export const cutShort = (r) => core.cutShort.has(r.status.state);
+export const failed = (r) => r.status.state === FAILED;
 // The steps a finished run trained: all `steps` when done, else its status's step.
 export const stepsTrained = (status, steps) => (status.state === 'done' ? steps : status.step);
 export const started = (r) => Boolean(r.startedAt || r.stepsDone);
@@ -18,3 +26,17 @@ export const finishedRuns = (exp) => exp.runs.filter((r) => r.finished);
 
 // Every run of the experiment has ended (done, diverged, stopped or failed).
 export const isSettled = (exp) => !exp.runs.some(active);
+
+// How a set of ended runs ended, for the sentences that count them: { done, partway, notStarted,
+// failed, total } (done: trained to their end).
+export function tally(runs) {
+  const stopped = runs.filter(cutShort);
+  const partway = stopped.filter(started).length;
+  return {
+    done: runs.filter(complete).length, partway, notStarted: stopped.length - partway,
+    failed: runs.filter(failed).length, total: runs.length,
+  };
+}
+
+// The first failure's message among these runs, '' when none failed.
+export const firstFailure = (runs) => (runs.find(failed) || { error: '' }).error;

@@ -26,6 +26,8 @@ export const runData = (config) => dataFor(config, core.all);
 
 // The form's settings, in the core's order: { key, path, kind, default, choices, ... }.
 export const formSettings = () => core.settings;
+// Every setting of the core's table, the form's and the others.
+export const allSettings = () => core.all;
 export const experimentInfos = () => core.experiments;
 
 // The text of a value as the form and the URL carry it (a list of reals: "0.001,0.01").

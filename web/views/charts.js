@@ -303,6 +303,11 @@ export class ChartBox {
     this.axes = [xAxis, yAxis];
   }
 
+  // The y axis' range, fitted to the data by the view (undefined: the options' own).
+  yRange(min, max) {
+    this.range = { min, max };
+  }
+
   // groups: see bandDatasets.
   bands(groups) {
     this.data = { labels: [], datasets: bandDatasets(groups) };
@@ -337,6 +342,7 @@ export class ChartBox {
     chart.data = this.data;
     chart.options.scales.x.title.text = this.axes[0];
     chart.options.scales.y.title.text = this.axes[1];
+    if (this.range) Object.assign(chart.options.scales.y, this.range);
     chart.update('none');
     // Which lines coincide is read on the axes just laid out; their legend entries are then
     // made again (a second layout only when that changes). Chart.js draws the first dataset on

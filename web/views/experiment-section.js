@@ -5,10 +5,10 @@ import { experimentConfig } from '../state/state.js';
 import { $, button, errorText } from './dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
-import { resultsStem, shown } from '../state/experiments.js';
+import { dataChecked, resultsStem, shown } from '../state/experiments.js';
 import { settings } from '../state/settings.js';
 import { invalidate, renderNow } from './frames.js';
-import { RunList } from './runlist.js';
+import { endedParts, RunList } from './runlist.js';
 import { CurvesView } from './view-curves.js';
 import { HeatmapView } from './view-heatmap.js';
 import { StatsView } from './view-stats.js';
@@ -21,7 +21,8 @@ import { claimsChanged } from '../lesson/claims-panel.js';
 import { notice } from '../controls/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
 import { estimateText, onEstimate } from '../runs/estimate.js';
-import { active, complete, finishedRuns, isSettled } from '../state/run-status.js';
+import { dataMissing } from '../state/data-files.js';
+import { active, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
 import { requestRun, saveModel } from '../runs/live-runs.js';
 import { copyEmbed } from '../controls/share.js';
 
@@ -50,12 +51,25 @@ export function makeExperiment(info) {
   const { name } = info;
   const section = experimentSection(name);
   const body = $('.exp-body', section);
-  const exp = { name, info, section, variants: info.variants, epoch: 0, ...shown() };
+  // missing: for an experiment that needs a data file (experiments(): needs_data), null until
+  // the server has answered whether it has it, then '' (it has) or why not (data-files.js).
+  const exp = { name, info, section, variants: info.variants, epoch: 0, missing: info.needs_data ? null : '', ...shown() };
   exp.configLine = $('.config-line', section);
   exp.notices = $('.section-notices', section);
   exp.estimateLine = document.createElement('p');
   exp.estimateLine.className = 'estimate hint';
   exp.configLine.after(exp.estimateLine);
+  exp.missingLine = document.createElement('p');
+  exp.missingLine.className = 'missing-line error';
+  exp.missingLine.hidden = true;
+  exp.configLine.after(exp.missingLine);
+  if (info.needs_data) {
+    dataMissing(info.needs_data).then((why) => {
+      exp.missing = why;
+      exp.redraw();
+      dataChecked.emit(exp);
+    });
+  }
   exp.partialLine = document.createElement('p');
   exp.partialLine.className = 'partial-line hint';
   const runsBox = document.createElement('div');
@@ -145,13 +159,23 @@ function renderFrame(exp) {
   } else if (embed) {
     exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(settings.get().values, exp.name))) });
   }
-  const estimate = exp.runs.some(active) ? '' : estimateText(exp.name);
+  // Without its data file this build cannot train the experiment: said once, here (Run is
+  // disabled, control-bar.js; the word box says it has no lexicon).
+  exp.missingLine.hidden = !exp.missing;
+  if (exp.missing) exp.missingLine.textContent = t('dataMissing', { why: exp.missing });
+  const estimate = exp.runs.some(active) || exp.missing ? '' : estimateText(exp.name);
   exp.estimateLine.hidden = !estimate;
   exp.estimateLine.textContent = estimate;
-  const done = exp.runs.filter(complete).length;
-  const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && done < exp.runs.length;
+  // Live runs that did not all train to their end: how each ended, counted (run-status.js).
+  const k = tally(exp.runs);
+  const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && k.done < k.total;
   exp.partialLine.hidden = !cut;
-  if (cut) exp.partialLine.textContent = t('partialLine', { done, total: exp.runs.length });
+  if (cut) {
+    const parts = endedParts(k).map((part) => t('partSep') + part).join('');
+    const message = firstFailure(exp.runs);
+    exp.partialLine.textContent = t('partialLine', { done: k.done, total: k.total, parts })
+      + (message ? t('firstFailure', { message }) : '');
+  }
   exp.runList.render(exp.runs, exp.source);
   renderVariants(exp);
   // Hidden rather than disabled until there is something to export.

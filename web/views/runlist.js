@@ -3,14 +3,15 @@
 // model's download. Rows are built once per set of runs and then only updated. The table is
 // folded under its title (until the reader opens it) when it is long (a learning-rate sweep) or
 // holds recorded or imported runs, whose outcome the summary table below already gives.
-import { t, variantLabel } from '../i18n/i18n.js';
+import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { fitTable, headerCells, labelRow } from './tables.js';
+import { FAILED } from '../state/run-status.js';
 
 const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 
 // A run's status for people, the one place it is worded: the record's typed status
 // ({state, step}, docs/results.md) once the run has one, else the page's own queued, running
-// or error.
+// or failed (run-status.js).
 export function statusText(run) {
   const { state, step } = run.status;
   switch (state) {
@@ -23,9 +24,15 @@ export function statusText(run) {
     // A run stopped before a worker took it never trained a step, and has no record.
     case 'stopped': return run.finished ? t('statusStopped', { step }) : t('statusNotStarted');
     case 'diverged': return t('statusDiverged', { step });
-    default: return t('statusError', { message: run.error });
+    case FAILED: return t('statusError', { message: run.error });
+    default: return state;
   }
 }
+
+// How the runs of a tally (run-status.js) that did not train to their end ended, worded: ["2
+// stopped partway", "1 failed"], empty when every run trained to its end.
+export const endedParts = (k) => [[k.partway, 'partPartway'], [k.notStarted, 'partNotStarted'], [k.failed, 'partFailed']]
+  .filter(([n]) => n > 0).map(([n, key]) => t(key, { k: n }));
 
 export class RunList {
   // onModel(run): download the run's trained model.
@@ -62,13 +69,21 @@ export class RunList {
     const sweep = new Set(runs.map((r) => r.lr)).size > 1;
     // Imported and recorded runs have no rate measured here and no weights to download.
     const heads = ['colVariant', 'colSeed', ...(sweep ? ['colLr'] : []), 'colProgress', ...(live ? ['colRate'] : []), 'colStatus', ...(live ? ['colModel'] : [])];
-    this.head.replaceChildren(...headerCells(heads));
+    // Rows and header are made again only when the runs or the words change: rendered a few
+    // times a second while runs train, the table otherwise only has its cells' texts updated
+    // (a new header each time made the browser lay out every run table of the page anew).
     const ids = `${source}:${runs.map((r) => r.id).join(',')}`;
-    if (ids !== this.ids) this.build(runs, sweep, live);
+    const headKey = `${lang()}:${heads.join()}`;
+    const rebuilt = ids !== this.ids;
+    if (rebuilt) this.build(runs, sweep, live);
     this.ids = ids;
-    for (const { tr } of this.rows) labelRow(tr);  // the header's words: of this language, these columns
+    if (rebuilt || headKey !== this.headKey) {
+      this.headKey = headKey;
+      this.head.replaceChildren(...headerCells(heads));
+      for (const { tr } of this.rows) labelRow(tr);  // the header's words: of this language, these columns
+      fitTable(this.wrap);
+    }
     runs.forEach((run, i) => this.update(this.rows[i], run));
-    fitTable(this.wrap);
   }
 
   build(runs, sweep, live) {
@@ -100,18 +115,23 @@ export class RunList {
     this.body.replaceChildren(...this.rows.map((r) => r.tr));
   }
 
+  // Each value written only when it changed: a write of the same text still costs the page a
+  // layout of the table.
   update(row, run) {
-    row.progress.value = run.stepsDone;
+    const set = (node, text) => {
+      if (node.textContent !== text) node.textContent = text;
+    };
+    if (row.progress.value !== run.stepsDone) row.progress.value = run.stepsDone;
     row.progress.setAttribute('aria-label', t('runProgress', { variant: run.variant, seed: run.seed }));
-    row.steps.textContent = `${run.stepsDone}/${run.steps}`;
-    row.variant.textContent = variantLabel(run.variant);
-    row.status.textContent = statusText(run);
-    row.tr.dataset.status = run.status.state;
+    set(row.steps, `${run.stepsDone}/${run.steps}`);
+    set(row.variant, variantLabel(run.variant));
+    set(row.status, statusText(run));
+    if (row.tr.dataset.status !== run.status.state) row.tr.dataset.status = run.status.state;
     if (!row.button) return;
-    // While running: the recent rate; once finished: the run's average.
-    row.rate.textContent = (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '';
-    row.button.textContent = t('modelButton');
+    // While running: its average so far; once finished: the run's average.
+    set(row.rate, (run.status.state === 'running' || run.finished) && run.rate ? run.rate.toFixed(0) : '');
+    set(row.button, t('modelButton'));
     row.button.setAttribute('aria-label', t('modelButtonLabel', { variant: run.variant, seed: run.seed }));
-    row.button.disabled = !run.finished;
+    if (row.button.disabled !== !run.finished) row.button.disabled = !run.finished;
   }
 }

@@ -65,21 +65,25 @@ export class HeatmapView {
 
   // Over every snapshot of the run (of W_o − W_o(init) when diff): the largest |weight| and, when
   // the map opens on head blocks, the largest block norm; kept until the run gains a snapshot.
+  // Snapshots only ever join a run's list at its end: the maxima so far are kept, and only the
+  // new ones are read (reading all of them at each new probe made the live heatmap's render a
+  // long task at d_model 256).
   runScales(run, snaps, diff, heads) {
-    const key = `${run.id}:${snaps.length}:${diff}:${heads}`;
-    if (this.scaleKey !== key) {
-      let scale = 0, blockScale = 0;
-      for (const s of snaps) {
-        const init = diff && snaps.find((i) => i.layer === s.layer && i.step === 0);
-        if (diff && !init) continue;
-        const data = init ? subtract(s.data, init.data) : s.data;
-        scale = Math.max(scale, maxAbs(data));
-        if (defaultView(s.cols, heads) === 'blocks') blockScale = Math.max(blockScale, maxAbs(blockNorms(data, s.rows, s.cols, heads)));
-      }
+    const key = `${run.id}:${diff}:${heads}`;
+    if (!this.scales || this.scaleKey !== key || this.scales.seen > snaps.length) {
       this.scaleKey = key;
-      this.scales = { scale, blockScale };
+      this.scales = { scale: 0, blockScale: 0, seen: 0 };
     }
-    return this.scales;
+    const sc = this.scales;
+    for (const s of snaps.slice(sc.seen)) {
+      const init = diff && snaps.find((i) => i.layer === s.layer && i.step === 0);
+      if (diff && !init) continue;
+      const data = init ? subtract(s.data, init.data) : s.data;
+      sc.scale = Math.max(sc.scale, maxAbs(data));
+      if (defaultView(s.cols, heads) === 'blocks') sc.blockScale = Math.max(sc.blockScale, maxAbs(blockNorms(data, s.rows, s.cols, heads)));
+    }
+    sc.seen = snaps.length;
+    return sc;
   }
 
   selectedRun() {

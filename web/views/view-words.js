@@ -12,6 +12,16 @@ import { fmtPercent, spread, variantGroups } from './view-curves.js';
 import { WordBox } from '../words/word-box.js';
 import { ConvergedView } from './view-converged.js';
 
+// WER's axis in whole tens around the runs' values (bands included), within 0–100%: the values
+// of short runs all lie near 100%, which a 0–100% axis would flatten into one line.
+function werRange(groups) {
+  const values = groups.flatMap((g) => [...g.bands.min, ...g.bands.max]).filter(Number.isFinite);
+  if (!values.length) return [0, 100];
+  const from = Math.max(0, 10 * Math.floor(Math.min(...values) / 10 - 0.5));
+  const to = Math.min(100, 10 * Math.ceil(Math.max(...values) / 10 + 0.5));
+  return [from, Math.max(to, from + 10)];
+}
+
 export class WordsView {
   constructor(container, exp) {
     this.exp = exp;
@@ -27,6 +37,7 @@ export class WordsView {
     this.loss = new ChartBox(grid, lineOptions({ logY: true }), () => `wolab-${exp.name}-loss.png`, 'loss');
     // PER counts insertions too: early in training it can pass 100%.
     this.per = new ChartBox(grid, lineOptions({ yMin: 0 }), () => `wolab-${exp.name}-per.png`, 'per');
+    // WER's axis is fitted to the runs' values (render), and says where it starts when not at 0.
     this.wer = new ChartBox(grid, lineOptions({ yMin: 0, yMax: 100 }), () => `wolab-${exp.name}-wer.png`, 'wer');
     const wrap = el('div', 'table-wrap');
     this.table = el('table', 'summary-table');
@@ -60,8 +71,15 @@ export class WordsView {
     if (key !== this.key) {
       this.key = key;
       for (const [box, metric, title, axis] of [[this.per, 'per', 'chartPer', 'axisPerPct'], [this.wer, 'wer', 'chartWer', 'axisWerPct']]) {
-        box.label(t(title), t('axisStep'), t(axis));
-        box.bands(variantGroups(exp, (r) => ({ x: r.record.eval.step, y: (r.record.eval[metric] || []).map((v) => 100 * v) })));
+        const groups = variantGroups(exp, (r) => ({ x: r.record.eval.step, y: (r.record.eval[metric] || []).map((v) => 100 * v) }));
+        let yAxis = t(axis);
+        if (box === this.wer) {
+          const [from, to] = werRange(groups);
+          box.yRange(from, to);
+          if (from > 0) yAxis = t('axisWerPctFrom', { from });
+        }
+        box.label(t(title), t('axisStep'), yAxis);
+        box.bands(groups);
       }
     }
     this.renderTable();

@@ -48,6 +48,8 @@ export class WordBox {
     this.models = new Map();  // variant -> { source: 'recorded' | 'live', seed, epoch }
     this.recordedFor = '';    // the recorded file whose models were asked for
     this.latest = 0;          // the latest request: older answers are dropped
+    this.loading = false;     // the recorded models are being fetched and loaded
+    this.asked = '';          // the word asked last, asked again as models arrive
     this.box = el('div', 'word-box');
     this.heading = el('h3');
     const form = el('form', 'word-form');
@@ -104,9 +106,21 @@ export class WordBox {
     this.go.textContent = t('wordGo');
     this.input.placeholder = t('wordPlaceholder');
     if (this.chipsLead) this.chipsLead.textContent = t('wordChips');
-    this.loadRecorded();
+    // Without the lexicon (exp.missing, data-files.js) there is nothing to look up or load: said
+    // once, and the form is off.
+    const missing = Boolean(this.exp.missing);
+    this.input.disabled = missing;
+    this.go.disabled = missing;
+    this.box.dataset.available = String(!missing);
+    if (missing) {
+      this.chips.hidden = true;
+      this.status.textContent = t('wordUnavailable');
+      return;
+    }
+    if (this.exp.missing === '') this.loadRecorded();  // not before the server said it has the lexicon
     const variants = this.inOrder([...this.models.keys()], (v) => v);
-    this.status.textContent = variants.length ? t('wordModels', { variants: variants.map(variantLabel).join(', ') }) : t('wordNoModels');
+    this.status.textContent = this.loading && this.asked ? t('wordLoading')
+      : variants.length ? t('wordModels', { variants: variants.map(variantLabel).join(', ') }) : t('wordNoModels');
     this.box.dataset.models = String(variants.length);
     if (this.answer) this.show(this.answer);
   }
@@ -125,6 +139,7 @@ export class WordBox {
     const exp = this.exp;
     if (!nearViewport(this.box, () => exp.redraw())) return;
     if (!this.converged) {
+      this.loading = true;
       this.converged = convergedRecording().then(async (recording) => {
         const size = recording && (recording.sizes.find((s) => s.preset === 'converged') || recording.sizes[0]);
         if (!size) return false;
@@ -134,18 +149,29 @@ export class WordBox {
       }).catch((e) => {
         this.error.textContent = errorText(e);
         return false;
+      }).then((converged) => {
+        this.loaded();
+        return converged;
       });
     }
     this.converged.then((converged) => {
       if (converged || exp.source !== 'recorded' || this.recordedFor === exp.file) return;
       this.recordedFor = exp.file;
+      this.loading = true;
       recordedModels(exp.file).then(async ({ files, examples }) => {
         this.showExamples(examples);
         await this.fetchModels(files, 'recorded');
       }).catch((e) => {
         this.error.textContent = errorText(e);
-      });
+      }).finally(() => this.loaded());
     });
+  }
+
+  // The models are in: a word asked while they loaded is answered by all of them now.
+  loaded() {
+    this.loading = false;
+    if (this.asked) this.ask(this.asked);
+    this.exp.redraw();
   }
 
   // Each variant's model from its url (variant -> url, named <variant>.seed<N>...), unless a live
@@ -193,24 +219,33 @@ export class WordBox {
 
   async ask(word) {
     const request = ++this.latest;
+    this.asked = word;
     this.box.dataset.state = 'asking';
     let answer;
     try {
       answer = await pronounce(word);
     } catch (e) {
       if (request !== this.latest) return;
+      // A word it cannot read: the core's line alone, nothing left of the previous word.
       this.answer = null;
+      this.asked = '';
       this.error.textContent = errorText(e);
       this.dictionary.textContent = '';
       this.table.hidden = true;
+      this.attn.hidden = true;
+      this.heads.replaceChildren();
       this.box.dataset.state = 'refused';
+      this.exp.redraw();
       return;
     }
     if (request !== this.latest) return;
     this.answer = answer;
     this.show(answer);
     this.box.dataset.ms = answer.ms.toFixed(1);
-    this.box.dataset.state = 'answered';
+    // While the recorded models load, the answer so far (the dictionary's line, the models in
+    // already) and a hint; loadRecorded asks again once they are all in.
+    this.box.dataset.state = this.loading ? 'waiting' : 'answered';
+    this.exp.redraw();
   }
 
   show({ dictionary, answers: unordered }) {
@@ -244,7 +279,7 @@ export class WordBox {
       const ipa = tr.insertCell();
       ipa.className = 'word-ipa';
       ipa.append('/', ...phonemeCells(a.ipaPhonemes, best && best.same, ''), '/');
-      tr.insertCell().textContent = !best ? '—' : best.edits === 0 ? t('wordSame') : t('wordEdits', { n: best.edits });
+      tr.insertCell().textContent = !best ? '—' : best.edits === 0 ? t('wordSame') : t(best.edits === 1 ? 'wordEditOne' : 'wordEdits', { n: best.edits });
       labelRow(tr);
     }
     fitTable(this.table.parentElement);
