@@ -53,7 +53,7 @@ test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arr
     const section = page.locator('#exp-real_words');
     await expect(section.locator('.config-line')).toContainText('Recorded', { timeout: 30_000 });
     await untilAttribute(section, 'data-state', 'settled', 30_000);
-    await expect(page.locator('#claims-table')).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('#claims-body')).toBeVisible({ timeout: 30_000 });
     const show = section.locator('.predict-show');
     if (await show.count()) await show.click();
     const box = section.locator('.word-box');

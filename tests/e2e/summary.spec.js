@@ -62,7 +62,7 @@ test('1280 × 800: the diagram and the first plain answer on the first screen, t
   await page.locator('#claims-body details[data-claim="1"] > summary').click();
   const evidence = page.locator('#claims-body details[data-claim="1"] .claim-evidence');
   await expect(evidence).toBeVisible();
-  await expect(evidence.locator('th[data-preset]')).toHaveText(['Quick', 'Article']);
+  await expect(evidence.locator('th[data-preset]:not([data-converged])')).toHaveText(['Quick', 'Article']);
   await expect(evidence.locator('td[data-preset="quick"] > .figures')).toHaveText(/^\S/);
   await expect(evidence.locator('td[data-preset="quick"] > .reason')).toHaveText(/^\S.{10,}/);
   await expect(evidence.locator('a.rule-link')).toHaveAttribute('href', 'rules.html#claim-1');

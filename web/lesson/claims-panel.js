@@ -122,14 +122,14 @@ function columnPresets() {
 function convergedColumn(preset) {
   const size = panel.converged.find((s) => s.preset === preset);
   if (!size) return null;
-  const inputs = new Map([['real_words', { source: 'recorded', experiment: 'real_words', key: `converged/${preset}` }]]);
+  const inputs = new Map(panel.words.sources.map((name) => [name, { source: 'recorded', experiment: name, key: `converged/${preset}` }]));
   return { preset, inputs, recorded: true, analysis: size.analysis, size };
 }
 
 // A column's heading: the preset's name, or the size trained to the end (read from its results).
 function columnLabel(column) {
   if (!column.size) return t(presetKey(column.preset));
-  const w = column.size.results.config.real_words;
+  const w = column.size.analysis.experiments[0].config.real_words;
   return t('colConverged', { heads: w.heads, width: w.d_model / w.heads, steps: w.steps });
 }
 
@@ -379,6 +379,7 @@ function evidence(id, columns, labels, cells) {
   head.append(el('th', null, t('claimHead')), ...columns.map((column, i) => {
     const cell = el('th', null, labels[i]);
     cell.dataset.preset = column.preset;
+    if (column.size) cell.dataset.converged = '';  // real words trained to the end natively
     cell.scope = 'col';
     return cell;
   }));

@@ -6,6 +6,7 @@
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import { el } from '../views/dom.js';
 import { core } from '../state/engine.js';
+import { claimWords } from './lesson.js';
 
 const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
 
@@ -56,7 +57,7 @@ export function summaryLine(id, cell, words, tagged) {
     return line;
   }
   const said = words && words.claims.find((c) => c.id === id);
-  line.append(el('span', `badge v-${cell.claim.verdict}`, said ? said.verdict : t(`v_${cell.claim.verdict}`)),
+  line.append(el('span', `badge v-${cell.claim.verdict}`, (said || claimWords(cell.claim)).verdict),
     el('span', 'plain', said ? said.plain : t(`claim${id}`)));
   const seeds = seedsOf(cell.claim.plain);
   if (seeds) line.append(seedDots(seeds));

@@ -15,9 +15,10 @@ async function fetchJson(path) {
   return response.json();
 }
 
-// The sizes in the manifest's order, each { preset, results, analysis, models:
-// { variant: url } }, with the manifest and the example words: a promise of
-// { manifest, sizes, examples }, or of null when nothing was recorded here.
+// The sizes in the manifest's order, each { preset, analysis, models: { variant: url },
+// results() }, with the manifest and the example words: a promise of { manifest, sizes,
+// examples }, or of null when nothing was recorded here. results() is a promise of the results
+// file (megabytes: every step's loss), fetched once, only when a view asks for it.
 export function convergedRecording() {
   if (!loaded) loaded = load().catch((e) => {
     console.error(`converged: ${e.message || e}`);
@@ -37,10 +38,11 @@ async function load() {
   // In the order they were recorded (the manifest's presets), each with its results file.
   const presets = (manifest.presets || []).filter((p) => files.includes(`${p}/results.real_words.json`));
   const sizes = await Promise.all(presets.map(async (preset) => {
-    const [results, analysis] = await Promise.all([fetchJson(`${preset}/results.real_words.json`), fetchJson(`${preset}/analysis.json`)]);
+    const analysis = await fetchJson(`${preset}/analysis.json`);
+    let results = null;
     const models = Object.fromEntries(files.filter((f) => f.startsWith(`${preset}/models/`) && f.endsWith('.safetensors'))
       .map((f) => [f.split('/').pop().split('.')[0], ROOT + f]));
-    return { preset, results, analysis, models };
+    return { preset, analysis, models, results: () => (results ||= fetchJson(`${preset}/results.real_words.json`)) };
   }));
   let examples = [];
   if (files.includes('examples.txt')) {

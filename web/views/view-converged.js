@@ -9,15 +9,16 @@ import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { addRow, headerCells } from './tables.js';
 import { el } from './dom.js';
 import { fmtPercent, spread, variantGroups } from './view-curves.js';
-import { claimFigures, reasonLine, verdictSentences } from '../lesson/lesson.js';
+import { claimFigures, claimWords, reasonLine, verdictSentences } from '../lesson/lesson.js';
 import { convergedRecording } from '../results/converged.js';
+import { nearViewport } from '../results/recorded.js';
 
 // One size: its heading, three charts, its table and its verdicts.
 class SizeView {
-  constructor(container, exp, size) {
+  constructor(container, exp, size, results) {
     this.size = size;
     // The records as the charts' helpers take runs, in the experiment's order of variants.
-    this.runs = { variants: exp.variants, runs: size.results.runs.map((record) => ({ record, variant: record.variant })) };
+    this.runs = { variants: exp.variants, runs: results.runs.map((record) => ({ record, variant: record.variant })) };
     this.box = el('div', 'converged-size');
     this.box.dataset.preset = size.preset;
     this.heading = el('h4');
@@ -69,7 +70,7 @@ class SizeView {
     if (!c) return;
     const th = e ? e.thresholds : analysis.thresholds;
     this.claim.append(el('p', null, t('convClaim', { claim: t('claim2') })),
-      el('span', `verdict v-${c.verdict}`, t(`v_${c.verdict}`)), el('p', 'figures', claimFigures(c, th)),
+      el('span', `verdict v-${c.verdict}`, claimWords(c).verdict), el('p', 'figures', claimFigures(c, th)),
       el('p', 'reason', reasonLine(c, th)));
   }
 }
@@ -90,14 +91,23 @@ export class ConvergedView {
     convergedRecording().then((recording) => {
       if (!recording || !recording.sizes.length) return;
       this.recording = recording;
-      this.sizes = recording.sizes.map((size) => new SizeView(this.sizesBox, exp, size));
-      this.box.hidden = false;
       this.render();
     });
   }
 
+  // The sizes' results (megabytes) once the section comes near the viewport.
+  showSizes() {
+    if (this.asked || !nearViewport(this.box.parentElement, () => this.render())) return;
+    this.asked = Promise.all(this.recording.sizes.map((size) => size.results())).then((all) => {
+      this.sizes = this.recording.sizes.map((size, i) => new SizeView(this.sizesBox, this.exp, size, all[i]));
+      this.box.hidden = false;
+      this.render();
+    }).catch((e) => console.error(`converged: ${e.message || e}`));
+  }
+
   render() {
     if (!this.recording) return;
+    this.showSizes();
     const m = this.recording.manifest;
     this.title.textContent = t('convTitle', { hours: (m.cpu_seconds / 3600).toFixed(1) });
     this.lead.textContent = t('convLead', { version: m.wolab_version, commit: String(m.core_commit).slice(0, 7), wall: (m.wall_seconds / 60).toFixed(0) });
