@@ -8,7 +8,9 @@ import { test, expect } from '@playwright/test';
 import { openPage, TIMED, untilAttribute } from './helpers.js';
 
 const SECTION_BUDGET = 3e6;       // bytes, any one section's recording at either preset
-const FIRST_SCREEN_BUDGET = 1e6;  // bytes, everything the page fetches before the reader scrolls
+// bytes, everything the page fetches before the reader scrolls: with the claims' columns of real
+// words trained to the end (three recorded analyses of about 7 KB each, and their manifest)
+const FIRST_SCREEN_BUDGET = 1.1e6;
 const ANALYSIS_BUDGET = 100e3;    // bytes, a preset's recorded analysis (18 KB gzipped at Quick)
 const LONG_TASK = 100;            // ms
 
@@ -110,7 +112,7 @@ test('real words: the section with its lexicon and models takes at most 3 MB on 
   const section = page.locator('#exp-real_words');
   await untilAttribute(section, 'data-state', 'settled', 30_000);
   const models = (r) => /^\/(recorded\/quick|converged\/[a-z_]+)\/models\//.test(r.url);
-  const data = (r) => models(r) || r.url === '/cmudict-g2p.txt' || r.url.startsWith('/converged/');
+  const data = (r) => models(r) || r.url === '/cmudict-g2p.txt' || /^\/converged\/[a-z_]+\/results\./.test(r.url);
   expect((await sent()).filter(data)).toEqual([]);
   const show = section.locator('button.predict-show');
   if (await show.isVisible()) await show.click();

@@ -129,8 +129,8 @@ function convergedColumn(preset) {
 // A column's heading: the preset's name, or the size trained to the end (read from its results).
 function columnLabel(column) {
   if (!column.size) return t(presetKey(column.preset));
-  const w = column.size.analysis.experiments[0].config.real_words;
-  return t('colConverged', { heads: w.heads, width: w.d_model / w.heads, steps: w.steps });
+  const { model, train } = column.size.analysis.experiments[0].run_config;  // the runs' own settings
+  return t('colConverged', { heads: model.heads, width: model.d_model / model.heads, steps: train.steps });
 }
 
 const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');

@@ -36,13 +36,14 @@ async function load() {
   }
   const files = Object.keys(manifest.files || {});
   // In the order they were recorded (the manifest's presets), each with its results file.
-  const presets = (manifest.presets || []).filter((p) => files.includes(`${p}/results.real_words.json`));
+  const resultsFile = (p) => files.find((f) => f.startsWith(`${p}/results.`) && f.endsWith('.json'));
+  const presets = (manifest.presets || []).filter(resultsFile);
   const sizes = await Promise.all(presets.map(async (preset) => {
     const analysis = await fetchJson(`${preset}/analysis.json`);
     let results = null;
     const models = Object.fromEntries(files.filter((f) => f.startsWith(`${preset}/models/`) && f.endsWith('.safetensors'))
       .map((f) => [f.split('/').pop().split('.')[0], ROOT + f]));
-    return { preset, analysis, models, results: () => (results ||= fetchJson(`${preset}/results.real_words.json`)) };
+    return { preset, analysis, models, results: () => (results ||= fetchJson(resultsFile(preset))) };
   }));
   let examples = [];
   if (files.includes('examples.txt')) {

@@ -17,6 +17,8 @@ import { nearViewport } from '../results/recorded.js';
 class SizeView {
   constructor(container, exp, size, results) {
     this.size = size;
+    this.results = results;
+    this.name = exp.name;
     // The records as the charts' helpers take runs, in the experiment's order of variants.
     this.runs = { variants: exp.variants, runs: results.runs.map((record) => ({ record, variant: record.variant })) };
     this.box = el('div', 'converged-size');
@@ -37,11 +39,11 @@ class SizeView {
   }
 
   render() {
-    const { results, analysis } = this.size;
-    const w = results.config.real_words;
+    const { results, size: { analysis } } = this;
+    const { model: w, train } = analysis.experiments[0].run_config;  // the runs' own settings
     this.heading.textContent = t('convSize', {
-      d: w.d_model, heads: w.heads, width: w.d_model / w.heads, layers: w.layers, steps: w.steps,
-      seeds: results.config.seeds, schedule: results.config.train.schedule,
+      d: w.d_model, heads: w.heads, width: w.d_model / w.heads, layers: w.layers, steps: train.steps,
+      seeds: results.config.seeds, schedule: train.schedule,
     });
     const key = [lang(), ...this.runs.variants.map(variantColor)].join();
     if (key !== this.key) {
@@ -61,7 +63,7 @@ class SizeView {
       addRow(body, [variantLabel(s.variant), String(s.n), fmtPercent(s.per), fmtPercent(s.wer),
         spread(s.loss, (x) => x.toPrecision(3)), String(s.parameters)]).dataset.variant = s.variant;
     }
-    const e = analysis.experiments.find((x) => x.experiment === 'real_words');
+    const e = analysis.experiments.find((x) => x.experiment === this.name);
     this.verdicts.replaceChildren(...(e ? verdictSentences(e) : []).map((s) => el('p', null, s)));
     // Claim 2 on real words: its verdict, what it read and why.
     const c = (analysis.words_claims || []).find((x) => x.id === 2);

@@ -183,6 +183,8 @@ export class WordBox {
       const bytes = new Uint8Array(await response.arrayBuffer());
       if (this.models.has(variant) && this.models.get(variant).source === 'live') continue;
       await setModel(variant, bytes);
+      // A live run's model that came meanwhile was set after this one: it stays.
+      if (this.models.has(variant) && this.models.get(variant).source === 'live') continue;
       this.models.set(variant, { source, seed: Number((url.match(/\.seed(\d+)\./) || [0, 0])[1]) });
       this.exp.redraw();
     }
