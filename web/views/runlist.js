@@ -84,6 +84,8 @@ export class RunList {
       fitTable(this.wrap);
     }
     runs.forEach((run, i) => this.update(this.rows[i], run));
+    // New texts can widen the columns: measured again in the next frame, once for all tables.
+    fitTable(this.wrap);
   }
 
   build(runs, sweep, live) {
