@@ -46,12 +46,15 @@ const claimCache = new WeakMap();  // a claim of an analysis -> { lang -> its wo
 export function claimWords(c) {
   let byLang = claimCache.get(c);
   if (!byLang) claimCache.set(c, (byLang = {}));
-  byLang[lang()] ||= JSON.parse(core.get().wolab.claimWords(JSON.stringify(c), lang()));
+  byLang[lang()] ||= JSON.parse(core.get().wolab.claimWords(JSON.stringify(c), lang()), (k, v) => (typeof v === 'string' ? minus(v) : v));
   return byLang[lang()];
 }
 
+// The page writes a negative figure with a minus sign, where the CLI's words have a hyphen.
+const minus = (text) => text.replace(/(^|[\s(])-(?=\d)/g, '$1\u2212');
+
 // Who was ahead on one metric of a paired comparison, in how many seeds, and by how much.
-export const leadPhrase = (m) => core.get().wolab.leadWords(JSON.stringify(m), lang());
+export const leadPhrase = (m) => minus(core.get().wolab.leadWords(JSON.stringify(m), lang()));
 
 // The sentence that says why a claim got its verdict.
 export const reasonLine = (c) => claimWords(c).reason;
