@@ -20,6 +20,7 @@ namespace {
 using wording::fmt;
 using wording::number;
 using wording::percent;
+using wording::percent_range;
 using wording::points;
 
 std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
@@ -122,13 +123,13 @@ std::string per_seed(const json& f, const char* key) {
 std::string wo_phrase(const json& f) {
   const auto x = [](double v) { return fmt("%.2f", v); };
   return "learned W_o at the last step over " + seeds(f["seeds"].get<int>()) + ": diagonally dominant rows " +
-         with_range(f["dominant_rows"], percent) + " against " + with_range(f["dominant_rows_init"], percent) +
+         percent_range(f["dominant_rows"], Lang::en) + " against " + percent_range(f["dominant_rows_init"], Lang::en) +
          " at step 0 (W_o counts as diagonal-dominant when " + percent(kDominantRowsShare) +
          " or more of its rows are); diagonal energy " +
          with_range(f["diagonal_energy"], x) + " times a matrix with no diagonal preference; " +
          "largest/smallest head-block norm per seed (in its most uneven layer) " + per_seed(f, "head_imbalance_final") +
          " against " + per_seed(f, "head_imbalance_init") + " at step 0; the norm of its change since step 0 is " +
-         with_range(f["change_from_init"], percent) + " of its norm at step 0";
+         percent_range(f["change_from_init"], Lang::en) + " of its norm at step 0";
 }
 
 std::string scale_phrase(const json& f) {

@@ -77,7 +77,8 @@ std::string fmt(const char* format, double x) {
   std::snprintf(buf, sizeof buf, format, x);
   return buf;
 }
-std::string percent(double x) { return fmt(std::fabs(x) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
+std::string percent_like(double x, double like) { return fmt(std::fabs(like) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
+std::string percent(double x) { return percent_like(x, x); }
 std::string points(double x) { return fmt("%.1f", std::fabs(100 * x) < 0.05 ? 0.0 : 100 * x); }
 std::string number(double x) { return fmt(x == std::floor(x) && std::fabs(x) < 1e9 ? "%.0f" : "%.4g", x); }
 
@@ -86,6 +87,12 @@ std::string with_range(const json& s, const std::function<std::string(double)>& 
   const std::string mean = f(s["mean"].get<double>()) + unit, lo = f(s["min"].get<double>()), hi = f(s["max"].get<double>());
   if (s["n"].get<int>() > 1 && lo != hi) return mean + (lang == Lang::zh ? "（" + lo + " 至 " + hi + "）" : " (" + lo + " to " + hi + ")");
   return mean;
+}
+
+std::string percent_range(const json& s, Lang lang) {
+  if (s.is_null()) return with_range(s, percent, lang);
+  const double mean = s["mean"].get<double>();
+  return with_range(s, [mean](double x) { return percent_like(x, mean); }, lang);
 }
 
 namespace {
@@ -137,8 +144,8 @@ std::string parts_phrase(const json& claim, Lang lang) {
   switch (claim["id"].get<int>()) {
     case 5:
       return words("parts5", lang,
-                   {{"rows", with_range(figure_of(f, "dominant_rows"), percent, lang)},
-                    {"rows_init", with_range(figure_of(f, "dominant_rows_init"), percent, lang)},
+                   {{"rows", percent_range(figure_of(f, "dominant_rows"), lang)},
+                    {"rows_init", percent_range(figure_of(f, "dominant_rows_init"), lang)},
                     {"dominant", part_count(f["not_dominant"], lang)}, {"dominant_init", at_init(f["not_dominant"], lang)},
                     {"imb", fmt("%.1f", kHeadImbalance)},
                     {"imbalanced", part_count(f["imbalanced"], lang)}, {"imbalanced_init", at_init(f["imbalanced"], lang)},
@@ -199,7 +206,7 @@ std::string lead_words(const json& m, Lang lang) {
                        {{"lead", lead}, {"leader", leader}, {"gap", with_range(g, points, lang, words("lead_points_unit", lang))}, {"avg", avg}});
   else
     gap_phrase = words(m["metric"] == "steps_to_loss_0_1" ? "lead_gap_steps" : "lead_gap_loss", lang,
-                       {{"lead", lead}, {"other", other}, {"gap", with_range(g, percent, lang)}, {"avg", avg},
+                       {{"lead", lead}, {"other", other}, {"gap", percent_range(g, lang)}, {"avg", avg},
                         {"at_least", censored ? words("lead_at_least", lang) : ""}});
   if (clear) return gap_phrase;
   if (consistent)  // ahead in enough seeds, by less than the gap called clear

@@ -46,6 +46,8 @@ namespace wording {
 std::string fmt(const char* format, double x);
 // "11%", or one decimal under 10% ("4.5%", "0.3%").
 std::string percent(double fraction);
+// fraction at the precision percent() gives `like`: a range's ends at its mean's precision.
+std::string percent_like(double fraction, double like);
 // A fraction in points, one decimal: 0.032 -> "3.2" (no "-0.0").
 std::string points(double fraction);
 // A count or a learning rate: "3", "0.003".
@@ -55,6 +57,8 @@ std::string number(double x);
 // a null spread.
 std::string with_range(const nlohmann::json& spread, const std::function<std::string(double)>& f, Lang lang,
                        const std::string& unit = "");
+// with_range of a spread of fractions in percent, its ends at the mean's precision: "11% (7% to 15%)".
+std::string percent_range(const nlohmann::json& spread, Lang lang);
 }  // namespace wording
 
 // ---- The analysis's JSON (analyze()) worded ----

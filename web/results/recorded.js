@@ -147,22 +147,25 @@ export async function loadRecorded(preset, experiments, show) {
 // per experiment are held: asking for a run drops those of the experiment's other runs.
 const wanted = new WeakMap();   // exp -> the record whose matrices it shows
 const pending = new WeakMap();  // record -> { error }: '' while fetching, why after it failed
-const near = new WeakMap();     // box -> { now: near the viewport, then: run when it comes near }
+const near = new WeakMap();     // el -> { now: near the viewport, then: what runs when it comes near }
 
-// Whether el is within a screen's height of the viewport; if not, `then` runs when it comes near.
+// Whether el is within a screen's height of the viewport; if not, `then` runs when it comes near
+// (with what other callers asked to run then: a section's estimate and its converged sizes wait on
+// the same element; a caller passes one function each time, which is kept once).
 export function nearViewport(el, then) {
   let state = near.get(el);
   if (!state) {
-    state = { now: false, then: null };
+    state = { now: false, then: new Set() };
     near.set(el, state);
     new IntersectionObserver((entries) => {
       state.now = entries[entries.length - 1].isIntersecting;
-      const run = state.now && state.then;
-      state.then = null;
-      if (run) run();
+      if (!state.now) return;
+      const waiting = [...state.then];
+      state.then.clear();
+      for (const run of waiting) run();
     }, { rootMargin: '100% 0px' }).observe(el);
   }
-  if (!state.now) state.then = then;
+  if (!state.now) state.then.add(then);
   return state.now;
 }
 

@@ -31,6 +31,7 @@ export function scheduleSpeed(ms) {
   clearTimeout(speedTimer);
   speedTimer = setTimeout(measureSpeed, ms);
 }
+const later = () => scheduleSpeed(SPEED_DELAY_MS);
 
 // Measured again after the last edit of the settings, and once a batch of runs has ended
 // (skipped while the runs trained).
@@ -114,7 +115,6 @@ async function measureSpeed() {
   // would take the cores from them: the batch's end schedules the timing again.
   if (!runner.timeable) return;
   const all = runAllConfig();
-  const later = () => scheduleSpeed(SPEED_DELAY_MS);
   // The experiments timed on their own run: those with data, near, and whose data is there.
   const own = [...experiments.values()].filter((exp) => exp.info.needs_data && exp.missing === ''
     && nearViewport(exp.section, later)).map((exp) => exp.name);

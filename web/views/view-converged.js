@@ -80,6 +80,7 @@ class SizeView {
 export class ConvergedView {
   constructor(container, exp) {
     this.exp = exp;
+    this.rerender = () => this.render();  // one function, so that nearViewport keeps it once
     this.box = el('div', 'converged');
     this.box.hidden = true;
     this.title = el('h3', 'converged-title');
@@ -99,7 +100,7 @@ export class ConvergedView {
 
   // The sizes' results (megabytes) once the section comes near the viewport.
   showSizes() {
-    if (this.asked || !nearViewport(this.box.parentElement, () => this.render())) return;
+    if (this.asked || !nearViewport(this.box.parentElement, this.rerender)) return;
     this.asked = Promise.all(this.recording.sizes.map((size) => size.results())).then((all) => {
       this.sizes = this.recording.sizes.map((size, i) => new SizeView(this.sizesBox, this.exp, size, all[i]));
       this.box.hidden = false;

@@ -26,6 +26,7 @@ export class HeatmapView {
   constructor(container, exp) {
     this.exp = exp;
     this.box = container;
+    this.rerender = () => this.render();  // one function, so that nearViewport keeps it once
     this.following = true;  // the slider tracks the newest snapshot
 
     const controls = document.createElement('div');
@@ -123,7 +124,7 @@ export class HeatmapView {
 
     const run = this.selectedRun();
     // A recorded run's matrices are fetched when it is drawn (recorded.js, woMatrices).
-    const wo = run ? woMatrices(this.exp, run, this.box, () => this.render()) : { ready: true };
+    const wo = run ? woMatrices(this.exp, run, this.box, this.rerender) : { ready: true };
     if (!wo.ready) {
       this.empty.textContent = wo.error || t('heatWoLoading');
       this.empty.hidden = false;

@@ -98,6 +98,7 @@ export class WordBox {
     this.attn.append(this.attnTitle, pick, this.heads);
     this.box.append(this.heading, form, this.chips, this.status, this.error, this.dictionary, wrap, this.attn);
     this.answer = null;  // the latest answer shown, redrawn on a change of language
+    this.redrawSection = () => this.exp.redraw();  // one function, so that nearViewport keeps it once
   }
 
   render() {
@@ -137,7 +138,7 @@ export class WordBox {
   // shows a recording. A live run's model replaces a variant's (takeModel).
   loadRecorded() {
     const exp = this.exp;
-    if (!nearViewport(this.box, () => exp.redraw())) return;
+    if (!nearViewport(this.box, this.redrawSection)) return;
     if (!this.converged) {
       this.loading = true;
       this.converged = convergedRecording().then(async (recording) => {
