@@ -5,8 +5,9 @@
 #   1. `wolab plan --preset P --experiment real_words --shards N` for each preset, every slice
 #      also saving its runs' models (--save-checkpoints), all slices through GNU parallel;
 #   2. `wolab merge` of each preset's slices, `wolab report --json` of the merged results;
-#   3. the recorded folder: per preset its results and analysis, and the models of the first seed,
-#      one per variant (float16 where every held-out word is pronounced the same, else float32),
+#   3. the recorded folder: per preset its results and analysis, and for the presets of
+#      CONVERGED_MODELS the models of the first seed, one per variant (float16 where every held-out
+#      word is pronounced the same, else float32),
 #      the example words of the page's word box (examples.txt), and manifest.json: the command, the wolab
 #      version, the core's commit, the CPU and wall time, and the sha256 of every file.
 #   WOLAB_BIN        the wolab CLI (default build/wolab)
@@ -16,6 +17,10 @@
 #   CONVERGED_PRESETS  (default "converged converged_small converged_narrow", the order the page
 #                      shows them in)
 #   CONVERGED_SHARDS   slices per preset (default 10)   CONVERGED_JOBS  slices at once (default 2)
+#   CONVERGED_MODELS   the presets whose models are shipped (default "converged converged_narrow":
+#                      one model per variant of each size, d_model 64 and 32; converged_small has
+#                      narrow's size and parameters, and its float32 models would take the folder
+#                      over 3 MB compressed)
 #   CONVERGED_TRAIN_ONLY  set: train the missing slices, record nothing
 #   CONVERGED_WALL   the wall seconds to record when the presets trained at the same time (the
 #                    span from the first start to the last end), else the sum of their walls
@@ -27,6 +32,7 @@ bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 work=${CONVERGED_WORK:-build/converged}
 out=${CONVERGED_OUT:-recorded/converged}
 read -r -a presets <<<"${CONVERGED_PRESETS:-converged converged_small converged_narrow}"
+read -r -a shipped <<<"${CONVERGED_MODELS:-converged converged_narrow}"
 # Flags after --preset, for a sweep of presets changed since the CLI was built (recorded in the manifest).
 read -r -a extra <<<"${CONVERGED_FLAGS:-}"
 shards=${CONVERGED_SHARDS:-10}
@@ -92,6 +98,7 @@ pronunciations() {  # model file, words...
 }
 mapfile -t listed < <(awk '!/^;;;/ && $1 !~ /\(/ { print tolower($1) }' "$lexicon" | sort -u)
 for p in "${presets[@]}"; do
+  [[ " ${shipped[*]} " == *" $p "* ]] || continue
   mkdir -p "$tmp/$p/models"
   # The first seed: the config's train.seed (the first run of the plan).
   seed=$(grep -o '"seed":[0-9]*' "$tmp/$p/results.real_words.json" | head -1 | cut -d: -f2)
@@ -114,8 +121,8 @@ done
 
 # The word box's example chips: held-out words a reader recognises, on which the models of
 # converged (the wider model) differ. "Recognises": CMUdict lists the word with two inflected forms (w+s or w+es, and
-# w+ed, w+ing or w+er), which common words have and names and abbreviations rarely do; 4 to 8
-# letters. The six with the most distinct pronunciations among the variants, then in the
+# w+ed, w+ing or w+er), which common words have and names and abbreviations rarely do, and does
+# not list w+e (ador, whose forms adores and adored are adore's); 4 to 8 letters. The six with the most distinct pronunciations among the variants, then in the
 # lexicon's order.
 declare -A is_listed
 for w in "${listed[@]}"; do is_listed[$w]=1; done
@@ -124,10 +131,11 @@ for w in "${heldout[@]}"; do
   (( ${#w} >= 4 && ${#w} <= 8 )) || continue
   [[ -n ${is_listed[${w}s]:-} || -n ${is_listed[${w}es]:-} ]] || continue
   [[ -n ${is_listed[${w}ed]:-} || -n ${is_listed[${w}ing]:-} || -n ${is_listed[${w}er]:-} ]] || continue
+  [[ -z ${is_listed[${w}e]:-} ]] || continue
   common+=("$w")
 done
 p=converged
-[[ -d $tmp/$p ]] || p=${presets[0]}
+[[ -d $tmp/$p/models ]] || p=${shipped[0]}
 for f in "$tmp/$p/models"/*.safetensors; do pronunciations "$f" "${common[@]}" > "$f.said"; done
 paste -d '\t' "$tmp/$p/models"/*.said |
   awk -F '\t' '{ split($1, a, ": "); n = 0; delete seen; for (i = 1; i <= NF; i++) { sub(/^[^:]*: /, "", $i); if (!($i in seen)) { seen[$i] = 1; n++ } } if (n > 1) print n "\t" NR "\t" a[1] }' |

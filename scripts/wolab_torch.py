@@ -441,6 +441,17 @@ def finite(x):
     return not isinstance(x, float) or math.isfinite(x)
 
 
+def loss_curve(losses, every):
+    """The record's loss curve as the lab writes it (train.loss_every): a point per `every` steps,
+    at the last of them, holding their mean."""
+    steps, means = [], []
+    for begin in range(0, len(losses), every):
+        block = losses[begin:begin + every]
+        steps.append(begin + len(block))
+        means.append(sum(block) / len(block))
+    return {"step": steps, "loss": means}
+
+
 def train_run(run_config, keep, data, progress=None):
     """Trains one run of the plan (`run_config`: model, task and train of the lab's schema, its
     model.wo the variant) and returns its record in the lab's results schema (docs/results.md).
@@ -463,7 +474,7 @@ def train_run(run_config, keep, data, progress=None):
     heldout = [t.to(DEVICE) for t in heldout]
     if keep["wo"]:
         record["wo"], record["ov"] = wo_snapshot(model, 0)
-    evals, series_ok = [], {"stats": True, "wo": True}
+    evals, losses, series_ok = [], [], {"stats": True, "wo": True}
     for step in range(1, steps + 1):
         probe = step % every == 0 or step == steps
         if g2p:
@@ -492,8 +503,7 @@ def train_run(run_config, keep, data, progress=None):
         if train["clip"] > 0:
             nn.utils.clip_grad_norm_(trainable(model), train["clip"])
         optimizer.step()
-        record["curve"]["step"].append(step)
-        record["curve"]["loss"].append(loss.item())
+        losses.append(loss.item())
         if probe:
             if keep["wo"] and series_ok["wo"]:
                 wo, ov = wo_snapshot(model, step)
@@ -517,8 +527,8 @@ def train_run(run_config, keep, data, progress=None):
     final = {k: last.get(k) for k in ("loss", "token_acc", "exact")}
     final["greedy_exact"] = None if not done else (
         1 - last["wer"] if g2p else greedy_exact(model, *heldout, first=task["length"] + 1))
-    final["steps_to_loss_0_1"] = next(
-        (s for s, l in zip(record["curve"]["step"], record["curve"]["loss"]) if l < 0.1), None)
+    final["steps_to_loss_0_1"] = next((i + 1 for i, l in enumerate(losses) if l < 0.1), None)
+    record["curve"] = loss_curve(losses, train.get("loss_every", 1))
     if g2p:  # every held-out word, at the end
         final["heldout_words"] = g2p_scores(model, data["heldout_words"]) if done else None
     record["final"] = final

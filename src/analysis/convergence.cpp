@@ -5,18 +5,35 @@ namespace wolab::verdicts {
 
 namespace {
 
-// A g2p run, judged on its held-out words: still learning while their PER at the probe steps
-// fell by more than kPerStillFalling since the last probe at or before the tail; else stalled if
-// it never fell that much below the first probe's, converged if it did.
+// A g2p run, judged on its held-out words: still learning while the mean PER of its probes in the
+// run's last tenth is lower than in the tenth before by more than kPerStillFalling (a tenth with no
+// probe: the last probe before the tail stands for it); else stalled if the last tenth's never
+// fell that much below the first probe's, converged if it did. Means, since one probe's PER moves
+// by about as much as the margin from one probe to the next even at the schedule's last rates.
 Conv g2p_convergence(const Exp& e, const Run& r) {
   const json& per = (*r.record)["eval"]["per"];
   const json& steps = (*r.record)["eval"]["step"];
   if (per.empty()) return Conv::stalled;
   const int tail = step_at(e, kTailShare);
-  std::optional<double> before;
-  for (size_t i = 0; i < per.size() && i < steps.size(); ++i)
-    if (steps[i].get<int>() <= e.steps - tail) before = per[i].get<double>();
-  const double last = per.back().get<double>();
+  double last_sum = 0, before_sum = 0;
+  int last_n = 0, before_n = 0;
+  std::optional<double> before_tail;  // the last probe at or before the tail
+  for (size_t i = 0; i < per.size() && i < steps.size(); ++i) {
+    const int s = steps[i].get<int>();
+    const double v = per[i].get<double>();
+    if (s > e.steps - tail) {
+      last_sum += v;
+      ++last_n;
+    } else {
+      before_tail = v;
+      if (s > e.steps - 2 * tail) {
+        before_sum += v;
+        ++before_n;
+      }
+    }
+  }
+  const double last = last_n ? last_sum / last_n : per.back().get<double>();
+  const std::optional<double> before = before_n ? std::optional<double>(before_sum / before_n) : before_tail;
   if (before && *before - last > kPerStillFalling) return Conv::still_learning;
   return per.front().get<double>() - last > kPerStillFalling ? Conv::converged : Conv::stalled;
 }

@@ -66,6 +66,7 @@ struct TrainConfig {
   float eps = 1e-9f;
   float clip = 1.0f;       // global gradient-norm clip; 0 disables
   int probe_every = 25;    // activation stats, W_o snapshots and held-out eval every N steps
+  int loss_every = 1;      // the record's loss curve: one point per N steps, their mean loss (not the training's)
   uint64_t seed = 0;
 };
 

@@ -146,6 +146,9 @@ const Setting kSettings[] = {
      "global gradient-norm clip (0: off)", FIELD(base.train.clip)},
     {"train.probe_every", "probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
      "steps between held-out evals, activation stats and W_o snapshots", FIELD(base.train.probe_every)},
+    {"train.loss_every", "loss_every", "--loss-every", "N", Kind::integer, 1, 1000000, false, nullptr,
+     "steps per point of the results' loss curve, each point their mean training loss (1: every step; a "
+     "long run's results file is N times smaller)", FIELD(base.train.loss_every)},
     {"train.seed", "seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr,
      "seed of the first run (weights and data)", FIELD(base.train.seed)},
     {"lr_stability.lrs", "lrs", "--lrs", "X,Y,..", Kind::reals, 0, 1, true, nullptr,
@@ -526,17 +529,17 @@ const Preset kPresets[] = {
     // converged_narrow cut d_model 32 into 2 heads of width 16 or 8 of width 4 (narrow heads,
     // where the toy tasks showed W_o mattering most).
     {"converged", R"({"experiment": "real_words", "seeds": 5,
-      "train": {"steps": 5000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
-      "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 5000, "batch": 32,
-                     "probe_every": 250, "heldout": 256}})", /*page=*/false},
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001, "loss_every": 10},
+      "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 10000, "batch": 32,
+                     "probe_every": 250, "heldout": 1024}})", /*page=*/false},
     {"converged_small", R"({"experiment": "real_words", "seeds": 5,
-      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001, "loss_every": 10},
       "real_words": {"d_model": 32, "heads": 2, "layers": 2, "d_ff": 128, "steps": 10000, "batch": 32,
-                     "probe_every": 500, "heldout": 256}})", /*page=*/false},
+                     "probe_every": 250, "heldout": 1024}})", /*page=*/false},
     {"converged_narrow", R"({"experiment": "real_words", "seeds": 5,
-      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001},
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001, "loss_every": 10},
       "real_words": {"d_model": 32, "heads": 8, "layers": 2, "d_ff": 128, "steps": 10000, "batch": 32,
-                     "probe_every": 500, "heldout": 256}})", /*page=*/false},
+                     "probe_every": 250, "heldout": 1024}})", /*page=*/false},
 };
 }  // namespace
 
@@ -582,10 +585,12 @@ json settings_json() {
                    {"choices", choices},
                    {"needs_data", needs_data},
                    {"unused_by", unused_by},
-                   // The experiment and the W_o mode are chosen per run by the plan (plan.h).
+                   // The experiment and the W_o mode are chosen per run by the plan (plan.h);
+                   // the loss curve's spacing is the CLI's (the page charts every step it trains).
                    // real_words' settings are a form's too: a front end that cannot load the
                    // lexicon leaves the experiment out, and they then change nothing it runs.
-                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo"},
+                   {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo" &&
+                                std::string(s.path) != "train.loss_every"},
                    {"allowed", allowed(s)},
                    {"help", s.help}});
   }

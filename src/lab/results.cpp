@@ -494,17 +494,36 @@ void upgrade_v1_run(json& run, const std::string& where, const RunConfig& cfg) {
 
 }  // namespace
 
+json loss_curve(const std::vector<float>& loss, int every) {
+  json steps = json::array(), losses = json::array();
+  size_t finite = 0;
+  while (finite < loss.size() && std::isfinite(loss[finite])) ++finite;
+  const size_t n = static_cast<size_t>(std::max(1, every));
+  for (size_t begin = 0; begin < finite; begin += n) {
+    const size_t end = std::min(finite, begin + n);
+    if (end - begin == 1) {
+      losses.push_back(decimal_float(loss[begin]));  // as trained, not through a double
+    } else {
+      double sum = 0;
+      for (size_t i = begin; i < end; ++i) sum += loss[i];
+      losses.push_back(decimal_float(static_cast<float>(sum / static_cast<double>(end - begin))));
+    }
+    steps.push_back(end);
+  }
+  return {{"step", std::move(steps)}, {"loss", std::move(losses)}};
+}
+
 json run_record(Trainer& trainer, bool wo_data) {
   const RunStatus status = trainer.status();
   const RunConfig& cfg = trainer.config();
 
-  json steps = json::array(), losses = json::array(), reached = nullptr;
+  json reached = nullptr;
   const std::vector<float>& loss = trainer.losses();
-  for (size_t i = 0; i < loss.size() && std::isfinite(loss[i]); ++i) {
-    steps.push_back(i + 1);
-    losses.push_back(decimal_float(loss[i]));
-    if (reached.is_null() && loss[i] < 0.1f) reached = i + 1;
-  }
+  for (size_t i = 0; i < loss.size() && std::isfinite(loss[i]); ++i)
+    if (loss[i] < 0.1f) {
+      reached = i + 1;
+      break;
+    }
 
   const std::vector<EvalResult>& evals = trainer.evals();
   const size_t finite_evals = finite_prefix(evals);
@@ -555,7 +574,7 @@ json run_record(Trainer& trainer, bool wo_data) {
           {"clip", decimal_float(cfg.train.clip)},
           {"parameters", trainer.parameter_count()},
           {"wo_sv", std::move(wo_sv)},  // moved, not copied: a record may be mostly W_o
-          {"curve", {{"step", std::move(steps)}, {"loss", std::move(losses)}}},
+          {"curve", loss_curve(loss, cfg.train.loss_every)},
           {"eval", std::move(ev)},
           {"stats", std::move(stats)},
           {"wo", std::move(wo)},

@@ -27,6 +27,11 @@ inline constexpr int kResultsVersion = 2;
 // rather than reading them back from decimal text (the page's worker, docs/worker.md).
 nlohmann::json run_record(Trainer& trainer, bool wo_data = true);
 
+// The record's loss curve, {"step": [...], "loss": [...]}, of the per-step losses `loss` (step
+// i + 1 at index i) up to the first non-finite one: a point per `every` steps, at the last of
+// them, holding their mean (the last point of fewer, at the last finite step). every 1: each step's.
+nlohmann::json loss_curve(const std::vector<float>& loss, int every);
+
 // What the trainer measured at its latest probe step (0 before the first), in the record's own
 // shapes: {"step", "eval": {"loss", "token_acc", "exact"} or null, "stats": [...], "wo": [...],
 // "ov": [...]}. Appending each probe step's fragment to run_record() taken at step 0 (eval

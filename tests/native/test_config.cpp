@@ -124,7 +124,7 @@ TEST(Config, JsonIsFullyDefaultedAndRoundTrips) {
     "model": {"d_model": 32, "heads": 4, "layers": 2, "d_ff": 256, "ln": "post", "wo": "learned"},
     "task": {"name": "copy", "alphabet": 10, "length": 8, "heldout": 512},
     "train": {"steps": 400, "batch": 32, "lr": 0.003, "schedule": "constant", "warmup": 0, "lr_min": 0,
-              "clip": 1.0, "probe_every": 25, "seed": 0},
+              "clip": 1.0, "probe_every": 25, "loss_every": 1, "seed": 0},
     "lr_stability": {"lrs": [0.001, 0.003, 0.01, 0.02, 0.03], "clip": 0},
     "real_words": {"d_model": 64, "heads": 4, "layers": 2, "d_ff": 256, "steps": 2000, "batch": 32,
                    "probe_every": 100, "heldout": 256}})"));
@@ -400,13 +400,13 @@ TEST(Config, SettingsTableCoversEveryField) {
     EXPECT_FALSE(s.help.empty()) << s.path;
     flags += !s.flag.empty();
   }
-  EXPECT_EQ(table.size(), 31u);  // every key of the config JSON
-  EXPECT_EQ(flags, 30);          // all but model.wo, which experiments set per variant
+  EXPECT_EQ(table.size(), 32u);  // every key of the config JSON
+  EXPECT_EQ(flags, 31);          // all but model.wo, which experiments set per variant
   EXPECT_EQ(table[2].flag, "--d-model");
   EXPECT_EQ(table[2].default_value, "64");
   EXPECT_EQ(table[2].allowed, "an integer in 1..1024");
-  EXPECT_EQ(table[21].flag, "--lrs");
-  EXPECT_EQ(table[21].default_value, "0.001,0.003,0.01,0.02,0.03");  // as the flag takes it
+  EXPECT_EQ(table[22].flag, "--lrs");
+  EXPECT_EQ(table[22].default_value, "0.001,0.003,0.01,0.02,0.03");  // as the flag takes it
   EXPECT_EQ(table[15].flag, "--schedule");
   EXPECT_EQ(table[15].default_value, "constant");
 }
@@ -441,14 +441,15 @@ TEST(Config, SettingsJsonDescribesEveryField) {
   EXPECT_EQ(table[14]["lo_open"], true);  // train.lr in (0, 1]
   EXPECT_TRUE(table[18]["max"].is_null());  // train.clip: no upper limit
   EXPECT_EQ(table[15]["choices"], json::parse(R"(["constant", "cosine"])"));  // train.schedule
-  const json& lrs = table[21];
+  EXPECT_EQ(table[20]["form"], false);  // train.loss_every: the page charts every step
+  const json& lrs = table[22];
   EXPECT_EQ(lrs["key"], "lrs");
   EXPECT_EQ(lrs["kind"], "reals");
   EXPECT_EQ(lrs["max_items"], 12);
   EXPECT_EQ(lrs["default"], json::parse("[0.001, 0.003, 0.01, 0.02, 0.03]"));
-  EXPECT_EQ(table[22]["key"], "stability_clip");
-  EXPECT_EQ(table[22]["flag"], "--stability-clip");
-  EXPECT_EQ(table[22]["default"], 0);
+  EXPECT_EQ(table[23]["key"], "stability_clip");
+  EXPECT_EQ(table[23]["flag"], "--stability-clip");
+  EXPECT_EQ(table[23]["default"], 0);
 }
 
 TEST(Config, DecimalFloatIsShortestAndExact) {

@@ -425,6 +425,29 @@ TEST(Results, RecordOfARealRun) {
   EXPECT_EQ(parse_results(results.dump()), results);
 }
 
+// train.loss_every N: a point per N steps at the last of them, their mean; the last point of
+// fewer steps; nothing from the first non-finite loss on; every step's own value at N = 1.
+TEST(Results, LossCurveKeepsAPointPerNStepsTheirMean) {
+  const float nan = std::nanf("");
+  EXPECT_EQ(loss_curve({1, 2, 3, 4, 5}, 2), json::parse(R"({"step": [2, 4, 5], "loss": [1.5, 3.5, 5]})"));
+  EXPECT_EQ(loss_curve({1, 2, 3, nan, 5}, 2), json::parse(R"({"step": [2, 3], "loss": [1.5, 3]})"));
+  EXPECT_EQ(loss_curve({0.1f, 0.7f}, 1), json::parse(R"({"step": [1, 2], "loss": [0.1, 0.7]})"));
+  EXPECT_EQ(loss_curve({}, 10), json::parse(R"({"step": [], "loss": []})"));
+
+  RunConfig cfg = small_config().base;
+  cfg.train.loss_every = 6;  // 20 steps: points at 6, 12, 18 and 20
+  Trainer t = trained(cfg, true);
+  const json r = run_record(t);
+  EXPECT_EQ(r["curve"]["step"], json::parse("[6, 12, 18, 20]"));
+  double last = 0;
+  for (size_t i = 18; i < 20; ++i) last += t.losses()[i];
+  EXPECT_EQ(r["curve"]["loss"][3].get<double>(), decimal_float(static_cast<float>(last / 2)));
+  // The final metrics do not depend on it: steps to loss < 0.1 counts every step.
+  cfg.train.loss_every = 1;
+  Trainer every = trained(cfg, true);
+  EXPECT_EQ(run_record(every)["final"], r["final"]);
+}
+
 // Each W_o snapshot carries its heads' block norms, of W_o and of its change since step 0, as
 // head_block_norms computes them; an imported file's are recomputed from the data.
 TEST(Results, RecordedWoCarriesItsHeadNorms) {

@@ -70,7 +70,9 @@ test('the recorded models pronounce 50 held-out words in wasm as wolab pronounce
   }
 });
 
-// The models trained to the end (recorded/converged/, committed): one per variant and size.
+// The models trained to the end (recorded/converged/, committed): one per variant of each size,
+// d_model 64 (converged) and 32 (converged_narrow; converged_small, of the same size, ships its
+// results only: scripts/record-converged.sh, CONVERGED_MODELS).
 const converged = path.join(root, 'recorded', 'converged');
 const convergedModels = (preset) => {
   const dir = path.join(converged, preset, 'models');
@@ -85,7 +87,7 @@ test('the models trained to the end pronounce 50 held-out words in wasm as wolab
     const lexicon = new wolab.Lexicon(text);
     try {
       const words = heldOutWords(text, lexicon);
-      for (const preset of ['converged', 'converged_small', 'converged_narrow']) {
+      for (const preset of ['converged', 'converged_narrow']) {
         const found = convergedModels(preset);
         assert.deepEqual(found.map(([v]) => v).sort(), variants, preset);
         pronounceAsNative(wolab, lexicon, words, Object.fromEntries(found));
