@@ -20,9 +20,7 @@ const script = (name, env) => execFileSync('bash', [path.join(root, 'scripts', n
   cwd: root, env: { ...process.env, ...env }, encoding: 'utf8',
 });
 
-// Known broken: it has not yet passed end to end (the page opened on a dist assembled without
-// the lexicon does not reach a trained live run within its time); to be made to pass.
-test.fixme('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arrive while it is open, then section 7 answers and trains', async ({ page }) => {
+test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arrive while it is open, then section 7 answers and trains', async ({ page }) => {
   test.skip(!fs.existsSync(recordedQuick) || !fs.existsSync(lexicon),
     'needs the Quick recording (scripts/record.sh) and the lexicon (scripts/build-native.sh)');
   test.setTimeout(300_000);
@@ -34,6 +32,12 @@ test.fixme('npm start\'s page on a fresh clone: the lexicon and Quick\'s recordi
   expect(fs.existsSync(path.join(env.WOLAB_DIST, 'cmudict-g2p.txt'))).toBe(false);
   const server = await start({ root: env.WOLAB_DIST, port: 0, host: '127.0.0.1' });
   try {
+    // The page asks whether the lexicon is there (a HEAD request) before it is: that 404, which
+    // Chromium logs as a console error, is the only one expected.
+    const missing = [];
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(new URL(r.url()).pathname);
+    });
     const problems = await openPage(page, server.url);
     await expect(page.locator('#claims-none')).toContainText('still being made');
     expect((await page.request.get(`${server.url}cmudict-g2p.txt`)).status()).toBe(404);
@@ -67,7 +71,8 @@ test.fixme('npm start\'s page on a fresh clone: the lexicon and Quick\'s recordi
     await expect(box.locator('.word-dictionary')).toContainText('N AY T');
     const answers = (await tableCells(box.locator('.word-table'))).slice(1);
     expect(answers.map((r) => r[0])).toEqual(VARIANTS);
-    expect(problems).toEqual([]);
+    expect(new Set(missing)).toEqual(new Set(['/cmudict-g2p.txt']));
+    expect(problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p))).toEqual([]);
 
     // A live run of section 7 (the lexicon fetched from this dist/), one tiny seed per variant.
     const live = await openPage(page, server.url + query({ ...TINY, seeds: 1 }));

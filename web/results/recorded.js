@@ -53,6 +53,17 @@ export function whenRecordingsChange(then) {
   setTimeout(tick, POLL_MS);
 }
 
+// Whether npm start is still making the recordings (index.json says "recording": true), and with
+// them the native build's files, which it puts in place as they are made (scripts/place.sh).
+export async function beingMade() {
+  try {
+    const response = await fetch('recorded/index.json', { cache: 'no-cache' });
+    return response.ok && (await response.json()).recording === true;
+  } catch {
+    return false;
+  }
+}
+
 // The files of `experiments` (the names the page shows) recorded with `preset`, as recorded:
 // [{ experiment, file, blob }], those that could not be fetched left out; null when there is no
 // index (nothing is recorded here); empty with `recording` set while `preset` is being recorded.

@@ -55,47 +55,52 @@ export function makespan(costs, workers, busy = []) {
 // A plan in the order the pool will train it (Runner.queued: by rank, then plan order).
 const poolOrder = (plan) => plan.map((p, i) => [runRank(p), i, p]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
 
-// The answers of Runner.time for one run config, timed once per browser tab: the frames of a
-// page that embeds several experiments (docs/embed.md) take turns (a Web Lock), and each reuses
-// what an earlier one measured (sessionStorage, which the tab's frames of this origin share).
+// The timings of this browser tab, by key: a promise of Runner.time's answers (null if they
+// failed). Held by the first window of this origin in the tab: the page itself, or the first of a
+// blog post's embeds (docs/embed.md), which its sibling frames of this origin reach directly.
+// Storage and Web Locks are refused to an embed on another site, so they cannot share through
+// those. Only the tab's top window and its frames are searched; a frame found nowhere keeps its own.
+function tabTimings() {
+  const windows = [];
+  try {
+    windows.push(window.top, ...Array.from({ length: window.top.frames.length }, (_, i) => window.top.frames[i]));
+  } catch {
+    // a top window that hides its frames: this window's own table
+  }
+  for (const w of windows) {
+    try {
+      if (w.location.origin !== window.location.origin) continue;
+      w.wolabTimings ||= new Map();
+      return w.wolabTimings;
+    } catch {
+      // a window of another origin
+    }
+  }
+  window.wolabTimings ||= new Map();
+  return window.wolabTimings;
+}
+
+// How long a frame waits for another frame's timing before it times on its own (the other frame
+// may have been closed meanwhile).
+const TIMING_WAIT_MS = 30_000;
+
+// The answers of Runner.time for one run config, timed once per browser tab: the frames of a page
+// that embeds several experiments wait for the first one's timing and reuse it (tabTimings).
 // Timed at once, four embeds' pools shared the cores four ways and each read a quarter of the
 // speed. null when the pool could not time it now.
 async function timedOnce(runner, first) {
-  const key = `wolab-speed:${core.get().engine.script}:${runner.size}:${JSON.stringify([first.config, first.keep])}`;
-  const read = () => {
-    try {
-      return JSON.parse(sessionStorage.getItem(key));
-    } catch {
-      return null;
-    }
-  };
-  const measure = async () => {
-    const kept = read();
-    if (kept) return kept;
-    const answers = await runner.time(first.config, first.keep, runData(first.config));
-    if (answers && !answers.some((a) => a.error || !a.steps)) {
-      try {
-        sessionStorage.setItem(key, JSON.stringify(answers));
-      } catch {
-        // storage refused (a sandboxed frame): this frame keeps its own measurement only
-      }
-    }
-    return answers;
-  };
-  // A cross-origin frame (an embed on a blog) may be refused the lock ("The request was denied"):
-  // it then times on its own, as it would without Web Locks.
-  let began = false;
-  const locked = () => {
-    began = true;
-    return measure();
-  };
-  if (!navigator.locks) return measure();
-  try {
-    return await navigator.locks.request('wolab-speed', locked);
-  } catch (e) {
-    if (began) throw e;
-    return measure();
+  const key = `${core.get().engine.script}:${runner.size}:${JSON.stringify([first.config, first.keep])}`;
+  const timings = tabTimings();
+  if (timings.has(key)) {
+    const waited = await Promise.race([timings.get(key), new Promise((done) => setTimeout(done, TIMING_WAIT_MS, null))]);
+    if (waited) return waited;
   }
+  const timing = runner.time(first.config, first.keep, runData(first.config))
+    .then((answers) => (answers && !answers.some((a) => a.error || !a.steps) ? answers : null));
+  timings.set(key, timing);
+  const answers = await timing;
+  if (!answers && timings.get(key) === timing) timings.delete(key);
+  return answers;
 }
 
 // Seconds per cost unit on each worker, from the answers of Runner.time for the run `first`.

@@ -10,8 +10,10 @@ export const DATA_FILES = { lexicon: 'cmudict-g2p.txt' };
 const checks = new Map();  // name -> promise of dataMissing's answer
 
 // Why the page cannot load the data file `name`: '' when the server has it, else its URL and the
-// server's answer ("cmudict-g2p.txt: 404 Not Found"). Asked once per file.
-export function dataMissing(name) {
+// server's answer ("cmudict-g2p.txt: 404 Not Found"). Asked once per file, unless `again` (npm
+// start puts the lexicon in place while the page is open: scripts/place.sh).
+export function dataMissing(name, again = false) {
+  if (again) checks.delete(name);
   if (!checks.has(name)) {
     const url = DATA_FILES[name];
     checks.set(name, fetch(url, { method: 'HEAD', cache: 'no-cache' })

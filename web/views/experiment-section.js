@@ -22,6 +22,7 @@ import { notice } from '../controls/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
 import { estimateText, onEstimate } from '../runs/estimate.js';
 import { dataMissing } from '../state/data-files.js';
+import { beingMade, whenRecordingsChange } from '../results/recorded.js';
 import { active, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
 import { requestRun, saveModel } from '../runs/live-runs.js';
 import { copyEmbed } from '../controls/share.js';
@@ -63,13 +64,17 @@ export function makeExperiment(info) {
   exp.missingLine.className = 'missing-line error';
   exp.missingLine.hidden = true;
   exp.configLine.after(exp.missingLine);
-  if (info.needs_data) {
-    dataMissing(info.needs_data).then((why) => {
+  // Whether the data is there: asked again each time the recordings change while npm start still
+  // makes them, since it puts the lexicon in place meanwhile (scripts/place.sh).
+  const checkData = (again) => dataMissing(info.needs_data, again).then(async (why) => {
+    if (why !== exp.missing) {
       exp.missing = why;
       exp.redraw();
       dataChecked.emit(exp);
-    });
-  }
+    }
+    if (why && await beingMade()) whenRecordingsChange(() => checkData(true));
+  });
+  if (info.needs_data) checkData(false);
   exp.partialLine = document.createElement('p');
   exp.partialLine.className = 'partial-line hint';
   const runsBox = document.createElement('div');
