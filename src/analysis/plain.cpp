@@ -28,9 +28,17 @@ json comparison_plain(const char* code, const json& m, bool with_gap, bool b_ahe
   return plain_json(code, std::move(f));
 }
 
+// A two-part claim's plain answer also lists, in "parts", the seeds where each part holds, in the
+// claim's order of its parts (docs/claims.md): what a reader's row of dots per part shows.
+json with_parts(json plain, const json& a_holds, const json& b_holds) {
+  plain["parts"] = {a_holds, b_holds};
+  return plain;
+}
+
 json parts_plain(const char* code, const json& f, const char* a, const char* b, const char* a_name,
                  const char* b_name) {
-  return plain_json(code, {{a_name, f[a]["holds"]}, {b_name, f[b]["holds"]}, {"seeds", f["seeds"]}});
+  return with_parts(plain_json(code, {{a_name, f[a]["holds"]}, {b_name, f[b]["holds"]}, {"seeds", f["seeds"]}}),
+                    f[a]["holds"], f[b]["holds"]);
 }
 
 // Claim 5: is W_o diagonal-dominant, as it was at step 0 or not, and does a head's block stand out.
@@ -42,13 +50,14 @@ json structure_plain(const json& f) {
               {"uneven_seeds", f["imbalanced"]["holds"]},
               {"seeds", n},
               {"rows_pct", hundredths(f["dominant_rows"]["mean"].get<double>())}};
-  if (nd["consistent"].get<bool>()) return plain_json(uneven ? "mixed_uneven" : "mixed_even", fig);
+  const auto parts = [&](json plain) { return with_parts(std::move(plain), nd["holds"], f["imbalanced"]["holds"]); };
+  if (nd["consistent"].get<bool>()) return parts(plain_json(uneven ? "mixed_uneven" : "mixed_even", fig));
   if (nd["init_only"].get<bool>()) {
     fig.erase("diagonal_seeds");
     fig["rows_init_pct"] = hundredths(f["dominant_rows_init"]["mean"].get<double>());
-    return plain_json(uneven ? "mixed_from_start_uneven" : "mixed_from_start_even", fig);
+    return parts(plain_json(uneven ? "mixed_from_start_uneven" : "mixed_from_start_even", fig));
   }
-  return plain_json(uneven ? "diagonal_uneven" : "diagonal_even", fig);
+  return parts(plain_json(uneven ? "diagonal_uneven" : "diagonal_even", fig));
 }
 
 json lr_plain(const char* code, const json& f) {

@@ -56,6 +56,11 @@ test('1280 × 800: the diagram and the first plain answer on the first screen, t
   const dots = page.locator('#claims-body details[data-claim="1"] .seed-dots');
   await expect(dots).toHaveAttribute('aria-label', /^\d of 3 seeds$/);
   await expect(dots.locator('.dot')).toHaveCount(3);
+  // A two-part claim (claim 6): a row of dots per part, each filled where its part held.
+  const parts = page.locator('#claims-body details[data-claim="6"] .seed-dots');
+  const [a, b] = (await parts.getAttribute('aria-label')).match(/^parts held in (\d) and (\d) of 3 seeds$/).slice(1).map(Number);
+  await expect(parts.locator('.dot-row')).toHaveCount(2);
+  expect(await parts.locator('.dot-row').evaluateAll((rows) => rows.map((r) => r.querySelectorAll('.dot.on').length))).toEqual([a, b]);
   await docScreenshot(page, 'first_screen_1280_en', null, 'on_load_quick_first_screen');
 
   // One click opens a claim's evidence: its figures, reason and rule, under every preset.

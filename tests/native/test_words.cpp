@@ -171,6 +171,15 @@ TEST(Words, EveryPlainCodeIsWordedShortInBothLanguages) {
       for (const auto& [name, value] : p["figures"].items()) have.insert(name);
       EXPECT_EQ(have, names) << code;
     }
+    // A two-part claim's answer counts each part's seeds (the page's dots), no other has parts.
+    const json& f = p["figures"];
+    if (f.contains("uneven_seeds") || f.contains("adapts_seeds") || f.contains("small_seeds") || f.contains("reshapes_seeds")) {
+      ASSERT_TRUE(p.contains("parts")) << code;
+      ASSERT_EQ(p["parts"].size(), 2u) << code;
+      for (const json& k : p["parts"]) EXPECT_LE(k.get<int>(), f["seeds"].get<int>()) << code;
+    } else {
+      EXPECT_FALSE(p.contains("parts")) << code;
+    }
     const std::string en = plain_words(p, Lang::en), zh = plain_words(p, Lang::zh);
     EXPECT_LE(word_count(en), kMaxPlainWords) << en;
     EXPECT_LE(code_points(zh), kMaxPlainCharacters) << zh;

@@ -489,7 +489,7 @@ export const en = {
   fuLearnedShare: 'largest head: {share} on average',
   fuSource: '{preset} preset, seed {seed}, layer {layer}, step {step}, from',
   // What the runs found (claims-summary.js) and the path through the page.
-  sumSeedsK: '{k} of {n} seeds', sumSeedsN: '{n} seeds', sumLive: 'live', sumRecorded: 'recorded', sumImported: 'imported',
+  sumSeedsK: '{k} of {n} seeds', sumSeedsN: '{n} seeds', sumSeedsParts: 'parts held in {a} and {b} of {n} seeds', sumLive: 'live', sumRecorded: 'recorded', sumImported: 'imported',
   sumSourceRecorded: 'From the runs recorded with the {preset} preset ({seeds} seeds each, trained natively by the same core). Press Run to measure them yourself.',
   sumSourceLive: 'From your runs in this browser ({preset} settings, {seeds} seeds each).',
   sumSourceImported: 'From the imported results ({preset} settings, {seeds} seeds each).',

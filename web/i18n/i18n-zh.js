@@ -486,7 +486,7 @@ export const zh = {
   fuLearnedShare: '最大的头平均占 {share}',
   fuSource: '{preset}预设，种子 {seed}，第 {layer} 层，第 {step} 步，来自',
   // 运行的发现（claims-summary.js）与本页的学习路径。
-  sumSeedsK: '{n} 个种子中 {k} 个', sumSeedsN: '{n} 个种子', sumLive: '实时', sumRecorded: '录制', sumImported: '导入',
+  sumSeedsK: '{n} 个种子中 {k} 个', sumSeedsN: '{n} 个种子', sumSeedsParts: '两部分分别在 {n} 个种子中的 {a} 个和 {b} 个成立', sumLive: '实时', sumRecorded: '录制', sumImported: '导入',
   sumSourceRecorded: '来自用{preset}预设录制的运行（每个 {seeds} 个种子，由同一内核本地原生训练）。按“运行”可亲自测量。',
   sumSourceLive: '来自你在本浏览器中的运行（{preset}设置，每个 {seeds} 个种子）。',
   sumSourceImported: '来自导入的结果（{preset}设置，每个 {seeds} 个种子）。',

@@ -22,22 +22,34 @@ export function wordsOf(analysis) {
 }
 
 // How many seeds a claim's plain sentence rests on, from its figures (codes().plain names them):
-// { k, n } where the sentence counts seeds a variant was ahead in, { n } where it counts the seeds
-// only, null where it counts none (a sweep of learning rates, a claim not tested).
+// { k, n } where the sentence counts seeds a variant was ahead in, { parts: [k1, k2], n } for a
+// two-part claim (the seeds where each part holds, in the claim's order), { n } where it counts
+// the seeds only, null where it counts none (a sweep of learning rates, a claim not tested).
 export function seedsOf(plain) {
   const f = (plain && plain.figures) || {};
   if (!Number.isInteger(f.seeds) || f.seeds < 1) return null;
+  if (Array.isArray(plain.parts) && plain.parts.every(Number.isInteger)) return { parts: plain.parts, n: f.seeds };
   return Number.isInteger(f.seeds_ahead) ? { k: f.seeds_ahead, n: f.seeds } : { n: f.seeds };
 }
 
-// A row of dots, one per seed, those the claim's lead held in filled.
+// n dots, the first k filled (all of them for k null).
+function dots(k, n) {
+  const row = el('span', 'dot-row');
+  for (let i = 0; i < n; i++) row.append(el('span', k == null || i < k ? 'dot on' : 'dot'));
+  return row;
+}
+
+// A row of dots, one per seed, those the claim's lead held in filled; a row per part for a
+// two-part claim.
 function seedDots(seeds) {
   const box = el('span', 'seed-dots');
-  const label = seeds.k == null ? t('sumSeedsN', { n: seeds.n }) : t('sumSeedsK', { k: seeds.k, n: seeds.n });
+  const label = seeds.parts ? t('sumSeedsParts', { a: seeds.parts[0], b: seeds.parts[1], n: seeds.n })
+    : seeds.k == null ? t('sumSeedsN', { n: seeds.n }) : t('sumSeedsK', { k: seeds.k, n: seeds.n });
   box.setAttribute('role', 'img');
   box.setAttribute('aria-label', label);
   box.title = label;
-  for (let i = 0; i < seeds.n; i++) box.append(el('span', seeds.k == null || i < seeds.k ? 'dot on' : 'dot'));
+  if (seeds.parts) box.append(...seeds.parts.map((k) => dots(k, seeds.n)));
+  else box.append(dots(seeds.k, seeds.n));
   box.append(el('span', 'seed-count', label));
   return box;
 }
