@@ -94,7 +94,7 @@ heldout_words() {  # model file; the words on stdin
 }
 # The pronunciations of words by a model, a line each, without the dictionary's lines.
 pronunciations() {  # model file, words...
-  printf '%s\n' "${@:2}" | xargs -n 4000 "$bin" pronounce --model "$1" --data "$lexicon" | grep -v '^  '
+  printf '%s\n' "${@:2}" | xargs -n 4000 "$bin" pronounce --model "$1" --data "$lexicon" 2>/dev/null | grep -v '^  '
 }
 mapfile -t listed < <(awk '!/^;;;/ && $1 !~ /\(/ { print tolower($1) }' "$lexicon" | sort -u)
 for p in "${presets[@]}"; do
@@ -121,8 +121,9 @@ done
 
 # The word box's example chips: held-out words a reader recognises, on which the models of
 # converged (the wider model) differ. "Recognises": CMUdict lists the word with two inflected forms (w+s or w+es, and
-# w+ed, w+ing or w+er), which common words have and names and abbreviations rarely do, and does
-# not list w+e (ador, whose forms adores and adored are adore's); 4 to 8 letters. The six with the most distinct pronunciations among the variants, then in the
+# w+ed), which common words have and names and abbreviations rarely do (johann has johanns and
+# johanning, a surname, but no johanned), and does not list w+e (ador, whose forms adores and
+# adored are adore's); 4 to 8 letters. The six with the most distinct pronunciations among the variants, then in the
 # lexicon's order.
 declare -A is_listed
 for w in "${listed[@]}"; do is_listed[$w]=1; done
@@ -130,7 +131,7 @@ common=()
 for w in "${heldout[@]}"; do
   (( ${#w} >= 4 && ${#w} <= 8 )) || continue
   [[ -n ${is_listed[${w}s]:-} || -n ${is_listed[${w}es]:-} ]] || continue
-  [[ -n ${is_listed[${w}ed]:-} || -n ${is_listed[${w}ing]:-} || -n ${is_listed[${w}er]:-} ]] || continue
+  [[ -n ${is_listed[${w}ed]:-} ]] || continue
   [[ -z ${is_listed[${w}e]:-} ]] || continue
   common+=("$w")
 done
