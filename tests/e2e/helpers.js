@@ -142,7 +142,10 @@ export async function screenshot(page, name, locator = null) {
     height = wanted;
     await page.setViewportSize({ width: viewport.width, height });
   }
-  await expect(locator.locator('[data-stale]').filter({ visible: true })).toHaveCount(0);
+  // Every drawing in the picture is up to date (a section taller than 4000 px is cut there, and
+  // what lies below is drawn only when it comes near the viewport).
+  await expect.poll(() => locator.evaluate((el) => [...el.querySelectorAll('[data-stale]')]
+    .filter((e) => e.checkVisibility() && e.getBoundingClientRect().top < window.innerHeight).length)).toBe(0);
   await locator.screenshot({ path: file });
   await page.locator('#controls').evaluate((el) => { el.style.position = ''; });
   await page.setViewportSize(viewport);
