@@ -56,8 +56,21 @@ std::string words(const std::string& key, Lang lang, const Fill& fill) {
     const std::string name = text.substr(i + 1, close - i - 1);
     const auto value = fill.find(name);
     if (value == fill.end()) throw std::logic_error("words: " + key + " needs {" + name + "}");
-    out += value->second;
     i = close;
+    // A count of none after "only" reads as none: "in only 0 of 3 runs" is "in none of 3 runs",
+    // "只有 0 次" is "没有一次".
+    static const std::string only_en = "only ", only_zh = "只有 ", times_zh = " 次";
+    const auto ends_with = [&out](const std::string& s) { return out.size() >= s.size() && out.compare(out.size() - s.size(), s.size(), s) == 0; };
+    if (value->second == "0" && lang == Lang::en && ends_with(only_en)) {
+      out.replace(out.size() - only_en.size(), only_en.size(), "none");
+      continue;
+    }
+    if (value->second == "0" && lang == Lang::zh && ends_with(only_zh) && text.compare(i + 1, times_zh.size(), times_zh) == 0) {
+      out.replace(out.size() - only_zh.size(), only_zh.size(), "没有一次");
+      i += times_zh.size();
+      continue;
+    }
+    out += value->second;
   }
   return out;
 }

@@ -208,6 +208,19 @@ TEST(Words, PlainSentencesStayShortWithTheLongestFigures) {
 }
 
 // A leader ahead in every seed by less than the size called clear is named as the leader.
+// A count of none after "only" is worded as none, in both languages.
+TEST(Words, OnlyNoneReadsAsNone) {
+  const Fill f = {{"adapts_seeds", "3"}, {"steadier_seeds", "0"}, {"seeds", "3"}};
+  EXPECT_EQ(words("plain_scale_adapts_only", Lang::en, f),
+            "W_o rescaled the attention output in 3 of 3 runs, but the residual sum was steadier in none.");
+  EXPECT_EQ(words("plain_scale_adapts_only", Lang::zh, f), "3 次运行中有 3 次 W_o 调整了注意力输出的尺度，但没有一次残差和更稳定。");
+  const Fill g = {{"adapts_seeds", "3"}, {"steadier_seeds", "1"}, {"seeds", "3"}};
+  EXPECT_EQ(words("plain_scale_adapts_only", Lang::en, g),
+            "W_o rescaled the attention output in 3 of 3 runs, but the residual sum was steadier in only 1.");
+  const Fill h = {{"seeds_ahead", "0"}, {"seeds", "5"}};
+  EXPECT_EQ(words("plain_not_slower", Lang::en, h).find("only 0"), std::string::npos) << words("plain_not_slower", Lang::en, h);
+}
+
 TEST(Words, ALeaderUnderTheSizeThresholdIsNamed) {
   const json m = comparison("loss_at_100", 3, 0, 3, 0.11, true, false);
   const std::string en = lead_words(m, Lang::en), zh = lead_words(m, Lang::zh);
@@ -253,7 +266,7 @@ TEST(Words, APartTrueAtStepZeroSaysWhatWasMeasured) {
   EXPECT_NE(en.find("in none of the 3 seeds"), std::string::npos) << en;
   EXPECT_EQ(c["plain"]["code"], "mixed_from_start_even");
   EXPECT_EQ(plain_words(c["plain"], Lang::en),
-            "W_o ended not diagonal, as it started (0% diagonal rows, 0% at step 0); one head stood out in only 0 of 3 runs.");
+            "W_o ended not diagonal, as it started (0% diagonal rows, 0% at step 0); one head stood out in none of 3 runs.");
 }
 
 TEST(Words, TheReportPrintsThePlainSummaryFirstByGroup) {
