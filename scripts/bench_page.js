@@ -113,7 +113,7 @@ async function bench(browser, url) {
   if (preset !== presetName) throw new Error(`the page shows preset "${preset}", not "${presetName}"`);
 
   if (runAll) {
-    SUITE = await page.evaluate(async () => (await import(new URL('runs/live-runs.js', location.href).href)).runAllNames());
+    SUITE = await page.evaluate(async () => (await import(new URL('state/experiments.js', location.href).href)).runAllNames());
   }
   await page.evaluate(watchSuite, SUITE);
   const what = smoke ? 'experiment 1 (smoke run)' : runAll ? 'Run all' : 'four-experiment suite';
