@@ -72,9 +72,10 @@ test('remove W_o: loss and accuracy bands per variant, summary table, one honest
 });
 
 test('remove W_o: held-out accuracy is drawn while the runs train, then the records hold the same points', async ({ page }) => {
-  // Runs long enough to be caught training; one seed, so that each mean line is one run's eval
-  // series and the live points can be compared one by one with its finished record.
-  const config = { ...TINY, steps: 8000, seeds: 1, probe_every: 200 };
+  // Runs long enough to be caught training (8000 steps were over in 3.4 s on a quiet machine,
+  // before a poll caught both running with points); one seed, so that each mean line is one run's
+  // eval series and the live points can be compared one by one with its finished record.
+  const config = { ...TINY, steps: 24000, seeds: 1, probe_every: 400 };
   const problems = await openPage(page, query(config));
   const section = page.locator('#exp-remove_wo');
   const selector = '#exp-remove_wo canvas[data-chart="accuracy"]';
