@@ -6,6 +6,16 @@ import { chartData, docScreenshot, openPage, presets, query, runAndWait, tableCe
 
 const VARIANTS = ['learned', 'identity', 'frozen_random', 'learned_identity_init'];
 
+// The page opened, section 7 settled on its recording and unfolded: the problems openPage
+// collects, the section and its word box.
+async function openWordBox(page) {
+  const problems = await openPage(page);
+  const section = page.locator('#exp-real_words');
+  await untilAttribute(section, 'data-state', 'settled', 20_000);
+  await unfold(section);
+  return { problems, section, box: section.locator('.word-box') };
+}
+
 // Unfolds the section's recorded results if its question folds them.
 async function unfold(section) {
   const show = section.locator('.predict-show');
@@ -69,11 +79,7 @@ test('real words on load: recorded charts, table and verdict, and the word box a
 });
 
 test('a word the models cannot read gets the core\'s one line, never an answer', async ({ page }) => {
-  const problems = await openPage(page);
-  const section = page.locator('#exp-real_words');
-  await untilAttribute(section, 'data-state', 'settled', 20_000);
-  await unfold(section);
-  const box = section.locator('.word-box');
+  const { problems, section, box } = await openWordBox(page);
   for (const [word, says] of [['b4', '"4" is not a letter'], ['', ''], ['naïve', 'not a letter'], ['abcdefghijklmnop', '']]) {
     await pronounce(section, word);
     await untilAttribute(box, 'data-state', 'refused', 10_000);
@@ -92,11 +98,7 @@ test('a word asked while the recorded models load is answered once they are in, 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await route.continue();
   });
-  const problems = await openPage(page);
-  const section = page.locator('#exp-real_words');
-  await untilAttribute(section, 'data-state', 'settled', 20_000);
-  await unfold(section);
-  const box = section.locator('.word-box');
+  const { problems, section, box } = await openWordBox(page);
   await box.scrollIntoViewIfNeeded();
   await pronounce(section, 'knight');
   await untilAttribute(box, 'data-state', 'waiting', 20_000);
@@ -111,11 +113,7 @@ test('a word asked while the recorded models load is answered once they are in, 
 });
 
 test('an invalid word after an answered one leaves no grid of the previous word', async ({ page }) => {
-  const problems = await openPage(page);
-  const section = page.locator('#exp-real_words');
-  await untilAttribute(section, 'data-state', 'settled', 20_000);
-  await unfold(section);
-  const box = section.locator('.word-box');
+  const { problems, section, box } = await openWordBox(page);
   await box.scrollIntoViewIfNeeded();
   await untilAttribute(box, 'data-models', '4', 20_000);
   await pronounce(section, 'knight');

@@ -32,6 +32,10 @@ const waiting = new Set();
 let polling = false;
 let lastIndex = '';  // index.json's text as recordedFiles last read it
 
+// index.json's text as the server has it now, or null when it has none (or cannot be reached).
+const indexText = () => fetch('recorded/index.json', { cache: 'no-cache' })
+  .then((r) => (r.ok ? r.text() : null)).catch(() => null);
+
 // Runs `then` once index.json differs from what recordedFiles last read (a preset in place, or
 // recording over).
 export function whenRecordingsChange(then) {
@@ -40,7 +44,7 @@ export function whenRecordingsChange(then) {
   polling = true;
   const seen = lastIndex;
   const tick = async () => {
-    const now = await fetch('recorded/index.json', { cache: 'no-cache' }).then((r) => (r.ok ? r.text() : seen)).catch(() => seen);
+    const now = (await indexText()) ?? seen;
     if (now === seen) {
       setTimeout(tick, POLL_MS);
       return;
@@ -57,10 +61,9 @@ export function whenRecordingsChange(then) {
 // them the native build's files, which it puts in place as they are made (scripts/place.sh).
 export async function beingMade() {
   try {
-    const response = await fetch('recorded/index.json', { cache: 'no-cache' });
-    return response.ok && (await response.json()).recording === true;
+    return JSON.parse(await indexText())?.recording === true;  // JSON.parse(null): null, no index
   } catch {
-    return false;
+    return false;  // not JSON
   }
 }
 
@@ -68,15 +71,16 @@ export async function beingMade() {
 // [{ experiment, file, blob }], those that could not be fetched left out; null when there is no
 // index (nothing is recorded here); empty with `recording` set while `preset` is being recorded.
 export async function recordedFiles(preset, experiments) {
+  const text = await indexText();
+  if (text === null) return null;
+  lastIndex = text;
   let index;
   try {
-    const response = await fetch('recorded/index.json', { cache: 'no-cache' });
-    if (!response.ok) throw new Error(String(response.status));
-    lastIndex = await response.text();
-    index = JSON.parse(lastIndex);
+    index = JSON.parse(text);
   } catch {
     return null;
   }
+  if (index === null) return null;
   const inPlace = index.presets && Object.hasOwn(index.presets, preset);
   if (index.recording === true && !inPlace) return Object.assign([], { recording: true });
   analysisFiles.set(preset, (index.analyses || {})[preset]);
