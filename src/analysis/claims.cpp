@@ -2,6 +2,8 @@
 // (docs/claims.md, "The claims").
 #include "analysis/verdicts.h"
 
+#include <algorithm>
+
 #include "analysis/codes.h"
 #include "io/json_input.h"
 #include "io/messages.h"
@@ -32,22 +34,38 @@ int stopped_runs(const Exp& e) {
   return n;
 }
 
-json stopped_claim(int id, const Exp& e, const std::string& a, const std::string& b) {
-  return claim(id, Reason::runs_stopped, &e, {{"stopped", stopped_runs(e)}, {"runs", e.runs.size()}, {"pair", {a, b}}});
+// The runs of variants a and b that the config plans (a run per seed) and the results do not
+// hold: the reader stopped them before they began (a merge takes every slice of a plan; the page
+// leaves out a run stopped before it began, and one whose worker failed).
+int not_begun(const Exp& e, const std::string& a, const std::string& b) {
+  int held = 0;
+  for (const Run& r : e.runs) held += r.variant == a || r.variant == b;
+  return std::max(0, 2 * e.seeds_planned - held);
 }
 
-// A pair with no paired seed. When the reader stopped the experiment's runs (a run of it says
-// so; one stopped before it began is not in the results at all) the claim was tested and left
-// undecided: `not_decided`, `runs_stopped`. Otherwise (a run diverged) it cannot be tested on
-// these results: `no_pairs`.
+// The reader cut the pair's comparison short: a run of the experiment was stopped, or a run of
+// the pair was stopped before it began.
+bool cut_short(const Exp& e, const std::string& a, const std::string& b) {
+  return stopped_runs(e) > 0 || not_begun(e, a, b) > 0;
+}
+
+json stopped_claim(int id, const Exp& e, const std::string& a, const std::string& b) {
+  return claim(id, Reason::runs_stopped, &e,
+               {{"stopped", stopped_runs(e)}, {"not_begun", not_begun(e, a, b)}, {"runs", e.runs.size()},
+                {"pair", {a, b}}});
+}
+
+// A pair with no paired seed. When the reader cut the comparison short (cut_short) the claim
+// was tested and left undecided: `not_decided`, `runs_stopped`. Otherwise (a run diverged) it
+// cannot be tested on these results: `no_pairs`.
 json unpaired(int id, const Exp& e, const Pair& p) {
-  if (stopped_runs(e) == 0) return claim(id, Reason::no_pairs, &e);
+  if (!cut_short(e, p.a, p.b)) return claim(id, Reason::no_pairs, &e);
   return stopped_claim(id, e, p.a, p.b);
 }
 
-// No experiment of the list has runs of both variants. One that compares them and whose runs the
-// reader stopped (those of a variant never began) was tested and stopped: `runs_stopped`;
-// otherwise the claim is not tested here: `experiment_absent`.
+// No experiment of the list has runs of both variants. One that compares them and whose
+// comparison the reader cut short (the runs of a variant never began) was tested and stopped:
+// `runs_stopped`; otherwise the claim is not tested here: `experiment_absent`.
 json absent(int id, const std::vector<Exp>& exps, const std::vector<std::string>& names, const std::string& a,
             const std::string& b) {
   for (const std::string& name : names)
@@ -55,7 +73,7 @@ json absent(int id, const std::vector<Exp>& exps, const std::vector<std::string>
       const auto plans = [&](const std::string& v) {
         return std::find(e.planned.begin(), e.planned.end(), v) != e.planned.end();
       };
-      if (e.name == name && e.lrs.size() <= 1 && plans(a) && plans(b) && stopped_runs(e) > 0)
+      if (e.name == name && e.lrs.size() <= 1 && plans(a) && plans(b) && cut_short(e, a, b))
         return stopped_claim(id, e, a, b);
     }
   return claim(id, Reason::experiment_absent);

@@ -93,6 +93,7 @@ Exp read_experiment(const json& results, size_t index) {
       bad(where + ".runs[" + std::to_string(i) + "]: expected a run as parse_results returns it (variant, seed, "
                   "lr, status, final, curve, eval, stats, wo)");
   e.planned = e.variants;
+  e.seeds_planned = cfg.seeds;
   for (const json& r : results["runs"]) {
     Run run;
     run.variant = r["variant"].get<std::string>();

@@ -51,6 +51,7 @@ struct Exp {
   bool g2p = false;  // its runs' task is g2p: their records carry PER and WER (docs/results.md)
   std::vector<std::string> variants;  // the experiment's order, those with a run in the file
   std::vector<std::string> planned;   // every variant the experiment compares (experiment.h)
+  int seeds_planned = 0;  // runs per variant and learning rate its config plans (config "seeds")
   std::vector<Run> runs;
   std::vector<double> lrs;  // distinct, ascending
 

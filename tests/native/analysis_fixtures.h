@@ -79,6 +79,13 @@ inline json results(const std::string& experiment, const std::vector<Spec>& spec
   return parse_results(file.dump());
 }
 
+// Results `r` whose config plans `seeds` seeds: the analysis counts a planned run missing from
+// the file as stopped before it began.
+inline json planning_seeds(json r, int seeds) {
+  r["config"]["seeds"] = seeds;
+  return r;
+}
+
 // An experiment the schema-1 reader does not know, built in the shape parse_results returns:
 // typed status, each run's learning rate.
 inline json sweep_results(const std::string& experiment, const std::vector<std::pair<Spec, double>>& runs) {

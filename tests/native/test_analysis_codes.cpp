@@ -40,7 +40,7 @@ TEST(Analysis, EveryOtherReasonOnItsOwnInput) {
   diverged[1].diverged_at = 40;  // identity's only seed
   const auto never = [](int, double) { return false; };
   const ReasonCase cases[] = {
-      {1, "not_tested", "no_pairs", results("remove_wo", diverged)},
+      {1, "not_tested", "no_pairs", planning_seeds(results("remove_wo", diverged), 1)},
       // Two seeds of three: a verdict needs kMinSeeds.
       {1, "not_decided", "too_few_seeds", results("remove_wo", learned_identity({10, 10}, {20, 20}))},
       {6, "not_decided", "too_few_seeds",

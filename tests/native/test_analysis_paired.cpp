@@ -238,7 +238,8 @@ TEST(Analysis, AStoppedRunLeavesTooFewSeeds) {
 
 // Runs the reader stopped before any pair finished: the claims were tested and stopped, so not
 // decided (runs_stopped), never "not tested"; a pair left unpaired by a diverged run alone
-// cannot be tested (no_pairs). Runs stopped before they began are not in the results at all.
+// cannot be tested (no_pairs). Runs stopped before they began are not in the results at all:
+// the config's seeds count them.
 TEST(Analysis, StoppedRunsLeaveTheClaimUndecidedNotUntested) {
   json r = freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8});
   json kept = json::array();
@@ -254,11 +255,40 @@ TEST(Analysis, StoppedRunsLeaveTheClaimUndecidedNotUntested) {
     EXPECT_EQ(c["verdict"], "not_decided") << id;
     EXPECT_EQ(c["reason"], "runs_stopped") << id;
     EXPECT_EQ(c["figures"]["stopped"], 3) << id;
+    EXPECT_EQ(c["figures"]["not_begun"], id == 3 || id == 4 ? 3 : 0) << id;
     EXPECT_EQ(reason_text(c).rfind("stopped", 0), 0u) << reason_text(c);
   }
   std::vector<Spec> diverged = learned_identity({10}, {20});
   diverged[1].diverged_at = 40;
-  EXPECT_EQ(claim(analyze({results("remove_wo", diverged)}), 1)["reason"], "no_pairs");
+  EXPECT_EQ(claim(analyze({planning_seeds(results("remove_wo", diverged), 1)}), 1)["reason"], "no_pairs");
+}
+
+// Stop pressed when every run the experiment had begun was done, and the runs of a variant had
+// not begun: the claims on that variant were tested and stopped, not "not tested".
+TEST(Analysis, RunsStoppedBeforeTheyBeganLeaveTheClaimUndecided) {
+  json r = freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8});
+  json kept = json::array();
+  for (json& run : r["runs"])
+    if (run["variant"] != "frozen_random" || run["seed"] == 0) kept.push_back(run);
+  r["runs"] = kept;  // frozen_random seeds 1 and 2 queued when Stop was pressed
+  const json a = analyze({r});
+  EXPECT_EQ(claim(a, 1)["figures"]["comparison"]["n"], 3);  // learned and identity paired in every seed
+  for (int id : {3, 4}) {
+    const json& c = claim(a, id);
+    EXPECT_EQ(c["verdict"], "not_decided") << id;
+    EXPECT_EQ(c["reason"], "too_few_seeds") << id;  // one paired seed
+  }
+  r["runs"] = json::array();
+  for (json& run : kept)
+    if (run["variant"] != "frozen_random") r["runs"].push_back(run);
+  const json none = analyze({r});
+  for (int id : {3, 4}) {
+    const json& c = claim(none, id);
+    EXPECT_EQ(c["verdict"], "not_decided") << id;
+    EXPECT_EQ(c["reason"], "runs_stopped") << id;
+    EXPECT_EQ(c["figures"]["stopped"], 0) << id;
+    EXPECT_EQ(c["figures"]["not_begun"], 3) << id;
+  }
 }
 
 // The leader is ahead in more than half the seeds and its mean gap favours it; the words say

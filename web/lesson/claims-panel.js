@@ -296,7 +296,9 @@ function cellOf(column, id, words = false) {
     const runs = new Map(live.flatMap((exp) => exp.runs.map((r) => [r.job, r])));
     return { state: 'running', k: [...runs.values()].filter((r) => !active(r)).length, n: runs.size };
   }
-  const busy = depends.filter(mine).map((name) => experiments.get(name)).filter(pending);
+  // An experiment being analysed, or analysed but not yet read by the column's analysis.
+  const unread = (exp) => exp.analysis && (column.inputs.get(exp.name) || {}).key !== shownInput(exp).key;
+  const busy = depends.filter(mine).map((name) => experiments.get(name)).filter((exp) => pending(exp) || unread(exp));
   if (busy.length) return { state: 'analysing' };
   const read = depends.find((name) => column.inputs.has(name));
   if (!claim || !read) {

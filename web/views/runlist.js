@@ -81,10 +81,9 @@ export class RunList {
       this.headKey = headKey;
       this.head.replaceChildren(...headerCells(heads));
       for (const { tr } of this.rows) labelRow(tr);  // the header's words: of this language, these columns
-      fitTable(this.wrap);
     }
     runs.forEach((run, i) => this.update(this.rows[i], run));
-    // New texts can widen the columns: measured again in the next frame, once for all tables.
+    // New texts can widen the columns: measured again once this frame's renders are done, once for all tables.
     fitTable(this.wrap);
   }
 

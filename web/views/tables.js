@@ -25,17 +25,27 @@ export function labelRow(tr) {
 }
 
 // Stacks the table of each .table-wrap fitted whose columns side by side are wider than the
-// wrap: measured again whenever the wrap or the table changes size, and whenever fitTable is
-// called (a change of text can make the columns narrower again without changing the stacked
-// table's size). The measure is taken in the next animation frame, not in the observer's
-// callback, where a change of size would be a resize loop.
+// wrap: measured whenever fitTable is called (a change of text can make the columns narrower
+// again without changing the stacked table's size), and again whenever the wrap or the table
+// changes size. A call is fitted when the task or frame callback that made it ends (a
+// microtask), so that a table made in a frame is painted fitted; a change of size is fitted in
+// the next animation frame, not in the observer's callback, where a change of size would be a
+// resize loop.
 const pending = new Set();
-const schedule = (wrap) => {
-  if (!pending.size) requestAnimationFrame(fitPending);
+let soon = false;
+let nextFrame = false;
+const schedule = (wrap, now) => {
   pending.add(wrap);
+  if (now && !soon) {
+    soon = true;
+    queueMicrotask(() => { soon = false; fitPending(); });
+  } else if (!now && !nextFrame) {
+    nextFrame = true;
+    requestAnimationFrame(() => { nextFrame = false; fitPending(); });
+  }
 };
 const sizes = new ResizeObserver((entries) => {
-  for (const e of entries) schedule(e.target.closest('.table-wrap'));
+  for (const e of entries) schedule(e.target.closest('.table-wrap'), false);
 });
 const watched = new WeakSet();
 
@@ -50,10 +60,10 @@ function fitPending() {
   for (const wrap of wide) wrap.classList.add('stacked');
 }
 
-// Fits the table in `wrap` (above) in the next frame, and keeps it fitted from now on.
+// Fits the table in `wrap` (above) before the frame is painted, and keeps it fitted from now on.
 export function fitTable(wrap) {
   if (!wrap) return;
-  schedule(wrap);
+  schedule(wrap, true);
   if (watched.has(wrap)) return;
   watched.add(wrap);
   sizes.observe(wrap);
