@@ -102,8 +102,8 @@ async function runChecked(page, name) {
   await section.locator('button.run').click();
   await page.waitForFunction((s) => s.dataset.state === 'settled' || s.querySelector('.runs-table tr[data-status="running"]'),
     await section.elementHandle(), { polling: 'raf', timeout: 20_000 });
-  // A table made or changed is fitted before the frame is painted, and a change of size in the
-  // next frame (web/views/tables.js): measured after that.
+  // A table shown for the first time is fitted before it is painted, and a change of it or of its
+  // size in the next frame (web/views/tables.js): measured after that.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   expect(await page.evaluate(misfits), `${name} while running`).toEqual([]);
   await untilAttribute(section, 'data-state', 'settled', 60_000);

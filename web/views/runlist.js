@@ -83,7 +83,7 @@ export class RunList {
       for (const { tr } of this.rows) labelRow(tr);  // the header's words: of this language, these columns
     }
     runs.forEach((run, i) => this.update(this.rows[i], run));
-    // New texts can widen the columns: measured again once this frame's renders are done, once for all tables.
+    // New texts can widen the columns: measured again, once for all tables.
     fitTable(this.wrap);
   }
 

@@ -27,10 +27,11 @@ export function labelRow(tr) {
 // Stacks the table of each .table-wrap fitted whose columns side by side are wider than the
 // wrap: measured whenever fitTable is called (a change of text can make the columns narrower
 // again without changing the stacked table's size), and again whenever the wrap or the table
-// changes size. A call is fitted when the task or frame callback that made it ends (a
-// microtask), so that a table made in a frame is painted fitted; a change of size is fitted in
-// the next animation frame, not in the observer's callback, where a change of size would be a
-// resize loop.
+// changes size. A table shown for the first time is fitted when the task or frame callback that
+// made it ends (a microtask), so that it is never painted wider than its column; after that, in
+// the next animation frame, which keeps the measure out of the frame that rendered the table
+// (a frame that renders the claims panel is long already), and out of the observer's callback,
+// where a change of size would be a resize loop. A wrap already stacked stays stacked meanwhile.
 const pending = new Set();
 let soon = false;
 let nextFrame = false;
@@ -48,6 +49,7 @@ const sizes = new ResizeObserver((entries) => {
   for (const e of entries) schedule(e.target.closest('.table-wrap'), false);
 });
 const watched = new WeakSet();
+const measured = new WeakSet();  // wraps fitted once with their table laid out
 
 // All the pending wraps at once, read between two rounds of writes, so that the frame lays the
 // page out once rather than once per table.
@@ -56,14 +58,16 @@ function fitPending() {
   pending.clear();
   for (const wrap of wraps) wrap.classList.remove('stacked');
   // An offscreen section skips layout (content-visibility): its sizes are 0 until in view.
-  const wide = wraps.filter((wrap) => wrap.clientWidth > 0 && wrap.querySelector('table').offsetWidth > wrap.clientWidth);
+  const shown = wraps.filter((wrap) => wrap.clientWidth > 0 && wrap.querySelector('table').offsetWidth > 0);
+  const wide = shown.filter((wrap) => wrap.querySelector('table').offsetWidth > wrap.clientWidth);
   for (const wrap of wide) wrap.classList.add('stacked');
+  for (const wrap of shown) measured.add(wrap);
 }
 
-// Fits the table in `wrap` (above) before the frame is painted, and keeps it fitted from now on.
+// Fits the table in `wrap` (above), and keeps it fitted from now on.
 export function fitTable(wrap) {
   if (!wrap) return;
-  schedule(wrap, true);
+  schedule(wrap, !measured.has(wrap));
   if (watched.has(wrap)) return;
   watched.add(wrap);
   sizes.observe(wrap);
