@@ -7,12 +7,15 @@
 # file is copied beside its place and renamed into it, and a preset's folder is in place before
 # the index that names it, so that the page never reads half of either. What is already in place
 # is left. Prints a line per thing placed. With no recordings at all in place, it writes an index
-# that says they are being made.
+# that says they are being made. While the lexicon is still to come, index.json lists it under
+# "coming" (the page, which polls the index, then asks for the lexicon again as it changes), and
+# WOLAB_DONE=1 (start.sh's last call, once the background builds have ended) drops the list.
 #   WOLAB_DIST         the assembled page (default dist)
 #   WOLAB_MADE         what npm start makes: nosimd.done and native.done once those builds are
 #                      done, recorded/ as record.sh writes it (default build/start)
 #   WOLAB_WASM_DIR     the wasm build (default build-wasm)
 #   WOLAB_NATIVE_DIR   the native build, whose data/ holds the lexicon (default build)
+#   WOLAB_DONE         set: nothing more is coming (the background builds have ended)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${WOLAB_DIST:-dist}
@@ -45,20 +48,33 @@ fi
 
 from=$made/recorded
 to=$dist/recorded
-[[ -f $from/index.json ]] || exit 0
-cmp -s "$from/index.json" "$to/index.json" && exit 0
-# The index first, so that every folder it names is complete (record.sh moves each into place
-# before it rewrites the index); the folders as hard links where they can be, a copy that costs
-# nothing.
-mkdir -p "$to"
-cp "$from/index.json" "$dist/.index.json.tmp"
-for d in "$from"/*/; do
-  [[ -d $d ]] || continue
-  p=$(basename "$d")
-  [[ $d/analysis.json -ef $to/$p/analysis.json ]] && continue
-  rm -rf "$to/.$p.new"
-  cp -al "$d" "$to/.$p.new" 2>/dev/null || { rm -rf "$to/.$p.new" && cp -a "$d" "$to/.$p.new"; }
-  rm -rf "$to/$p" && mv "$to/.$p.new" "$to/$p"
-  echo "the $p recording in place"
-done
-mv "$dist/.index.json.tmp" "$to/index.json"
+if [[ -f $from/index.json ]] && ! cmp -s "$from/index.json" "$made/.index.placed.json"; then
+  # The index first, so that every folder it names is complete (record.sh moves each into place
+  # before it rewrites the index); the folders as hard links where they can be, a copy that costs
+  # nothing.
+  mkdir -p "$to"
+  cp "$from/index.json" "$made/.index.placed.json"
+  cp "$from/index.json" "$dist/.index.json.tmp"
+  for d in "$from"/*/; do
+    [[ -d $d ]] || continue
+    p=$(basename "$d")
+    [[ $d/analysis.json -ef $to/$p/analysis.json ]] && continue
+    rm -rf "$to/.$p.new"
+    cp -al "$d" "$to/.$p.new" 2>/dev/null || { rm -rf "$to/.$p.new" && cp -a "$d" "$to/.$p.new"; }
+    rm -rf "$to/$p" && mv "$to/.$p.new" "$to/$p"
+    echo "the $p recording in place"
+  done
+  mv "$dist/.index.json.tmp" "$to/index.json"
+fi
+
+# "coming": the data files still to come, by their name on the page (web/state/data-files.js).
+coming=()
+[[ -n ${WOLAB_DONE:-} || -f $dist/cmudict-g2p.txt ]] || coming+=(lexicon)
+node -e '
+  const fs = require("fs");
+  const [file, ...coming] = process.argv.slice(1);
+  const index = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (JSON.stringify(index.coming || []) === JSON.stringify(coming)) process.exit(0);
+  if (coming.length) index.coming = coming; else delete index.coming;
+  fs.writeFileSync(file + ".tmp", JSON.stringify(index) + "\n");
+  fs.renameSync(file + ".tmp", file);' "$to/index.json" "${coming[@]}"

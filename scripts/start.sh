@@ -59,10 +59,10 @@ while kill -0 "$background" 2>/dev/null; do
   sleep 2
 done
 if wait "$background"; then
-  place
+  WOLAB_DONE=1 place
   say "everything built and in place"
 else
-  place
+  WOLAB_DONE=1 place
   # Not "being made" any more: without recordings the page says so.
   if grep -q '"recording": true' dist/recorded/index.json 2>/dev/null; then
     sed -i 's/"recording": true/"recording": false/' dist/recorded/index.json

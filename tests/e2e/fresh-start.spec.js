@@ -1,8 +1,9 @@
 // The page as `npm start` serves it on a fresh clone, not the test build's dist/: assembled
-// (scripts/assemble-dist.sh) before the native build has made the lexicon, served while the
-// recordings are made, and then given the lexicon and the Quick recording by scripts/place.sh
-// without a reload, as scripts/start.sh does. Section 7 then works as on any build: its word box
-// answers from the recorded models and its live Run trains.
+// (scripts/assemble-dist.sh) from the SIMD module alone, before the native build has made the
+// lexicon and before the module without SIMD is built, with the committed recordings of both
+// presets (recorded/presets/) on it from the start; then given the lexicon and that module by
+// scripts/place.sh without a reload, as scripts/start.sh does. Section 7 then works as on any
+// build: its word box answers and its live Run trains.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import { start } from '../../scripts/serve.js';
 import { openPage, query, runAndWait, tableCells, TINY, untilAttribute } from './helpers.js';
 
 const root = path.resolve('.');
-const recordedQuick = path.join(root, 'dist', 'recorded', 'quick');
+const wasm = path.join(root, 'build-wasm');
 const lexicon = path.join(root, 'build', 'data', 'cmudict-g2p.txt');
 const VARIANTS = ['learned', 'identity', 'frozen_random', 'learned_identity_init'];
 
@@ -20,16 +21,21 @@ const script = (name, env) => execFileSync('bash', [path.join(root, 'scripts', n
   cwd: root, env: { ...process.env, ...env }, encoding: 'utf8',
 });
 
-test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arrive while it is open, then section 7 answers and trains', async ({ page }) => {
-  test.skip(!fs.existsSync(recordedQuick) || !fs.existsSync(lexicon),
-    'needs the Quick recording (scripts/record.sh) and the lexicon (scripts/build-native.sh)');
+test('npm start\'s page on a fresh clone: both presets recorded from the start; the lexicon and the module without SIMD arrive while it is open, then section 7 answers and trains', async ({ page }) => {
+  test.skip(!fs.existsSync(path.join(wasm, 'wolab-nosimd.wasm')) || !fs.existsSync(lexicon),
+    'needs both wasm modules (scripts/build-wasm.sh) and the lexicon (scripts/build-native.sh)');
   test.setTimeout(300_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wolab-start-'));
   const env = { WOLAB_DIST: path.join(dir, 'dist'), WOLAB_MADE: path.join(dir, 'made') };
-  // No native build yet: dist/ without the lexicon, and an index that says "being made".
-  script('assemble-dist.sh', { ...env, WOLAB_NATIVE_DIR: path.join(dir, 'no-native-build') });
-  script('place.sh', env);
-  expect(fs.existsSync(path.join(env.WOLAB_DIST, 'cmudict-g2p.txt'))).toBe(false);
+  // The SIMD module alone, as npm start builds it first.
+  const simdOnly = path.join(dir, 'build-wasm');
+  fs.mkdirSync(simdOnly);
+  for (const f of ['wolab.js', 'wolab.wasm']) fs.copyFileSync(path.join(wasm, f), path.join(simdOnly, f));
+  script('assemble-dist.sh', { ...env, WOLAB_WASM_DIR: simdOnly, WOLAB_NATIVE_DIR: path.join(dir, 'no-native-build') });
+  expect(script('place.sh', env)).toBe('');
+  for (const f of ['cmudict-g2p.txt', 'wolab-nosimd.wasm', 'wolab-nosimd.js']) {
+    expect(fs.existsSync(path.join(env.WOLAB_DIST, f)), f).toBe(false);
+  }
   const server = await start({ root: env.WOLAB_DIST, port: 0, host: '127.0.0.1' });
   try {
     // The page asks whether the lexicon is there (a HEAD request) before it is: that 404, which
@@ -39,27 +45,27 @@ test('npm start\'s page on a fresh clone: the lexicon and Quick\'s recording arr
       if (r.status() === 404) missing.push(new URL(r.url()).pathname);
     });
     const problems = await openPage(page, server.url);
-    await expect(page.locator('#claims-none')).toContainText('still being made');
+    for (const preset of ['quick', 'article']) {
+      for (let id = 1; id <= 9; id++) {
+        await expect(page.locator(`#claims-body tr[data-claim="${id}"] td[data-preset="${preset}"]`))
+          .toHaveAttribute('data-source', 'recorded', { timeout: 30_000 });
+      }
+    }
     expect((await page.request.get(`${server.url}cmudict-g2p.txt`)).status()).toBe(404);
 
-    // The native build is done and Quick is recorded (record.sh's output as test.sh made it).
-    fs.mkdirSync(path.join(env.WOLAB_MADE, 'recorded'), { recursive: true });
+    // The native build and the module without SIMD are done.
+    fs.mkdirSync(env.WOLAB_MADE, { recursive: true });
     fs.writeFileSync(path.join(env.WOLAB_MADE, 'native.done'), '');
-    fs.cpSync(recordedQuick, path.join(env.WOLAB_MADE, 'recorded', 'quick'), { recursive: true });
-    const index = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'recorded', 'index.json'), 'utf8'));
-    fs.writeFileSync(path.join(env.WOLAB_MADE, 'recorded', 'index.json'), JSON.stringify({
-      presets: { quick: index.presets.quick }, analyses: { quick: index.analyses.quick },
-      models: { quick: index.models.quick }, recording: true,
-    }));
-    const placed = script('place.sh', env);
+    fs.writeFileSync(path.join(env.WOLAB_MADE, 'nosimd.done'), '');
+    const placed = script('place.sh', { ...env, WOLAB_WASM_DIR: wasm });
     expect(placed).toContain('the lexicon (real words) in place');
-    expect(placed).toContain('the quick recording in place');
+    expect(placed).toContain('the module for browsers without WASM SIMD in place');
+    expect((await page.request.get(`${server.url}wolab-nosimd.wasm`)).status()).toBe(200);
 
-    // The open page shows Quick's recording without a reload.
+    // The open page's section 7, recorded from the start, now has its lexicon too.
     const section = page.locator('#exp-real_words');
     await expect(section.locator('.config-line')).toContainText('Recorded', { timeout: 30_000 });
     await untilAttribute(section, 'data-state', 'settled', 30_000);
-    await expect(page.locator('#claims-body')).toBeVisible({ timeout: 30_000 });
     const show = section.locator('.predict-show');
     if (await show.count()) await show.click();
     const box = section.locator('.word-box');

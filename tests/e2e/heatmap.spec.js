@@ -251,15 +251,35 @@ test('the Quick preset (d_model 16, as recorded) shows every weight', async ({ p
   expect(problems).toEqual([]);
 });
 
-// The Article preset's recording is made by `bash scripts/record.sh` (both presets), not by
-// npm test, which records only Quick: where it is there, its map is checked against the file
-// and screenshotted (docs/screenshots/heatmap_{aggregate,zoom}.png).
-const ARTICLE = 'dist/recorded/article/results.wo_heatmap.json';
+// A float16 bit pattern as a number.
+function fromHalf(h) {
+  const exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff, sign = h & 0x8000 ? -1 : 1;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+// The run's W_o snapshots with their matrices, read from the float16 file beside its results
+// (docs/results.md, "W_o snapshots apart": tensor "step.<s>.layers.<l>.attn.W_o.weight").
+function withMatrices(folder, run) {
+  const bytes = fs.readFileSync(`${folder}/${run.wo_file}`);
+  const n = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
+  return run.wo.map((s) => {
+    const { data_offsets: [begin, end] } = header[`step.${s.step}.layers.${s.layer}.attn.W_o.weight`];
+    const data = [];
+    for (let i = 8 + n + begin; i < 8 + n + end; i += 2) data.push(fromHalf(bytes.readUInt16LE(i)));
+    return { ...s, data };
+  });
+}
+
+// The Article preset's recording, committed (recorded/presets/, scripts/record.sh): its map is
+// checked against the file and screenshotted (docs/screenshots/heatmap_{aggregate,zoom}.png).
+const ARTICLE = 'dist/recorded/article';
 test('the Article recording: 4 × 4 head blocks of its 256 × 256 W_o, a block zoomed (screenshots)', async ({ page }) => {
-  test.skip(!fs.existsSync(ARTICLE), `${ARTICLE} is not recorded here (bash scripts/record.sh records it)`);
   test.setTimeout(120_000);
-  const results = JSON.parse(fs.readFileSync(ARTICLE, 'utf8'));
-  const run = results.runs[0];
+  const results = JSON.parse(fs.readFileSync(`${ARTICLE}/results.wo_heatmap.json`, 'utf8'));
+  const run = { ...results.runs[0] };
+  run.wo = withMatrices(ARTICLE, run);
   const last = Math.max(...run.wo.map((s) => s.step));
   const snap = run.wo.find((s) => s.layer === 0 && s.step === last);
   const { d_model: d, heads } = results.config.model;

@@ -116,8 +116,8 @@ test('a live run replaces the recorded one, and the claims follow it', async ({ 
   expect(problems).toEqual([]);
 });
 
-// The test build records the Quick preset only: here the index also lists an Article recording
-// of experiment 1 (a CLI file of the fixtures), as a full build would.
+// Here the index lists only an Article recording of experiment 1 (a CLI file of the fixtures): the
+// sections whose Article recording is missing keep Quick's.
 test('choosing another preset shows its recordings where nothing else is shown', async ({ page }) => {
   const problems = await openPage(page);
   const remove = page.locator('#exp-remove_wo');

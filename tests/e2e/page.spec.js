@@ -400,13 +400,17 @@ test('a run whose worker failed leaves its claims not decided, saying that a run
   const failedRows = await section.locator('.runs-table tbody tr[data-status="failed"]').count();
   expect(failedRows).toBeGreaterThan(0);
   await expect(section.locator('.runs-table tbody tr[data-status="done"]')).not.toHaveCount(0);
-  const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
-  await expect(claim1).toHaveAttribute('data-source', 'live');
-  await expect(claim1.locator(':scope > .verdict')).toHaveText('not decided');
-  await expect(claim1.locator(':scope > .reason')).toHaveText(
+  // The summary's row of claim 1 (learned against identity), then its evidence in the live column.
+  const row = page.locator('#claims-body details[data-claim="1"]');
+  await expect(row.locator(':scope > summary')).toContainText(`Not decided: ${failedRows} of the runs this needs failed to train (an error, not a result).`);
+  await row.locator(':scope > summary').click();
+  const cell = row.locator('td[data-source="live"]').first();
+  await expect(cell.locator(':scope > .verdict')).toHaveText('not decided');
+  await expect(cell.locator(':scope > .reason')).toHaveText(
     new RegExp(`^${failedRows === 1 ? '1 run failed' : `${failedRows} runs failed`}: the experiment did not train as planned \\(the first error: .*simulated crash`));
   await page.locator('#lang').selectOption('zh');
-  await expect(claim1.locator(':scope > .reason')).toContainText(`${failedRows} 个运行失败`);
+  await expect(row.locator(':scope > summary')).toContainText(`所需的运行中有 ${failedRows} 个训练失败`);
+  await expect(cell.locator(':scope > .reason')).toContainText(`${failedRows} 个运行失败`);
   await page.unrouteAll({ behavior: 'wait' });
   expect(problems.filter((p) => !p.includes('simulated crash'))).toEqual([]);
 });

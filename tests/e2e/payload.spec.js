@@ -1,16 +1,17 @@
 // What the page costs a reader: the bytes each section's recording and the first screen take on
 // the wire (compressed, as scripts/serve.js serves them), the longest main-thread task while
 // choosing the Article preset and showing its heatmap, and the page's JS heap once what was shown
-// is gone. The test build records Quick only (scripts/test.sh); the Article cases run where
-// both presets are recorded (npm start, npm run build) and are skipped otherwise.
+// is gone. Both presets are recorded in every build (recorded/presets/, committed).
 import os from 'node:os';
 import { test, expect } from '@playwright/test';
 import { openPage, TIMED, untilAttribute } from './helpers.js';
 
 const SECTION_BUDGET = 3e6;       // bytes, any one section's recording at either preset
 // bytes, everything the page fetches before the reader scrolls: with the claims' columns of real
-// words trained to the end (three recorded analyses of about 7 KB each, and their manifest)
-const FIRST_SCREEN_BUDGET = 1.1e6;
+// words trained to the end (three recorded analyses of about 7 KB each, and their manifest), and
+// the Article column's recordings (about 110 KB: the claims panel fetches a preset's results
+// files with its recorded analysis, for a column that mixes them with live runs)
+const FIRST_SCREEN_BUDGET = 1.25e6;
 const ANALYSIS_BUDGET = 100e3;    // bytes, a preset's recorded analysis (18 KB gzipped at Quick)
 const LONG_TASK = 100;            // ms
 
@@ -72,7 +73,7 @@ for (const preset of ['quick', 'article']) {
     test.setTimeout(120_000);
     const sent = transfers(page);
     const problems = await openPage(page);
-    test.skip(!(await recordedPresets(page)).includes(preset), `${preset} is not recorded in this build`);
+    expect(await recordedPresets(page)).toContain(preset);
     const { model } = JSON.parse(await page.evaluate(async () => (await createWolab()).presets()))[preset];
     if (preset !== 'quick') {
       await page.locator('#settings summary').click();
@@ -141,7 +142,7 @@ test('showing the Article heatmap: no main-thread task over 100 ms; the JS heap 
       .observe({ type: 'longtask' });
   });
   const problems = await openPage(page);
-  test.skip(!(await recordedPresets(page)).includes('article'), 'Article is not recorded in this build');
+  expect(await recordedPresets(page)).toContain('article');
   await untilAttribute(page.locator('#exp-wo_heatmap'), 'data-state', 'settled', 30_000);
   await page.waitForLoadState('networkidle');
   const cdp = await page.context().newCDPSession(page);

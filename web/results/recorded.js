@@ -57,11 +57,12 @@ export function whenRecordingsChange(then) {
   setTimeout(tick, POLL_MS);
 }
 
-// Whether npm start is still making the recordings (index.json says "recording": true), and with
-// them the native build's files, which it puts in place as they are made (scripts/place.sh).
-export async function beingMade() {
+// Whether npm start is still making the data file `name` (web/state/data-files.js), which it puts
+// in place as soon as it is made (scripts/place.sh): index.json lists it under "coming".
+export async function stillComing(name) {
   try {
-    return JSON.parse(await indexText())?.recording === true;  // JSON.parse(null): null, no index
+    const coming = JSON.parse(await indexText())?.coming;  // JSON.parse(null): null, no index
+    return Array.isArray(coming) && coming.includes(name);
   } catch {
     return false;  // not JSON
   }

@@ -22,7 +22,7 @@ import { notice } from '../controls/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
 import { estimateText, onEstimate } from '../runs/estimate.js';
 import { dataMissing } from '../state/data-files.js';
-import { beingMade, whenRecordingsChange } from '../results/recorded.js';
+import { stillComing, whenRecordingsChange } from '../results/recorded.js';
 import { active, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
 import { requestRun, saveModel } from '../runs/live-runs.js';
 import { copyEmbed } from '../controls/share.js';
@@ -64,15 +64,15 @@ export function makeExperiment(info) {
   exp.missingLine.className = 'missing-line error';
   exp.missingLine.hidden = true;
   exp.configLine.after(exp.missingLine);
-  // Whether the data is there: asked again each time the recordings change while npm start still
-  // makes them, since it puts the lexicon in place meanwhile (scripts/place.sh).
+  // Whether the data is there: asked again each time the recordings' index changes while npm
+  // start still makes the file, which it puts in place meanwhile (scripts/place.sh, "coming").
   const checkData = (again) => dataMissing(info.needs_data, again).then(async (why) => {
     if (why !== exp.missing) {
       exp.missing = why;
       exp.redraw();
       dataChecked.emit(exp);
     }
-    if (why && await beingMade()) whenRecordingsChange(() => checkData(true));
+    if (why && await stillComing(info.needs_data)) whenRecordingsChange(() => checkData(true));
   });
   if (info.needs_data) checkData(false);
   exp.partialLine = document.createElement('p');
