@@ -110,13 +110,13 @@ for i in "${!presets[@]}"; do
   mkdir -p "$tmp/$preset"
   start=$(date +%s)
   # Run in the preset's folder, so that the report names its files as they lie beside it.
-  (cd "$tmp/$preset" && "$bin" run --preset "$preset" --experiment all --jobs 2 --out results.json > report.txt)
+  (cd "$tmp/$preset" && "$bin" run --preset "$preset" --experiment all --jobs 2 --out results.json > /dev/null)
   # Each run's W_o snapshots to a float16 file of its own beside its results (lab/wo_files.h):
   # at the Article preset they are 29 MB of JSON, which a page fetches only to draw one run.
   for f in "$tmp/$preset"/results.*.json; do
     "$bin" split-wo "$f" --out "$f" > /dev/null
   done
-  "$bin" report --json "$tmp/$preset"/results.*.json > "$tmp/$preset/analysis.json"
+  (cd "$tmp/$preset" && "$bin" report --json results.*.json > analysis.json && "$bin" report results.*.json > report.txt)
   # This preset's entries of index.json.
   {
     printf '{'

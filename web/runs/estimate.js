@@ -25,26 +25,31 @@ const speed = store(null);
 let speedTimer = 0;  // the timeout that will measure it
 
 // The seconds one cost unit took on one worker while the others trained too, as this device
-// showed them, the last HISTORY of each group: every worker's figure of each timing (Runner.time,
+// showed them, the last HISTORY of each group of each Run all config (a unit of a wider model
+// takes less time: Quick's and Article's figures are kept apart): every worker's figure of each
+// timing (Runner.time,
 // 0.3 s a worker), and each run of a batch that trained to its end (its wall time over its cost),
 // which is the time a Run takes as it takes it. A range from one timing alone swung threefold on
 // a busy machine (one worker had a core, the other waited), and missed the actual time; the range
 // spans what the recent figures say, so it moves as they do, and holds the actual time as long as
 // the load is one the figures saw. This module's alone.
 const HISTORY = 12;
-const observed = new Map();
-function observe(group, seconds) {
-  const list = [...(observed.get(group) || []), ...seconds.filter((s) => Number.isFinite(s) && s > 0)];
-  observed.set(group, list.slice(-HISTORY));
+const observed = new Map();  // `${Run all config}\n${group}` -> seconds
+const seen = (all, group) => observed.get(`${all}\n${group}`) || [];
+function observe(all, group, seconds) {
+  const list = [...seen(all, group), ...seconds.filter((s) => Number.isFinite(s) && s > 0)];
+  observed.set(`${all}\n${group}`, list.slice(-HISTORY));
 }
-const group = (plan) => plan.experiments.find((name) => experiments.get(name)?.info.needs_data) || 'all';
+const groupOf = (plan) => plan.experiments.find((name) => experiments.get(name)?.info.needs_data) || 'all';
 
-// A batch's runs that trained to their end, as figures of their group, and the estimate updated.
+// A batch's runs that trained to their end, as figures of their group under the settings they
+// trained with, and the estimate updated.
 function observeBatch({ jobs }) {
+  const all = runAllConfig();
   for (const job of jobs) {
     const run = job.runs[0];
     if (!run || run.status.state !== 'done' || !run.startedAt || !run.endedAt) continue;
-    observe(group(job.plan), [(run.endedAt - run.startedAt) / 1000 / job.plan.cost.total]);
+    observe(all, groupOf(job.plan), [(run.endedAt - run.startedAt) / 1000 / job.plan.cost.total]);
   }
   if (speed.get()) speed.set({ ...speed.get() });
 }
@@ -59,8 +64,12 @@ export function scheduleSpeed(ms) {
 const later = () => scheduleSpeed(SPEED_DELAY_MS);
 
 // Measured again after the last edit of the settings, and once a batch of runs has ended
-// (skipped while the runs trained).
-settings.subscribe(() => scheduleSpeed(SPEED_DELAY_MS));
+// (skipped while the runs trained). Meanwhile the estimate of the settings before is not shown
+// for the new ones: its readers are told at once, and estimateText gives nothing until then.
+settings.subscribe(() => {
+  if (speed.get()) speed.set({ ...speed.get() });
+  scheduleSpeed(SPEED_DELAY_MS);
+});
 batch.subscribe((b) => {
   if (!b.end) return;
   observeBatch(b);
@@ -172,7 +181,7 @@ async function measureSpeed() {
     const answers = first && await timedOnce(runner, first);
     if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
     const seconds = unitSeconds(answers, first);
-    observe(timed, seconds);
+    observe(all, timed, seconds);
     // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
     const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / seconds[i]));
     for (const name of members) {
@@ -189,7 +198,7 @@ export function estimateText(name) {
   const measured = speed.get();
   if (!measured || !configValid() || measured.key !== runAllConfig() || !measured.units.has(name)) return '';
   const units = measured.units.get(name);
-  const seconds = observed.get(measured.groups.get(name));
+  const seconds = seen(measured.key, measured.groups.get(name));
   const fast = Math.min(...seconds), slow = Math.max(...seconds);
   const low = Math.max(1, Math.floor(units * fast));
   return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * slow)) });
@@ -218,8 +227,8 @@ export function secondsLeft(now = performance.now()) {
   const queued = runner.queued().map((q) => jobs.find((job) => job.id === q.id).plan.cost.total);
   const left = makespan(queued, runner.size, busy);
   const measured = speed.get();
-  const timed = measured && measured.key === runAllConfig() && observed.get('all');
-  const prior = timed ? (Math.min(...timed) + Math.max(...timed)) / 2 : null;
+  const timed = measured && measured.key === runAllConfig() ? seen(measured.key, 'all') : [];
+  const prior = timed.length ? (Math.min(...timed) + Math.max(...timed)) / 2 : null;
   const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
   if (done + weight === 0) return null;
   return (left * (spent + (prior || 0) * weight)) / (done + weight);
