@@ -168,6 +168,14 @@ test('before Run, each experiment and Run all show an estimated time measured on
   await section.locator('button.run').click();
   await expect(section.locator('.estimate')).toBeHidden();
   await untilAttribute(section, 'data-state', 'settled', 30_000);
+  // Every preset gets its Run all estimate, never the one of the settings before it.
+  const overall = page.locator('#overall-label');
+  for (const preset of ['article', 'quick']) {
+    const shown = await overall.textContent();
+    await page.locator('#preset').selectOption(preset);
+    await expect(overall).not.toHaveText(shown);
+    await expect(overall).toHaveText(/^Idle\. Estimated time: about \d+ to \d+ s/, { timeout: 20_000 });
+  }
   expect(problems).toEqual([]);
 });
 
