@@ -13,17 +13,27 @@ namespace {
 
 // 100·x to one decimal: a share or a gap in percent, a rate's gap in points.
 double hundredths(double x) { return std::round(1000 * x) / 10; }
+// A gap's 100·x to one decimal, two under 1 (a fraction of a point is a result on real words).
+double gap_figure(double x) { return std::fabs(100 * x) < 1 ? std::round(10000 * x) / 100 : hundredths(x); }
 
 json plain_json(const char* code, json figures = json::object()) { return {{"code", code}, {"figures", std::move(figures)}}; }
 
 // Claims 1-4: the paired comparison the verdict read. `ahead` is the variant whose seeds ahead the
 // sentence counts (a, the one the claim favours, unless the code says otherwise).
+// The gap is the effect in the leader's favour (`advantage`): its mean and 95% interval, in points
+// for a rate, in percent for a log ratio (e^x - 1: 20% more steps or loss).
 json comparison_plain(const char* code, const json& m, bool with_gap, bool b_ahead = false) {
   json f = {{"seeds_ahead", m[b_ahead ? "ahead_b" : "ahead_a"]}, {"seeds", m["n"]}};
-  if (with_gap && m["gap"].is_object()) {
-    const std::string metric = m["metric"].get<std::string>();
-    const bool points = metric == "token_acc" || metric == "exact" || metric == "per" || metric == "wer";
-    f[points ? "gap_points" : "gap_pct"] = hundredths(m["gap"]["mean"].get<double>());
+  const json& adv = m["advantage"];
+  if (with_gap && adv.is_object()) {
+    const bool log_ratio = adv["scale"] == "log_ratio";
+    const auto at = [&](const char* key) {
+      return adv[key].is_number() ? json(gap_figure(log_ratio ? std::expm1(adv[key].get<double>()) : adv[key].get<double>()))
+                                  : json(nullptr);
+    };
+    f[log_ratio ? "gap_pct" : "gap_points"] = at("mean");
+    f["gap_lo"] = at("lo");
+    f["gap_hi"] = at("hi");
   }
   return plain_json(code, std::move(f));
 }
@@ -97,6 +107,7 @@ json plain_of(const json& claim) {
     case Reason::drop_smaller: return comparison_plain("drop_smaller", m, true);
     case Reason::drop_larger: return comparison_plain("drop_larger", m, true);
     case Reason::drop_in_range: return comparison_plain("drop_in_range", m, true);
+    case Reason::drop_unsure: return comparison_plain("drop_unsure", m, true);
     case Reason::frozen_better: return comparison_plain("frozen_better", m, false);
     case Reason::frozen_better_some_seeds: return comparison_plain("frozen_better_some_seeds", m, false);
     case Reason::identity_better: return comparison_plain("identity_better", m, false, true);

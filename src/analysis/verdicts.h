@@ -3,6 +3,7 @@
 // src/analysis/: analysis.h is the interface.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,10 +37,8 @@ struct Run {
 
   bool done() const { return state == State::done; }
   const json& final() const { return (*record)["final"]; }  // read_experiment checked it is there
-  std::optional<double> steps_to_threshold() const {
-    const json& s = member_or_null(final(), "steps_to_loss_0_1");
-    return s.is_number() ? std::optional<double>(s.get<double>()) : std::nullopt;
-  }
+  // The first step the smoothed training loss is below kLossThreshold (threshold_step).
+  std::optional<double> steps_to_threshold() const;
 };
 
 // One results object, read once.
@@ -83,8 +82,31 @@ json spread(const std::vector<double>& xs);
 json optional_number(std::optional<double> x);
 // Mean training loss over the curve's steps in (last - window, last].
 std::optional<double> window_loss(const json& run, int last, int window);
+// The first step s >= kThresholdWindow whose mean training loss over the curve's steps in
+// (s - kThresholdWindow, s] is below kLossThreshold: one easy batch cannot decide it. nullopt if
+// none is.
+std::optional<double> threshold_step(const json& run);
 int step_at(const Exp& e, double share);
 int smooth_window(const Exp& e);
+
+// ---- Effect sizes (effect.cpp) ----
+
+// The mean of per-seed paired differences and its 95% interval, paired t on n - 1 degrees of
+// freedom: the seeds are a sample, the interval says where the mean over all seeds one could run
+// would lie. With one value there is no spread, hence no interval (sd, lo and hi empty).
+struct Effect {
+  int n = 0;
+  double mean = 0;
+  std::optional<double> sd, lo, hi;
+  // The same effect with every value times sign (+1 or -1), the interval's ends in order.
+  Effect times(double sign) const;
+  // {scale: "log_ratio" or "difference", n, mean, sd, lo, hi, level: 0.95}; null with no value.
+  json to_json(bool log_ratio) const;
+};
+
+// The 0.975 quantile of Student's t with df >= 1 degrees of freedom.
+double t_quantile_975(int df);
+Effect paired_effect(const std::vector<double>& diffs);
 
 // ---- Paired comparisons (paired.cpp) ----
 
@@ -109,8 +131,26 @@ struct MetricPair {
   int leader = 0;             // 0: none, 1: a, 2: b (ahead in more than half the seeds, mean gap > 0)
   bool consistent = false;    // the leader is ahead in at least kConsistentShare of them
   std::vector<double> gaps;   // per seed, in the leader's favour
+  // Per seed where at least one run has a value, what the effect reads: a - b in points for a
+  // rate, ln(a / b) for steps and losses (a threshold never reached counts as the run's length,
+  // so such a seed is a bound); and their mean with its 95% interval.
+  std::vector<double> effects;
+  Effect effect;
 
   int n() const { return static_cast<int>(seeds.size()); }
+  bool log_ratio() const { return !info->points; }
+  // The effect in the leader's favour (its mean positive); the whole effect, n 0, with no leader.
+  Effect advantage() const {
+    if (!leader) return {};
+    const double favours_a = info->points && info->higher_better ? 1 : -1;
+    return effect.times(leader == 1 ? favours_a : -favours_a);
+  }
+  // The advantage's interval lies past x: its lower end reaches x, in points for a rate, relative
+  // for the others (0.2: 20% more steps or loss, ln 1.2 on the log ratio). Never with one seed.
+  bool past(double x) const {
+    const Effect adv = advantage();
+    return adv.lo && *adv.lo >= (info->points ? x : std::log1p(x)) - 1e-12;
+  }
   int leader_ahead() const { return leader == 1 ? ahead_a : leader == 2 ? ahead_b : 0; }
   // The seeds split: they do not all fall on one side (a ahead, b ahead, tied, or neither).
   bool split() const {
@@ -118,10 +158,8 @@ struct MetricPair {
       if (k == n()) return false;
     return n() > 0;
   }
-  double mean_gap() const { return mean(gaps); }
-  bool clear() const {
-    return consistent && !gaps.empty() && mean_gap() >= (info->points ? kClearAccuracyGap : kClearSpeedGap);
-  }
+  // Clear: consistent, and the advantage's interval past the size called clear.
+  bool clear() const { return consistent && past(info->points ? kClearAccuracyGap : kClearSpeedGap); }
 };
 
 // Two variants of one experiment, paired by seed.

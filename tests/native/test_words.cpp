@@ -4,6 +4,7 @@
 // contradicted itself.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -48,9 +49,21 @@ json part(int holds, int n, int at_init = 0) {
           {"consistent", !init_only && holds >= kConsistentShare * n - 1e-9}};
 }
 
-// A paired comparison as the analysis writes it (paired.cpp, metric_json).
+// An effect as the analysis writes it (effect.cpp): a rate's difference in points, or the log
+// ratio of a relative gap, with the interval 0.64 to 1.36 times the mean (none for one seed).
+json effect(const std::string& metric, double gap, int n) {
+  const bool points = metric == "token_acc" || metric == "exact" || metric == "per" || metric == "wer";
+  const auto at = [&](double x) { return points ? x : std::log1p(x); };
+  return {{"scale", points ? "difference" : "log_ratio"}, {"n", n}, {"mean", at(gap)},
+          {"sd", n > 1 ? json(0.1) : json(nullptr)}, {"lo", n > 1 ? json(at(0.64 * gap)) : json(nullptr)},
+          {"hi", n > 1 ? json(at(1.36 * gap)) : json(nullptr)}, {"level", 0.95}};
+}
+
+// A paired comparison as the analysis writes it (paired.cpp, metric_json), learned's advantage
+// `gap` (relative for steps and losses, in points for a rate).
 json comparison(const std::string& metric, int ahead_a, int ahead_b, int n, double gap, bool consistent, bool clear) {
   return {{"metric", metric}, {"a", "learned"}, {"b", "identity"}, {"n", n}, {"ahead_a", ahead_a},
+          {"advantage", effect(metric, gap, n)}, {"effect", effect(metric, gap, n)},
           {"ahead_b", ahead_b}, {"ties", n - ahead_a - ahead_b}, {"neither", 0}, {"reached_a", n}, {"reached_b", n},
           {"leader", ahead_a > n / 2 ? json("learned") : ahead_b > n / 2 ? json("identity") : json(nullptr)},
           {"consistent", consistent}, {"clear", clear}, {"gap", spread(gap, 0.64 * gap, 1.36 * gap)},
@@ -101,7 +114,7 @@ std::vector<json> every_claim() {
   const std::vector<std::pair<int, std::vector<Reason>>> pairs = {
       {1, {Reason::clearly_slower, Reason::slower_small_gap, Reason::slower_some_seeds, Reason::not_slower}},
       {2, {Reason::both_at_ceiling, Reason::no_drop, Reason::drop_some_seeds, Reason::drop_smaller, Reason::drop_larger,
-           Reason::drop_in_range}},
+           Reason::drop_in_range, Reason::drop_unsure}},
       {3, {Reason::frozen_better, Reason::frozen_better_some_seeds, Reason::identity_better, Reason::no_difference}},
       {4, {Reason::far_worse, Reason::worse_not_far, Reason::worse_some_seeds, Reason::not_worse}}};
   for (const auto& [id, reasons] : pairs)
@@ -196,6 +209,7 @@ TEST(Words, PlainSentencesStayShortWithTheLongestFigures) {
     json f = json::object();
     for (const std::string& n : plain_figure_names(info)) {
       if (n == "gap") f["gap_points"] = 100.0;
+      else if (n == "gap_lo" || n == "gap_hi") f[n] = -100.0;
       else if (n.rfind("lr", 0) == 0) f[n] = 0.0003;
       else if (n == "ratio") f[n] = 0.717;
       else if (n.find("pct") != std::string::npos) f[n] = 12.5;
@@ -226,20 +240,25 @@ TEST(Words, ALeaderUnderTheSizeThresholdIsNamed) {
   const std::string en = lead_words(m, Lang::en), zh = lead_words(m, Lang::zh);
   EXPECT_EQ(en.find("no clear leader"), std::string::npos) << en;
   EXPECT_NE(en.find("learned ahead in 3 of 3 seeds"), std::string::npos) << en;
-  EXPECT_NE(en.find("identity's loss was 11% (7% to 15%) higher on average, under the 20% called clear"), std::string::npos) << en;
+  EXPECT_NE(en.find("identity's loss was 11% (95% interval 7% to 15%) higher on average, under the 20% called clear"),
+            std::string::npos) << en;
   EXPECT_EQ(zh.find("没有明显的领先者"), std::string::npos) << zh;
   EXPECT_NE(zh.find("低于称为明显的 20%"), std::string::npos) << zh;
   // On accuracy, in points.
   const std::string acc = lead_words(comparison("token_acc", 3, 0, 3, 0.012, true, false), Lang::en);
-  EXPECT_NE(acc.find("learned ahead in 3 of 3 seeds, by 1.2 points (0.8 to 1.6) on average, under the 2.0 points called clear"),
+  EXPECT_NE(acc.find("learned ahead in 3 of 3 seeds, by 1.2 points (95% interval 0.8 to 1.6) on average, under the 2.0 points called clear"),
             std::string::npos) << acc;
-  // A leader ahead in too few seeds is no clear leader, and says so with the tally.
+  // A leader ahead in too few seeds is named with every seed counted, the other side's too.
   const std::string split = lead_words(comparison("token_acc", 2, 1, 3, 0.03, false, false), Lang::en);
-  EXPECT_NE(split.find("no clear leader (learned ahead in 2, identity in 1, 0 ties, of 3 seeds)"), std::string::npos) << split;
-  EXPECT_NE(split.find("under the 80% of seeds called consistent"), std::string::npos) << split;
-  // Claim 1's plain sentence counts the same seeds.
+  EXPECT_NE(split.find("learned ahead in 2 of 3 seeds, identity in 1, by 3.0 points"), std::string::npos) << split;
+  EXPECT_NE(split.find("in under the 80% of seeds called consistent"), std::string::npos) << split;
+  const std::string none_behind = lead_words(comparison("token_acc", 2, 0, 3, 0.015, false, false), Lang::en);
+  EXPECT_EQ(none_behind.find("no clear leader"), std::string::npos) << none_behind;
+  EXPECT_NE(none_behind.find("learned ahead in 2 of 3 seeds, identity in 0, 1 tie"), std::string::npos) << none_behind;
+  // Claim 1's plain sentence counts the same seeds, and gives the interval.
   const json c = claim(1, Reason::slower_small_gap, figures({{"comparison", m}}));
-  EXPECT_EQ(plain_words(c["plain"], Lang::en), "Without W_o the loss fell more slowly in 3 of 3 runs, but the gap was small (11%).");
+  EXPECT_EQ(plain_words(c["plain"], Lang::en),
+            "Without W_o the loss fell more slowly in 3 of 3 runs, by 11% (7.0% to 15%): not surely the 20% called clear.");
 }
 
 // Claim 8 judged seed by seed while the mean is under the line: the reason says which it read.
