@@ -184,26 +184,26 @@ inline constexpr PlainInfo kPlainCodes[] = {
     // 1. Without W_o the loss falls clearly slower.
     {"slower_clear", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"slower_small_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
-    {"slower_some_seeds", "seeds_ahead seeds"},
-    {"not_slower", "seeds_ahead seeds"},
+    {"slower_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"not_slower", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 2. Without W_o final accuracy drops by 5-15 points.
     {"both_at_ceiling", "seeds"},
-    {"no_drop", "seeds_ahead seeds"},
-    {"drop_some_seeds", "seeds_ahead seeds"},
+    {"no_drop", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"drop_smaller", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"drop_larger", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"drop_in_range", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"drop_unsure", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 3. A frozen random W_o does better than none.
-    {"frozen_better", "seeds_ahead seeds"},
-    {"frozen_better_some_seeds", "seeds_ahead seeds"},
-    {"identity_better", "seeds_ahead seeds"},
-    {"no_difference", "seeds"},
+    {"frozen_better", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"frozen_better_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"identity_better", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"no_difference", "seeds gap gap_lo gap_hi"},
     // 4. ...but far worse than a learned W_o.
     {"far_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"worse_not_far", "seeds_ahead seeds gap gap_lo gap_hi"},
-    {"worse_some_seeds", "seeds_ahead seeds"},
-    {"not_worse", "seeds_ahead seeds"},
+    {"worse_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"not_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 5. Is the learned W_o diagonal (diagonal_seeds: seeds where it is diagonal-dominant), is it
     // as at step 0, and does a head's block stand out (uneven_seeds)?
     {"mixed_uneven", "diagonal_seeds uneven_seeds seeds rows_pct"},

@@ -20,20 +20,22 @@ json plain_json(const char* code, json figures = json::object()) { return {{"cod
 
 // Claims 1-4: the paired comparison the verdict read. `ahead` is the variant whose seeds ahead the
 // sentence counts (a, the one the claim favours, unless the code says otherwise).
-// The gap is the effect in the leader's favour (`advantage`): its mean and 95% interval, in points
-// for a rate, in percent for a log ratio (e^x - 1: 20% more steps or loss).
-json comparison_plain(const char* code, const json& m, bool with_gap, bool b_ahead = false) {
+// The gap is the paired effect (`effect`: docs/claims.md "Effect sizes") in the favour of the
+// variant the sentence counts, its mean and 95% interval, in points for a rate, in percent for a
+// log ratio (e^x - 1: 20% more steps or loss); negative where that variant was behind on average.
+json comparison_plain(const char* code, const json& m, bool b_ahead = false) {
   json f = {{"seeds_ahead", m[b_ahead ? "ahead_b" : "ahead_a"]}, {"seeds", m["n"]}};
-  const json& adv = m["advantage"];
-  if (with_gap && adv.is_object()) {
-    const bool log_ratio = adv["scale"] == "log_ratio";
-    const auto at = [&](const char* key) {
-      return adv[key].is_number() ? json(gap_figure(log_ratio ? std::expm1(adv[key].get<double>()) : adv[key].get<double>()))
-                                  : json(nullptr);
-    };
-    f[log_ratio ? "gap_pct" : "gap_points"] = at("mean");
-    f["gap_lo"] = at("lo");
-    f["gap_hi"] = at("hi");
+  const json& e = m["effect"];
+  if (e.is_object()) {
+    const bool log_ratio = e["scale"] == "log_ratio";
+    const std::string metric = m["metric"].get<std::string>();
+    // a - b and ln(a / b) favour a when higher is better (accuracies), when lower is otherwise.
+    const double sign = (metric == "token_acc" || metric == "exact" ? 1 : -1) * (b_ahead ? -1 : 1);
+    const auto at = [&](double x) { return gap_figure(log_ratio ? std::expm1(sign * x) : sign * x); };
+    const bool interval = e["lo"].is_number();
+    f[log_ratio ? "gap_pct" : "gap_points"] = at(e["mean"].get<double>());
+    f["gap_lo"] = interval ? json(at(sign > 0 ? e["lo"].get<double>() : e["hi"].get<double>())) : json(nullptr);
+    f["gap_hi"] = interval ? json(at(sign > 0 ? e["hi"].get<double>() : e["lo"].get<double>())) : json(nullptr);
   }
   return plain_json(code, std::move(f));
 }
@@ -97,25 +99,29 @@ json plain_of(const json& claim) {
       const json& r = f["one_seed_short"];
       return plain_json("one_seed_apart", {{"lr", r["lr"]}, {"reached", r["reached"]}, {"runs", r["ended"]}});
     }
-    case Reason::clearly_slower: return comparison_plain("slower_clear", m, true);
-    case Reason::slower_small_gap: return comparison_plain("slower_small_gap", m, true);
-    case Reason::slower_some_seeds: return comparison_plain("slower_some_seeds", m, false);
-    case Reason::not_slower: return comparison_plain("not_slower", m, false);
+    case Reason::clearly_slower: return comparison_plain("slower_clear", m);
+    case Reason::slower_small_gap: return comparison_plain("slower_small_gap", m);
+    case Reason::slower_some_seeds: return comparison_plain("slower_some_seeds", m);
+    case Reason::not_slower: return comparison_plain("not_slower", m);
     case Reason::both_at_ceiling: return plain_json("both_at_ceiling", {{"seeds", m["n"]}});
-    case Reason::no_drop: return comparison_plain("no_drop", m, false);
-    case Reason::drop_some_seeds: return comparison_plain("drop_some_seeds", m, false);
-    case Reason::drop_smaller: return comparison_plain("drop_smaller", m, true);
-    case Reason::drop_larger: return comparison_plain("drop_larger", m, true);
-    case Reason::drop_in_range: return comparison_plain("drop_in_range", m, true);
-    case Reason::drop_unsure: return comparison_plain("drop_unsure", m, true);
-    case Reason::frozen_better: return comparison_plain("frozen_better", m, false);
-    case Reason::frozen_better_some_seeds: return comparison_plain("frozen_better_some_seeds", m, false);
-    case Reason::identity_better: return comparison_plain("identity_better", m, false, true);
-    case Reason::no_difference: return plain_json("no_difference", {{"seeds", m["n"]}});
-    case Reason::far_worse: return comparison_plain("far_worse", m, true);
-    case Reason::worse_not_far: return comparison_plain("worse_not_far", m, true);
-    case Reason::worse_some_seeds: return comparison_plain("worse_some_seeds", m, false);
-    case Reason::not_worse: return comparison_plain("not_worse", m, false);
+    case Reason::no_drop: return comparison_plain("no_drop", m);
+    case Reason::drop_some_seeds: return comparison_plain("drop_some_seeds", m);
+    case Reason::drop_smaller: return comparison_plain("drop_smaller", m);
+    case Reason::drop_larger: return comparison_plain("drop_larger", m);
+    case Reason::drop_in_range: return comparison_plain("drop_in_range", m);
+    case Reason::drop_unsure: return comparison_plain("drop_unsure", m);
+    case Reason::frozen_better: return comparison_plain("frozen_better", m);
+    case Reason::frozen_better_some_seeds: return comparison_plain("frozen_better_some_seeds", m);
+    case Reason::identity_better: return comparison_plain("identity_better", m, true);
+    case Reason::no_difference: {
+      json p = comparison_plain("no_difference", m);
+      p["figures"].erase("seeds_ahead");
+      return p;
+    }
+    case Reason::far_worse: return comparison_plain("far_worse", m);
+    case Reason::worse_not_far: return comparison_plain("worse_not_far", m);
+    case Reason::worse_some_seeds: return comparison_plain("worse_some_seeds", m);
+    case Reason::not_worse: return comparison_plain("not_worse", m);
     case Reason::much_smaller_lr:
       if (f["highest_trainable_lr"]["identity"].is_null())
         return plain_json("lr_identity_none", {{"lr_learned", f["highest_trainable_lr"]["learned"]}});

@@ -49,21 +49,26 @@ json part(int holds, int n, int at_init = 0) {
           {"consistent", !init_only && holds >= kConsistentShare * n - 1e-9}};
 }
 
-// An effect as the analysis writes it (effect.cpp): a rate's difference in points, or the log
-// ratio of a relative gap, with the interval 0.64 to 1.36 times the mean (none for one seed).
-json effect(const std::string& metric, double gap, int n) {
-  const bool points = metric == "token_acc" || metric == "exact" || metric == "per" || metric == "wer";
-  const auto at = [&](double x) { return points ? x : std::log1p(x); };
-  return {{"scale", points ? "difference" : "log_ratio"}, {"n", n}, {"mean", at(gap)},
-          {"sd", n > 1 ? json(0.1) : json(nullptr)}, {"lo", n > 1 ? json(at(0.64 * gap)) : json(nullptr)},
-          {"hi", n > 1 ? json(at(1.36 * gap)) : json(nullptr)}, {"level", 0.95}};
+// An effect as the analysis writes it (effect.cpp) of learned's advantage `gap`, a rate's
+// difference in points or the log ratio of a relative gap, its interval 0.64 to 1.36 times the
+// gap (none for one seed): as the advantage, or as the effect a - b, ln(a / b) (learned is a;
+// fewer steps and lower losses are better, so the effect is the advantage negated).
+json effect(const std::string& metric, double gap, int n, bool advantage) {
+  const bool points = metric == "token_acc" || metric == "exact";
+  const bool log_ratio = !points && metric != "per" && metric != "wer";
+  const double sign = points || advantage ? 1 : -1;
+  const auto at = [&](double x) { return sign * (log_ratio ? std::log1p(x) : x); };
+  const double lo = sign > 0 ? 0.64 : 1.36, hi = sign > 0 ? 1.36 : 0.64;
+  return {{"scale", log_ratio ? "log_ratio" : "difference"}, {"n", n}, {"mean", at(gap)},
+          {"sd", n > 1 ? json(0.1) : json(nullptr)}, {"lo", n > 1 ? json(at(lo * gap)) : json(nullptr)},
+          {"hi", n > 1 ? json(at(hi * gap)) : json(nullptr)}, {"level", 0.95}};
 }
 
 // A paired comparison as the analysis writes it (paired.cpp, metric_json), learned's advantage
 // `gap` (relative for steps and losses, in points for a rate).
 json comparison(const std::string& metric, int ahead_a, int ahead_b, int n, double gap, bool consistent, bool clear) {
   return {{"metric", metric}, {"a", "learned"}, {"b", "identity"}, {"n", n}, {"ahead_a", ahead_a},
-          {"advantage", effect(metric, gap, n)}, {"effect", effect(metric, gap, n)},
+          {"advantage", effect(metric, gap, n, true)}, {"effect", effect(metric, gap, n, false)},
           {"ahead_b", ahead_b}, {"ties", n - ahead_a - ahead_b}, {"neither", 0}, {"reached_a", n}, {"reached_b", n},
           {"leader", ahead_a > n / 2 ? json("learned") : ahead_b > n / 2 ? json("identity") : json(nullptr)},
           {"consistent", consistent}, {"clear", clear}, {"gap", spread(gap, 0.64 * gap, 1.36 * gap)},
@@ -231,7 +236,7 @@ TEST(Words, OnlyNoneReadsAsNone) {
   const Fill g = {{"adapts_seeds", "3"}, {"steadier_seeds", "1"}, {"seeds", "3"}};
   EXPECT_EQ(words("plain_scale_adapts_only", Lang::en, g),
             "W_o rescaled the attention output in 3 of 3 runs, but the residual sum was steadier in only 1.");
-  const Fill h = {{"seeds_ahead", "0"}, {"seeds", "5"}};
+  const Fill h = {{"seeds_ahead", "0"}, {"seeds", "5"}, {"gap", "-3%"}, {"interval", ""}};
   EXPECT_EQ(words("plain_not_slower", Lang::en, h).find("only 0"), std::string::npos) << words("plain_not_slower", Lang::en, h);
 }
 
