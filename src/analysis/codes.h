@@ -184,6 +184,7 @@ inline constexpr PlainInfo kPlainCodes[] = {
     // 1. Without W_o the loss falls clearly slower.
     {"slower_clear", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"slower_small_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"slower_unsure_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"slower_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"not_slower", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 2. Without W_o final accuracy drops by 5-15 points.
@@ -202,6 +203,7 @@ inline constexpr PlainInfo kPlainCodes[] = {
     // 4. ...but far worse than a learned W_o.
     {"far_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"worse_not_far", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"worse_unsure_far", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"worse_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"not_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 5. Is the learned W_o diagonal (diagonal_seeds: seeds where it is diagonal-dominant), is it

@@ -40,6 +40,17 @@ json comparison_plain(const char* code, const json& m, bool b_ahead = false) {
   return plain_json(code, std::move(f));
 }
 
+// A lead under a size (clear for claim 1, far for claim 4) whose interval lies wholly under it
+// keeps its code; one whose interval reaches past it (its mean may be past too) is not surely
+// under or over: `unsure`.
+json under_or_unsure(json plain, const char* unsure) {
+  const json& f = plain["figures"];
+  const bool pct = f.contains("gap_pct");
+  const double size = 100 * (plain["code"] == "slower_small_gap" ? kClearSpeedGap : pct ? kFarSpeedGap : kFarAccuracyGap);
+  if (f["gap_hi"].is_number() && f["gap_hi"].get<double>() >= size) plain["code"] = unsure;
+  return plain;
+}
+
 // A two-part claim's plain answer also lists, in "parts", the seeds where each part holds, in the
 // claim's order of its parts (docs/claims.md): what a reader's row of dots per part shows.
 json with_parts(json plain, const json& a_holds, const json& b_holds) {
@@ -100,7 +111,7 @@ json plain_of(const json& claim) {
       return plain_json("one_seed_apart", {{"lr", r["lr"]}, {"reached", r["reached"]}, {"runs", r["ended"]}});
     }
     case Reason::clearly_slower: return comparison_plain("slower_clear", m);
-    case Reason::slower_small_gap: return comparison_plain("slower_small_gap", m);
+    case Reason::slower_small_gap: return under_or_unsure(comparison_plain("slower_small_gap", m), "slower_unsure_gap");
     case Reason::slower_some_seeds: return comparison_plain("slower_some_seeds", m);
     case Reason::not_slower: return comparison_plain("not_slower", m);
     case Reason::both_at_ceiling: return plain_json("both_at_ceiling", {{"seeds", m["n"]}});
@@ -119,7 +130,7 @@ json plain_of(const json& claim) {
       return p;
     }
     case Reason::far_worse: return comparison_plain("far_worse", m);
-    case Reason::worse_not_far: return comparison_plain("worse_not_far", m);
+    case Reason::worse_not_far: return under_or_unsure(comparison_plain("worse_not_far", m), "worse_unsure_far");
     case Reason::worse_some_seeds: return comparison_plain("worse_some_seeds", m);
     case Reason::not_worse: return comparison_plain("not_worse", m);
     case Reason::much_smaller_lr:
