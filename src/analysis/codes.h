@@ -231,11 +231,17 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"early_small_only", "small_seeds protects_seeds seeds ratio"},
     {"early_protects_only", "small_seeds protects_seeds seeds ratio"},
     {"early_neither", "small_seeds protects_seeds seeds ratio"},
+    // ... W_o's output small early as the step-0 W_o made it (ratio_init: its step-0 gain), not learned.
+    {"early_init_protects", "small_seeds protects_seeds seeds ratio ratio_init"},
+    {"early_init", "small_seeds protects_seeds seeds ratio ratio_init"},
     // 9. The gradient shared differently among the heads (reshapes_seeds), more evenly
     // (balances_seeds).
     {"valve_balances", "reshapes_seeds balances_seeds seeds"},
     {"valve_reshapes_only", "reshapes_seeds balances_seeds seeds"},
     {"valve_neither", "reshapes_seeds balances_seeds seeds"},
+    // ... as the heads shared it already at the first probe: as initialised, not learned.
+    {"valve_balances_as_initialised", "reshapes_seeds balances_seeds seeds"},
+    {"valve_reshapes_as_initialised", "reshapes_seeds balances_seeds seeds"},
 };
 
 // Claims 1-4 are judged a second time from real words alone (analyze()'s words_claims):

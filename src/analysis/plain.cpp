@@ -51,17 +51,18 @@ json under_or_unsure(json plain, const char* unsure) {
   return plain;
 }
 
-// A two-part claim's plain answer also lists, in "parts", the seeds where each part holds, in the
-// claim's order of its parts (docs/claims.md): what a reader's row of dots per part shows.
-json with_parts(json plain, const json& a_holds, const json& b_holds) {
-  plain["parts"] = {a_holds, b_holds};
+// A two-part claim's plain answer also lists, in "parts", the seeds where each part holds and did
+// not as initialised (a part's `learned`), in the claim's order of its parts (docs/claims.md):
+// what a reader's row of dots per part shows. A seed where the part held from the start earns no dot.
+json with_parts(json plain, const json& a, const json& b) {
+  plain["parts"] = {a["learned"], b["learned"]};
   return plain;
 }
 
 json parts_plain(const char* code, const json& f, const char* a, const char* b, const char* a_name,
                  const char* b_name) {
-  return with_parts(plain_json(code, {{a_name, f[a]["holds"]}, {b_name, f[b]["holds"]}, {"seeds", f["seeds"]}}),
-                    f[a]["holds"], f[b]["holds"]);
+  return with_parts(plain_json(code, {{a_name, f[a]["holds"]}, {b_name, f[b]["holds"]}, {"seeds", f["seeds"]}}), f[a],
+                    f[b]);
 }
 
 // Claim 5: is W_o diagonal-dominant, as it was at step 0 or not, and does a head's block stand out.
@@ -73,7 +74,7 @@ json structure_plain(const json& f) {
               {"uneven_seeds", f["imbalanced"]["holds"]},
               {"seeds", n},
               {"rows_pct", hundredths(f["dominant_rows"]["mean"].get<double>())}};
-  const auto parts = [&](json plain) { return with_parts(std::move(plain), nd["holds"], f["imbalanced"]["holds"]); };
+  const auto parts = [&](json plain) { return with_parts(std::move(plain), nd, f["imbalanced"]); };
   if (nd["consistent"].get<bool>()) return parts(plain_json(uneven ? "mixed_uneven" : "mixed_even", fig));
   if (nd["init_only"].get<bool>()) {
     fig.erase("diagonal_seeds");
@@ -153,16 +154,28 @@ json plain_of(const json& claim) {
                          : reason == Reason::adapts_only ? "scale_adapts_only" : "scale_steadier_only",
                          f, "adapts", "steadier", "adapts_seeds", "steadier_seeds");
     case 8: {
-      json p = parts_plain(both ? "early_both" : neither ? "early_neither"
+      // A small output that the step-0 W_o already gave, in every seed where it was small, is the
+      // initialisation's, not W_o's learning: said so, with the step-0 gain.
+      const bool as_initialised = f["small"]["init_only"].get<bool>();
+      const bool protects = f["protects"]["consistent"].get<bool>();
+      json p = parts_plain(as_initialised ? (protects ? "early_init_protects" : "early_init")
+                           : both ? "early_both" : neither ? "early_neither"
                            : reason == Reason::small_only ? "early_small_only" : "early_protects_only",
                            f, "small", "protects", "small_seeds", "protects_seeds");
-      const json& r = f["scale_ratio_first"];
-      p["figures"]["ratio"] = r.is_object() ? json(std::round(1000 * r["mean"].get<double>()) / 1000) : json(nullptr);
+      const auto rounded = [](const json& r) { return r.is_object() ? json(std::round(1000 * r["mean"].get<double>()) / 1000) : json(nullptr); };
+      p["figures"]["ratio"] = rounded(f["scale_ratio_first"]);
+      if (as_initialised) p["figures"]["ratio_init"] = rounded(f["scale_ratio_init"]);
       return p;
     }
-    case 9:
-      return parts_plain(both ? "valve_balances" : neither ? "valve_neither" : "valve_reshapes_only", f, "reshapes",
-                         "balances", "reshapes_seeds", "balances_seeds");
+    case 9: {
+      // A part that held already at the first probe, in every seed where it held, is how W_o was
+      // initialised, not a valve it learned.
+      const char* code = both ? "valve_balances" : neither ? "valve_neither" : "valve_reshapes_only";
+      if (f["balances"]["init_only"].get<bool>()) code = "valve_balances_as_initialised";
+      else if (!f["balances"]["consistent"].get<bool>() && f["reshapes"]["init_only"].get<bool>())
+        code = "valve_reshapes_as_initialised";
+      return parts_plain(code, f, "reshapes", "balances", "reshapes_seeds", "balances_seeds");
+    }
     default: break;
   }
   throw std::logic_error("analysis: claim " + std::to_string(id) + " has no plain words for " + code(reason));

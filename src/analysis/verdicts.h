@@ -216,18 +216,20 @@ VariantConvergence convergence_of(const Exp& e, const std::string& variant, std:
 
 // ---- Facts of claims 5 to 9 (wo_structure.cpp, scale.cpp, lr_table.cpp, head_grads.cpp) ----
 
-// A property that holds in `holds` of `n` seeds, in `held_at_init` of them at step 0 too (claim 5;
-// 0 for a part with no step-0 reading). It holds when it holds in at least kConsistentShare of
-// the seeds, unless only where step 0 had it too: a property of the random initial matrix is not
-// evidence of learning.
+// A property that holds in `holds` of `n` seeds, in `held_at_init` of them as initialised too: at
+// step 0 (claims 5 and 8) or at the first probe, the nearest to step 0 the statistics measure
+// (claim 9); 0 for a part with no such reading (6). A property the run had from its start is not
+// evidence of learning: the part holds when it holds, and did not from the start, in at least
+// kConsistentShare of the seeds (`learned`, the seeds the page draws a dot for).
 struct Part {
   int holds = 0, held_at_init = 0, n = 0;
+  int learned() const { return holds - held_at_init; }
   bool init_only() const { return holds > 0 && held_at_init == holds; }
-  bool consistent() const { return n > 0 && !init_only() && holds >= kConsistentShare * n - 1e-9; }
+  bool consistent() const { return n > 0 && learned() >= kConsistentShare * n - 1e-9; }
   bool split() const { return holds > 0 && holds < n; }
   json to_json() const {
-    return {{"holds", holds}, {"held_at_init", held_at_init}, {"n", n}, {"init_only", init_only()},
-            {"consistent", consistent()}};
+    return {{"holds", holds}, {"held_at_init", held_at_init}, {"learned", learned()}, {"n", n},
+            {"init_only", init_only()}, {"consistent", consistent()}};
   }
 };
 
@@ -289,14 +291,18 @@ json early_late(const Exp& e);
 json early_late_reading(const json& rows);
 
 // Claim 8: the scale of W_o's output at the first probe, per seed with learned and identity done.
+// Part (a), small, is also read at step 0: the root mean square of the learned W_o's singular
+// values at step 0 (its gain on an input with no preferred direction; the runs' wo_sv), mean over
+// layers; seeds whose learned run has no wo_sv (version 1 files) have no step-0 reading.
 struct EarlyFacts {
   int seeds = 0, step = 0;  // step: the first probe step
-  std::vector<double> ratio, share_learned, share_identity;
+  std::vector<double> ratio, ratio_init, share_learned, share_identity;
   Part small, protects;
   json to_json() const {
     return {{"seeds", seeds},
             {"step", step},
             {"scale_ratio_first", spread(ratio)},
+            {"scale_ratio_init", spread(ratio_init)},
             {"output_share_learned", spread(share_learned)},
             {"output_share_identity", spread(share_identity)},
             {"small", small.to_json()},
@@ -307,15 +313,18 @@ struct EarlyFacts {
 EarlyFacts early_facts(const Exp& e);
 
 // Claim 9: how evenly the gradient at the concat is shared among the heads, per seed with
-// learned and identity done.
+// learned and identity done: over the run, and at the first probe (each part's reading as
+// initialised: the runs have barely trained there).
 struct ValveFacts {
   int seeds = 0;
-  std::vector<double> cv_learned, cv_identity;
+  std::vector<double> cv_learned, cv_identity, cv_learned_first, cv_identity_first;
   Part reshapes, balances;
   json to_json() const {
     return {{"seeds", seeds},
             {"head_grad_cv_learned", spread(cv_learned)},
             {"head_grad_cv_identity", spread(cv_identity)},
+            {"head_grad_cv_learned_first", spread(cv_learned_first)},
+            {"head_grad_cv_identity_first", spread(cv_identity_first)},
             {"reshapes", reshapes.to_json()},
             {"balances", balances.to_json()}};
   }

@@ -142,11 +142,12 @@ std::string part_count(const json& part, Lang lang) {
   if (n == 1) return words(k ? "part_only_seed" : "part_not_only_seed", lang);
   return words(k ? "part_k_of_n" : "part_none_of_n", lang, {{"k", std::to_string(k)}, {"n", std::to_string(n)}});
 }
-// A part that held at step 0 too: all its seeds ("as at step 0"), or some of them.
-std::string at_init(const json& part, Lang lang) {
-  if (part["init_only"].get<bool>()) return words("part_as_at_init", lang);
+// A part that held at step 0 too (claim 9: at the first probe): all its seeds ("as at step 0"), or
+// some of them.
+std::string at_init(const json& part, Lang lang, bool first_probe = false) {
+  if (part["init_only"].get<bool>()) return words(first_probe ? "part_as_at_first_probe" : "part_as_at_init", lang);
   const int k = part["held_at_init"].get<int>();
-  return k ? words("part_at_init_k", lang, {{"k", std::to_string(k)}}) : "";
+  return k ? words(first_probe ? "part_at_first_probe_k" : "part_at_init_k", lang, {{"k", std::to_string(k)}}) : "";
 }
 
 // The two parts of claim 5, 6, 8 or 9, each with what it measured.
@@ -168,11 +169,14 @@ std::string parts_phrase(const json& claim, Lang lang) {
                                     {"steadier", part_count(f["steadier"], lang)}, {"share", share}});
     case 8:
       return words("parts8", lang, {{"small", fmt("%.2f", 1 - kScaleChange)}, {"small_k", part_count(f["small"], lang)},
+                                    {"small_init", at_init(f["small"], lang)},
                                     {"ratio", with_range(figure_of(f, "scale_ratio_first"), x3, lang)},
                                     {"protects", part_count(f["protects"], lang)}, {"share", share}});
     case 9:
       return words("parts9", lang, {{"reshapes", part_count(f["reshapes"], lang)},
-                                    {"balances", part_count(f["balances"], lang)}, {"share", share}});
+                                    {"reshapes_init", at_init(f["reshapes"], lang, true)},
+                                    {"balances", part_count(f["balances"], lang)},
+                                    {"balances_init", at_init(f["balances"], lang, true)}, {"share", share}});
     default: return "";
   }
 }
@@ -292,7 +296,8 @@ std::string plain_words(const json& plain, Lang lang) {
     // A lead whose whole interval is on its side is real, however small.
     fill["real"] = interval && f["gap_lo"].get<double>() > 0 ? words("plain_real", lang) : "";
   }
-  if (f.contains("ratio") && f["ratio"].is_number()) fill["ratio"] = fmt("%.3f", f["ratio"].get<double>());
+  for (const char* ratio : {"ratio", "ratio_init"})
+    if (f.contains(ratio) && f[ratio].is_number()) fill[ratio] = fmt("%.3f", f[ratio].get<double>());
   return words("plain_" + plain["code"].get<std::string>(), lang, fill);
 }
 

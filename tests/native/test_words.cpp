@@ -46,8 +46,8 @@ json spread(double mean, double min, double max, int n = 3) {
 
 json part(int holds, int n, int at_init = 0) {
   const bool init_only = holds > 0 && at_init == holds;
-  return {{"holds", holds}, {"held_at_init", at_init}, {"n", n}, {"init_only", init_only},
-          {"consistent", !init_only && holds >= kConsistentShare * n - 1e-9}};
+  return {{"holds", holds}, {"held_at_init", at_init}, {"learned", holds - at_init}, {"n", n}, {"init_only", init_only},
+          {"consistent", holds - at_init >= kConsistentShare * n - 1e-9}};
 }
 
 // An effect as the analysis writes it (effect.cpp) of learned's advantage `gap`, a rate's
@@ -150,6 +150,13 @@ std::vector<json> every_claim() {
         out.push_back(claim(id, r, figures({{a, part(ha ? 3 : 1, 3)}, {b, part(hb ? 3 : 0, 3)}})));
       }
   };
+  // Claim 8 small and claim 9's parts only as initialised (at step 0, at the first probe).
+  for (bool protects : {true, false})
+    out.push_back(claim(8, protects ? Reason::protects_only : Reason::neither_holds,
+                        figures({{"small", part(3, 3, 3)}, {"protects", part(protects ? 3 : 1, 3)},
+                                 {"scale_ratio_init", spread(0.577, 0.57, 0.58)}})));
+  out.push_back(claim(9, Reason::neither_holds, figures({{"reshapes", part(3, 3, 3)}, {"balances", part(3, 3, 3)}})));
+  out.push_back(claim(9, Reason::neither_holds, figures({{"reshapes", part(3, 3, 3)}, {"balances", part(1, 3)}})));
   two(6, "adapts", "steadier", Reason::adapts_only, Reason::steadier_only);
   two(8, "small", "protects", Reason::small_only, Reason::protects_only);
   two(9, "reshapes", "balances", Reason::valve_only, Reason::both_hold);
