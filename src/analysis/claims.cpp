@@ -234,7 +234,7 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
 }
 
 // 2. Without W_o final accuracy drops by 5-15%: learned against identity on the final accuracy
-// (token accuracy; on real words WER, accuracy_metric).
+// (token accuracy; on real words PER, accuracy_metric).
 json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return absent(2, exps, names, "learned", "identity");

@@ -511,8 +511,9 @@ std::string format_analysis(const json& analysis, Lang summary_lang) {
   for (const json& c : words) tested = tested || c["reason"] != "experiment_absent";
   if (tested)
     out += "\nClaims 1-4 on real words (experiment real_words: English pronunciation, CMUdict), under the same\n"
-           "rules; the final accuracy is WER on every held-out word. The article's \"BLEU drops by two\n"
-           "points\" is a translation claim, and this is the closest test these runs make of it.\n" +
+           "rules, on the held-out words: speed is the held-out PER over the run, the final accuracy PER on\n"
+           "every held-out word (WER beside it). The article's \"BLEU drops by two points\" is a translation\n"
+           "claim, and this is the closest test these runs make of it.\n" +
            claims_text(words);
   // Where both columns decide, whether they agree (the conclusion's words).
   const json& both = analysis["conclusion"]["words"];

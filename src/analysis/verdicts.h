@@ -171,11 +171,11 @@ struct Pair {
   // The variants (a, b order) with a run still learning at its last step in a paired seed.
   std::vector<std::string> still_learning;
   std::vector<MetricPair> metrics;
-  const MetricPair* speed = nullptr;        // steps to the threshold, or the loss at the end (see pair())
-  // The final accuracy (token accuracy; on real words WER, accuracy()); speed when both are at
+  const MetricPair* speed = nullptr;  // per_area on real words; else steps to the threshold, or the loss at the end (pair())
+  // The final accuracy (token accuracy; on real words PER, accuracy_metric()); speed when both are at
   // the ceiling or a run of the pair is still learning.
   const MetricPair* performance = nullptr;
-  const MetricPair* final_accuracy = nullptr;  // accuracy()'s metric
+  const MetricPair* final_accuracy = nullptr;  // accuracy_metric()'s metric
 
   int n() const { return metrics.empty() ? 0 : metrics.front().n(); }
   const MetricPair& by(const std::string& name) const {
@@ -187,7 +187,7 @@ struct Pair {
 
 Pair pair(const Exp& e, const std::string& a, const std::string& b);
 // The metric a claim about final accuracy reads: token accuracy on the toy tasks; on real words
-// (g2p) WER on every held-out word, the share of words pronounced wrong (docs/claims.md).
+// (g2p) PER on every held-out word, the share of phonemes pronounced wrong (docs/claims.md).
 const char* accuracy_metric(const Exp& e);
 json metric_json(const Exp& e, const Pair& p, const MetricPair& m);
 json pair_json(const Exp& e, const Pair& p);
