@@ -12,15 +12,14 @@
 
 #include "analysis/codes.h"
 #include "analysis/words.h"
+#include "lab/loss_threshold.h"
 
 namespace wolab {
 
 // ---- Thresholds of the rules (docs/claims.md) ----
 
-// The loss the results' steps_to_loss_0_1 counts steps to. The analysis reads it on the training
-// loss's trailing mean over kThresholdWindow steps, so that one easy batch cannot decide it.
-inline constexpr double kLossThreshold = 0.1;
-inline constexpr int kThresholdWindow = 10;
+// kLossThreshold (0.1), the loss steps_to_loss_0_1 counts steps to, and kThresholdWindow (10), the
+// steps of the trailing mean it reads: lab/loss_threshold.h, shared with the results' summary.
 // Two accuracies (token or exact, as fractions) closer than this are a tie: half a point.
 inline constexpr double kAccuracyTie = 0.005;
 // Two error rates on real words' held-out words (PER, WER) closer than this are a tie: a twentieth

@@ -144,21 +144,10 @@ std::optional<double> window_loss(const json& run, int last, int window) {
   return n ? std::optional<double>(sum / n) : std::nullopt;
 }
 
-std::optional<double> threshold_step(const json& run) {
-  const json& steps = run["curve"]["step"];
-  const json& loss = run["curve"]["loss"];
-  double sum = 0;
-  size_t first = 0;  // the window's first point: (s - kThresholdWindow, s] holds first..i
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const int s = steps[i].get<int>();
-    sum += loss[i].get<double>();
-    while (steps[first].get<int>() <= s - kThresholdWindow) sum -= loss[first++].get<double>();
-    if (s >= kThresholdWindow && sum / static_cast<double>(i + 1 - first) < kLossThreshold) return s;
-  }
-  return std::nullopt;
+std::optional<double> Run::steps_to_threshold() const {
+  const std::optional<int> s = steps_to_loss_threshold((*record)["curve"]);
+  return s ? std::optional<double>(*s) : std::nullopt;
 }
-
-std::optional<double> Run::steps_to_threshold() const { return threshold_step(*record); }
 
 int step_at(const Exp& e, double share) { return std::max(1, static_cast<int>(std::lround(share * e.steps))); }
 int smooth_window(const Exp& e) { return step_at(e, kSmoothShare); }

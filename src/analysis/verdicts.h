@@ -37,7 +37,7 @@ struct Run {
 
   bool done() const { return state == State::done; }
   const json& final() const { return (*record)["final"]; }  // read_experiment checked it is there
-  // The first step the smoothed training loss is below kLossThreshold (threshold_step).
+  // The first step the smoothed training loss is below kLossThreshold (lab/loss_threshold.h).
   std::optional<double> steps_to_threshold() const;
 };
 
@@ -82,10 +82,6 @@ json spread(const std::vector<double>& xs);
 json optional_number(std::optional<double> x);
 // Mean training loss over the curve's steps in (last - window, last].
 std::optional<double> window_loss(const json& run, int last, int window);
-// The first step s >= kThresholdWindow whose mean training loss over the curve's steps in
-// (s - kThresholdWindow, s] is below kLossThreshold: one easy batch cannot decide it. nullopt if
-// none is.
-std::optional<double> threshold_step(const json& run);
 int step_at(const Exp& e, double share);
 int smooth_window(const Exp& e);
 

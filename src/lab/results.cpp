@@ -9,6 +9,7 @@
 
 #include "io/json_input.h"
 #include "lab/experiment.h"
+#include "lab/loss_threshold.h"
 #include "lab/spread.h"
 #include "lab/status.h"
 #include "lab/wo_files.h"
@@ -217,7 +218,8 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
         exact.push_back(f["exact"].get<double>());
         greedy.push_back(f["greedy_exact"].get<double>());
         loss.push_back(f["loss"].get<double>());
-        if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
+        // On the loss's trailing mean, as the analysis reads it, not the record's one-step figure.
+        if (const auto s = steps_to_loss_threshold((*r)["curve"])) steps.push_back(*s);
         if (g2p) {
           per.push_back(f["heldout_words"]["per"].get<double>());
           wer.push_back(f["heldout_words"]["wer"].get<double>());
