@@ -37,7 +37,9 @@ json comparison_plain(const char* code, const json& m, bool b_ahead = false) {
     f["gap_lo"] = interval ? json(at(sign > 0 ? e["lo"].get<double>() : e["hi"].get<double>())) : json(nullptr);
     f["gap_hi"] = interval ? json(at(sign > 0 ? e["hi"].get<double>() : e["lo"].get<double>())) : json(nullptr);
   }
-  return plain_json(code, std::move(f));
+  json plain = plain_json(code, std::move(f));
+  plain["metric"] = m["metric"];  // what was compared: claim 1's words name it
+  return plain;
 }
 
 // A lead under a size (clear for claim 1, far for claim 4) whose interval lies wholly under it

@@ -296,6 +296,8 @@ std::string plain_words(const json& plain, Lang lang) {
     // A lead whose whole interval is on its side is real, however small.
     fill["real"] = interval && f["gap_lo"].get<double>() > 0 ? words("plain_real", lang) : "";
   }
+  // Claim 1's measure: held-out PER on real words (`metric` per_area), else the training loss.
+  fill["measure"] = words(plain.value("metric", "") == "per_area" ? "plain_measure_per_area" : "plain_measure_loss", lang);
   for (const char* ratio : {"ratio", "ratio_init"})
     if (f.contains(ratio) && f[ratio].is_number()) fill[ratio] = fmt("%.3f", f[ratio].get<double>());
   return words("plain_" + plain["code"].get<std::string>(), lang, fill);

@@ -174,6 +174,8 @@ TEST(Analysis, RealWordsSpeedIsTheHeldOutPerOverTheRunNotTheTrainingLoss) {
   EXPECT_NEAR(m["values"][0]["b"].get<double>(), 0.475, 1e-6);
   EXPECT_NEAR(m["effect"]["mean"].get<double>(), std::log(0.325 / 0.475), 1e-6);
   EXPECT_EQ(c["reason"], "clearly_slower");
+  const std::string plain = plain_words(c["plain"], Lang::en);
+  EXPECT_EQ(plain.rfind("Without W_o held-out PER fell more slowly in 3 of 3 runs, by a clear 46%", 0), 0u) << plain;
   // The training loss cannot tell them apart: the same step in every seed, a tie.
   const json& steps = metric(comparison(a, "learned", "identity"), "steps_to_loss_0_1");
   EXPECT_EQ(steps["ties"], 3);
