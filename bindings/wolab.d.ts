@@ -659,6 +659,9 @@ export interface Codes {
   trained_to_end: RunStatus['state'][];
   /** The states of a run the reader cut short (stopped): neither trained to its end nor failed. */
   cut_short: RunStatus['state'][];
+  /** The state of a run that could not train (its worker failed), as makeResults takes it
+   * ({variant, seed, lr, status: {state: failed_state}, error}; docs/results.md, "Failed runs"). */
+  failed_state: 'failed';
   /** The experiments each claim reads, in its order of preference (docs/claims.md). */
   claim_sources: { id: number; experiments: string[] }[];
   /** The claims judged a second time on real words, and the experiment they read. */

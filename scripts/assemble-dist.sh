@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Assembles the page into dist/, keeping dist/recorded: web/ + the Embind modules (build-wasm.sh)
-# + vendor/chart.umd.js + rules.html (docs/claims.md, the rules the claims panel links to, rendered
+# Assembles the page into dist/: web/ + the Embind modules (build-wasm.sh; the one without SIMD
+# only once it is built, which npm start does after serving the page, scripts/place.sh moving it
+# in) + the presets' committed recordings (recorded/presets/ as dist/recorded/, when they match
+# their manifest; else dist/recorded is kept) + vendor/chart.umd.js + rules.html (docs/claims.md, the rules the claims panel links to, rendered
 # by scripts/render-doc.js) + the compact CMUdict lexicon and its licence, which the native build
 # makes (build-native.sh: build/data/; without it the real-words section can neither train nor
 # pronounce until scripts/place.sh puts it in place, as npm start does).
@@ -30,8 +32,13 @@ tmp=$dist.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp/vendor"
 cp -R web/. "$tmp/" &&
-  cp "$wasm/wolab.js" "$wasm/wolab.wasm" "$wasm/wolab-nosimd.js" "$wasm/wolab-nosimd.wasm" "$tmp/" &&
+  cp "$wasm/wolab.js" "$wasm/wolab.wasm" "$tmp/" &&
   cp "$chart" "$tmp/vendor/chart.umd.js" || cannot_assemble "copying into $tmp/ failed"
+if [[ -f $wasm/wolab-nosimd.wasm ]]; then
+  cp "$wasm/wolab-nosimd.js" "$wasm/wolab-nosimd.wasm" "$tmp/" || cannot_assemble "copying the module without SIMD failed"
+elif [[ -f $dist/wolab-nosimd.wasm ]]; then
+  cp "$dist/wolab-nosimd.js" "$dist/wolab-nosimd.wasm" "$tmp/" || cannot_assemble "keeping the module without SIMD failed"
+fi
 # The lexicon is fetched only when the page's real-words section needs it (web/state/data-files.js).
 lexicon=$native/data/cmudict-g2p.txt
 if [[ -f $lexicon ]]; then
@@ -45,7 +52,12 @@ node scripts/render-doc.js docs/claims.md "$tmp/rules.html" || cannot_assemble "
 if [[ -d recorded/converged ]]; then
   cp -R recorded/converged "$tmp/converged" || cannot_assemble "copying recorded/converged failed"
 fi
-# The recordings stay.
-if [[ -d $dist/recorded ]]; then mv "$dist/recorded" "$tmp/recorded" || cannot_assemble "keeping $dist/recorded failed"; fi
+# The presets' recordings: the committed ones where they match their manifest, else those in place.
+if bash scripts/check-manifest.sh recorded/presets; then
+  cp -R recorded/presets "$tmp/recorded" && rm "$tmp/recorded/manifest.json" ||
+    cannot_assemble "copying recorded/presets failed"
+elif [[ -d $dist/recorded ]]; then
+  mv "$dist/recorded" "$tmp/recorded" || cannot_assemble "keeping $dist/recorded failed"
+fi
 rm -rf "$dist" && mv "$tmp" "$dist" || cannot_assemble "moving $tmp/ to $dist/ failed"
 echo "assemble-dist: $dist/ assembled ($(du -sh "$dist" | cut -f1))"

@@ -144,29 +144,14 @@ paste -d '\t' "$tmp/$p/models"/*.said |
 rm "$tmp/$p/models"/*.said
 
 # The manifest, then the folder into place.
-{
-  printf '{"format": "wolab-recorded", "version": 1,\n'
-  printf ' "command": "scripts/record-converged.sh",\n'
-  printf ' "presets": [%s],\n' "$(printf '"%s", ' "${presets[@]}" | sed 's/, $//')"
-  printf ' "sweep": ['
-  sep=''
-  for p in "${presets[@]}"; do
-    printf '%s"wolab plan --preset %s%s --experiment real_words --jobs 1 --save-checkpoints DIR --out results.real_words.json --shards %s | parallel -j %s"' "$sep" "$p" "${extra[*]:+ ${extra[*]}}" "$shards" "$jobs"
-    sep=', '
-  done
-  printf '],\n "wolab_version": "%s", "core_commit": "%s", "core_dirty_files": %s,\n' \
-    "$("$bin" --version | awk '{ print $2 }')" "$commit" "$dirty"
-  printf ' "note": "%s",\n' "${CONVERGED_NOTE:-}"
-  printf ' "machine": "%s, %s cores", "cpu_seconds": %s, "wall_seconds": %s,\n' \
-    "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //; s/"//g')" "$(nproc)" "$cpu" "$wall"
-  printf ' "files": {'
-  sep=''
-  (cd "$tmp" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort) | while read -r f; do
-    printf '%s\n  "%s": "%s"' "$sep" "$f" "$(sha256sum "$tmp/$f" | cut -d' ' -f1)"
-    sep=','
-  done
-  printf '}}\n'
-} > "$tmp/manifest.json"
+sweep=''
+for p in "${presets[@]}"; do
+  sweep+="${sweep:+, }\"wolab plan --preset $p${extra[*]:+ ${extra[*]}} --experiment real_words --jobs 1 --save-checkpoints DIR --out results.real_words.json --shards $shards | parallel -j $jobs\""
+done
+WOLAB_BIN=$bin MANIFEST_COMMAND=scripts/record-converged.sh MANIFEST_COMMIT=$commit MANIFEST_DIRTY=$dirty \
+  MANIFEST_NOTE=${CONVERGED_NOTE:-} MANIFEST_CPU=$cpu MANIFEST_WALL=$wall \
+  MANIFEST_EXTRA="\"presets\": [$(printf '"%s", ' "${presets[@]}" | sed 's/, $//')],
+\"sweep\": [$sweep]," bash scripts/write-manifest.sh "$tmp"
 rm -rf "$out"
 mkdir -p "$(dirname "$out")"
 mv "$tmp" "$out"

@@ -1,29 +1,42 @@
 #!/usr/bin/env bash
-# Records the page's presets with the native CLI (the same core as the page), so the page has
-# results to show on load: dist/recorded/<preset>/results.<experiment>.json, one per experiment,
-# each run's W_o snapshots beside them (results.<experiment>.<variant>.seed<N>.safetensors, named
-# by the run's wo_file), the CLI's report (report.txt) and the same analysis as the page's analyze
-# makes it (analysis.json: `wolab report --json` of the files the page fetches, so that the page
-# shows the recorded verdicts without analysing them again on every load), and
-# dist/recorded/index.json listing them by experiment ("analyses" names each preset's
-# analysis.json), so that a page showing one experiment (an embed) fetches only its file; and the
-# models of real_words' first seed, one per variant (models/<variant>.seed<N>.safetensors, listed
-# under "models" in index.json, with a few held-out words on which they differ), which the page's
-# word box pronounces with. Each preset is in place as soon as it is recorded, Quick first (the
-# page shows a preset once index.json lists it, and polls it while it says "recording": true).
-# Needs only the wolab CLI (build-native.sh). It writes into $WOLAB_DIST/recorded, so not while
-# build-wasm.sh assembles that dist/ (npm start records into build/start and moves each preset
-# over: scripts/start.sh).
-#   WOLAB_BIN   the wolab CLI (default build/wolab)
-#   WOLAB_DIST  the assembled page (default dist)
-#   WOLAB_PRESETS  the presets to record, in this order (default "quick article"; the tests need
-#               only quick); the recordings of other presets are removed
+# Records the page's presets with the native CLI (the same core as the page) into recorded/presets/,
+# which is committed, so that the page has results to show on load without training anything
+# (scripts/assemble-dist.sh copies the folder into dist/recorded): recorded/presets/<preset>/
+# results.<experiment>.json, one per experiment, each run's W_o snapshots beside them
+# (results.<experiment>.<variant>.seed<N>.safetensors, named by the run's wo_file), the CLI's
+# report (report.txt) and the same analysis as the page's analyze makes it (analysis.json:
+# `wolab report --json` of the files the page fetches, so that the page shows the recorded
+# verdicts without analysing them again on every load), and index.json listing them by experiment
+# ("analyses" names each preset's analysis.json), so that a page showing one experiment (an embed)
+# fetches only its file; and, for the presets of WOLAB_RECORD_MODELS, the models of real_words'
+# first seed, one per variant (models/<variant>.seed<N>.safetensors, listed under "models" in
+# index.json, with a few held-out words on which they differ), which the page's word box
+# pronounces with where no models trained to the end are shipped (recorded/converged/). Each preset is in place
+# as soon as it is recorded, Quick first (index.json lists the presets in place, and says
+# "recording": true until the last one is, which the page polls). Last, manifest.json (scripts/
+# write-manifest.sh), whose sha256 tests/shell/recorded.sh checks, and whose first steps and
+# analyses tests/native/test_recorded.cpp checks against the core of today (docs/sweeps.md,
+# "Committed recordings"). Needs only the wolab CLI (build-native.sh).
+#   WOLAB_BIN       the wolab CLI (default build/wolab)
+#   WOLAB_RECORDED  the folder recorded into (default recorded/presets; npm start records into
+#                   build/start/recorded when the committed one does not match its manifest)
+#   WOLAB_PRESETS   the presets to record, in this order (default "quick article"); the
+#                   recordings of other presets are removed
+#   WOLAB_RECORD_MODELS  the presets whose models are recorded (default "quick": Article's four
+#                   d_model-256 models are 27 MB, and the word box pronounces with the converged
+#                   models, which the page always ships)
 # Exit status: 0 done; 1 a recording failed (the presets recorded before it stay in place).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
-dist=${WOLAB_DIST:-dist}
+recorded=${WOLAB_RECORDED:-recorded/presets}
+recorded=${recorded%/}
 read -r -a presets <<<"${WOLAB_PRESETS:-quick article}"
+read -r -a with_models <<<"${WOLAB_RECORD_MODELS:-quick}"
+# The core the runs are made with: its commit, and how many of its source files differ from it.
+commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+dirty=$(git status --porcelain -- src bindings CMakeLists.txt 2>/dev/null | wc -l)
+began=$SECONDS
 
 # Telling words for the word box's chips: held-out words (every 50th word of the lexicon
 # pronounced) whose pronunciations differ between the recorded models in folder $1, at most 6,
@@ -43,12 +56,10 @@ examples() {
   rm -f "$1"/pron.*.tmp
 }
 
-# Each preset is recorded into $tmp/<preset> (beside dist/, which build-wasm.sh may replace
-# meanwhile) and moved into $dist/recorded as soon as it is done, Quick first, so that the page
-# shows it while the next one records; index.json, rewritten after each move, lists the presets in
-# place, with "recording": true until the last one is.
-recorded=$dist/recorded
-tmp=${dist%/}.recorded.tmp
+# Each preset is recorded into $tmp/<preset> and moved into $recorded as soon as it is done, Quick
+# first, so that a page serving the folder shows it while the next one records; index.json,
+# rewritten after each move, lists the presets in place, with "recording": true until the last one is.
+tmp=$recorded.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp" "$recorded"
 
@@ -67,6 +78,7 @@ write_index() {
       sep=''
       for p in "${presets[@]}"; do
         [[ -f $recorded/$p/preset.files.json ]] || continue
+        [[ $key != models || -f $recorded/$p/preset.models.json ]] || continue
         printf '%s"%s": ' "$sep" "$p"
         case $key in
           presets) cat "$recorded/$p/preset.files.json" ;;
@@ -105,11 +117,6 @@ for i in "${!presets[@]}"; do
     "$bin" split-wo "$f" --out "$f" > /dev/null
   done
   "$bin" report --json "$tmp/$preset"/results.*.json > "$tmp/$preset/analysis.json"
-  # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
-  # depends only on its config and seed).
-  mkdir -p "$tmp/$preset/models"
-  "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 --save-checkpoints "$tmp/$preset/models" > /dev/null
-  examples "$tmp/$preset/models" > "$tmp/$preset/models/examples.txt"
   # This preset's entries of index.json.
   {
     printf '{'
@@ -122,22 +129,29 @@ for i in "${!presets[@]}"; do
     done
     printf '}'
   } > "$tmp/$preset/preset.files.json"
-  {
-    printf '{"files": {'
-    sep=''
-    for f in "$tmp/$preset"/models/*.safetensors; do
-      file=$(basename "$f")
-      printf '%s"%s": "models/%s"' "$sep" "${file%%.*}" "$file"
-      sep=', '
-    done
-    printf '}, "examples": ['
-    sep=''
-    while read -r word; do
-      printf '%s"%s"' "$sep" "$word"
-      sep=', '
-    done < "$tmp/$preset/models/examples.txt"
-    printf ']}'
-  } > "$tmp/$preset/preset.models.json"
+  # real_words' first seed again, to keep its models (the same runs as the recorded ones: a run
+  # depends only on its config and seed).
+  if [[ " ${with_models[*]} " == *" $preset "* ]]; then
+    mkdir -p "$tmp/$preset/models"
+    "$bin" run --preset "$preset" --experiment real_words --seeds 1 --jobs 2 --save-checkpoints "$tmp/$preset/models" > /dev/null
+    examples "$tmp/$preset/models" > "$tmp/$preset/models/examples.txt"
+    {
+      printf '{"files": {'
+      sep=''
+      for f in "$tmp/$preset"/models/*.safetensors; do
+        file=$(basename "$f")
+        printf '%s"%s": "models/%s"' "$sep" "${file%%.*}" "$file"
+        sep=', '
+      done
+      printf '}, "examples": ['
+      sep=''
+      while read -r word; do
+        printf '%s"%s"' "$sep" "$word"
+        sep=', '
+      done < "$tmp/$preset/models/examples.txt"
+      printf ']}'
+    } > "$tmp/$preset/preset.models.json"
+  fi
   # In place: the previous recording of this preset out, this one in, then the index naming it.
   rm -rf "$recorded/.$preset.old"
   if [[ -d $recorded/$preset ]]; then mv "$recorded/$preset" "$recorded/.$preset.old"; fi
@@ -147,4 +161,12 @@ for i in "${!presets[@]}"; do
   echo "record: $preset in $(( $(date +%s) - start )) s, in place in $recorded/$preset"
 done
 rm -rf "$tmp"
-echo "record: $recorded ($(du -sh "$recorded" | cut -f1))"
+# The CPU seconds of every command above: bash's `times` (the children's user and system time),
+# written to a file by this shell itself (in a pipe or $(...) a subshell would count its own).
+times > "$recorded/.times"
+cpu=$(tail -1 "$recorded/.times" | awk '{ for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } } END { printf "%.0f", s }')
+rm "$recorded/.times"
+WOLAB_BIN=$bin MANIFEST_COMMAND=scripts/record.sh MANIFEST_COMMIT=$commit MANIFEST_DIRTY=$dirty \
+  MANIFEST_CPU=$cpu MANIFEST_WALL=$((SECONDS - began)) \
+  MANIFEST_EXTRA="\"presets\": [$(printf '"%s", ' "${presets[@]}" | sed 's/, $//')]," bash scripts/write-manifest.sh "$recorded"
+echo "record: $recorded ($(du -sh "$recorded" | cut -f1); $((SECONDS - began)) s, $cpu s CPU)"

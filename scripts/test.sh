@@ -102,7 +102,7 @@ if bash scripts/build-native.sh 2>&1 | tee "$logs/build-native.log"; then
   nice -n 10 bash tests/shell/notebooks.sh build/wolab test-results/notebooks >"$logs/notebooks.log" 2>&1 &
   notebooks_pid=$!
   run_shards native build/wolab_tests
-  run_ctest native-shell build -R '^sweep\.'
+  run_ctest native-shell build -R '^(sweep|recorded)\.'
 else
   cannot_run native "native build failed; see $logs/build-native.log"
 fi
@@ -125,7 +125,7 @@ if bash scripts/build-asan.sh 2>&1 | tee "$logs/build-asan.log"; then
   export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:log_path=$reports/asan
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan
   run_shards asan build-asan/wolab_tests --gtest_filter='-*Unsanitized'
-  run_ctest asan-shell build-asan -R '^sweep\.'
+  run_ctest asan-shell build-asan -R '^(sweep|recorded)\.'
   unset ASAN_OPTIONS UBSAN_OPTIONS
   n=$(find "$reports" -type f | wc -l)
   if ((n > 0)); then
@@ -163,8 +163,6 @@ if ((wasm_status == 0)) && [[ -x build/wolab ]]; then
 fi
 if ((wasm_status == 0 || wasm_status == 2)); then
   run_shards wasm node --no-experimental-fetch build-wasm/wolab_tests.js
-  # The presets recorded with the native CLI, which the page shows on load (and e2e checks).
-  [[ -d dist && -x build/wolab ]] && WOLAB_PRESETS=quick bash scripts/record.sh 2>&1 | tee "$logs/record.log"
 else
   cannot_run wasm "wasm build failed; see $logs/build-wasm.log"
 fi

@@ -9,7 +9,7 @@ import { $, errorText } from './views/dom.js';
 import { chrome } from './state/chrome.js';
 import { core, pool } from './state/engine.js';
 import { experiments } from './state/experiments.js';
-import { loadWolab } from './wasm/wasm.js';
+import { loadWolab, ModuleNotBuiltYet } from './wasm/wasm.js';
 import { poolSize, Runner } from './runs/runner.js';
 import { warmUp } from './views/charts.js';
 import { reportHeight } from './controls/frame-height.js';
@@ -99,7 +99,7 @@ async function boot() {
     setRunCodes(codes);
     core.set({ wolab: module, engine, failed: false, presets: JSON.parse(module.presets()), presetNames: module.presetNames() });
   } catch (e) {
-    $('#engine').textContent = t('engineFailed', { message: errorText(e) });
+    $('#engine').textContent = e instanceof ModuleNotBuiltYet ? t('engineNoSimdYet') : t('engineFailed', { message: errorText(e) });
     $('#engine').classList.add('error');
     // An embed hides the control bar and its engine line; without the core there is no section.
     if (chrome.get().embed) notice($('#engine').textContent, 'error', { box: $('#experiments') });

@@ -34,22 +34,39 @@ int stopped_runs(const Exp& e) {
   return n;
 }
 
+// The runs of the variants that could not train (their worker failed: results "failed").
+int failed_runs(const Exp& e, const std::vector<std::string>& variants) {
+  int n = 0;
+  for (const std::string& v : e.failed) n += std::find(variants.begin(), variants.end(), v) != variants.end();
+  return n;
+}
+
 // The runs of variants a and b that the config plans (a run per seed) and the results do not
-// hold: the reader stopped them before they began (a merge takes every slice of a plan; the page
-// leaves out a run stopped before it began, and one whose worker failed).
+// hold, nor list as failed: the reader stopped them before they began (a merge takes every slice
+// of a plan; the page leaves out a run stopped before it began).
 int not_begun(const Exp& e, const std::string& a, const std::string& b) {
-  int held = 0;
+  int held = failed_runs(e, {a, b});
   for (const Run& r : e.runs) held += r.variant == a || r.variant == b;
   return std::max(0, 2 * e.seeds_planned - held);
 }
 
-// The reader cut the pair's comparison short: a run of the experiment was stopped, or a run of
-// the pair was stopped before it began.
+// The pair's comparison was cut short: a run of the experiment was stopped, or a run of the pair
+// was stopped before it began, or failed.
 bool cut_short(const Exp& e, const std::string& a, const std::string& b) {
-  return stopped_runs(e) > 0 || not_begun(e, a, b) > 0;
+  return stopped_runs(e) > 0 || not_begun(e, a, b) > 0 || failed_runs(e, {a, b}) > 0;
+}
+
+// A claim whose variants lost a run to a failure is not decided, whatever the other runs say:
+// the experiment did not run as planned (`runs_failed`, with the first failure's message).
+std::optional<json> runs_failed(int id, const Exp& e, const std::vector<std::string>& variants) {
+  const int n = failed_runs(e, variants);
+  if (n == 0) return std::nullopt;
+  return claim(id, Reason::runs_failed, &e,
+               {{"failed", n}, {"error", e.first_failure}, {"runs", e.runs.size()}, {"variants", variants}});
 }
 
 json stopped_claim(int id, const Exp& e, const std::string& a, const std::string& b) {
+  if (auto c = runs_failed(id, e, {a, b})) return *c;
   return claim(id, Reason::runs_stopped, &e,
                {{"stopped", stopped_runs(e)}, {"not_begun", not_begun(e, a, b)}, {"runs", e.runs.size()},
                 {"pair", {a, b}}});
@@ -79,6 +96,22 @@ json absent(int id, const std::vector<Exp>& exps, const std::vector<std::string>
   return claim(id, Reason::experiment_absent);
 }
 
+// No experiment of the list has runs of every variant of a claim of one experiment (5-9): one
+// that compares them and lost runs to failures leaves the claim undecided (`runs_failed`);
+// otherwise the claim is not tested here.
+json missing(int id, const std::vector<Exp>& exps, const std::vector<std::string>& variants) {
+  for (const std::string& name : claim_sources(id))
+    for (const Exp& e : exps) {
+      if (e.name != name) continue;
+      bool plans = true;
+      for (const std::string& v : variants)
+        plans = plans && std::find(e.planned.begin(), e.planned.end(), v) != e.planned.end();
+      if (!plans) continue;
+      if (auto c = runs_failed(id, e, variants)) return *c;
+    }
+  return claim(id, Reason::experiment_absent);
+}
+
 json pair_figures(const Exp& e, const Pair& p, const MetricPair& m) {
   return {{"comparison", metric_json(e, p, m)}, {"still_learning", p.still_learning}};
 }
@@ -98,7 +131,8 @@ json two_parts(int id, const Exp* e, int seeds, const json& f, const Part& a, co
 // 5. The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks weigh more.
 json claim_structure(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(5), {"learned"});
-  if (!e) return claim(5, Reason::experiment_absent);
+  if (!e) return missing(5, exps, {"learned"});
+  if (auto c = runs_failed(5, *e, {"learned"})) return *c;
   const WoStructure s = wo_structure(*e);
   return two_parts(5, e, s.seeds, s.to_json(), s.not_dominant, s.imbalanced, Reason::no_snapshots,
                    Reason::not_dominant_only, Reason::imbalance_only);
@@ -107,7 +141,8 @@ json claim_structure(const std::vector<Exp>& exps) {
 // 6. W_o regulates the attention output's scale, so the residual sum is steadier.
 json claim_scale(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(6), {"learned", "identity"});
-  if (!e) return claim(6, Reason::experiment_absent);
+  if (!e) return missing(6, exps, {"learned", "identity"});
+  if (auto c = runs_failed(6, *e, {"learned", "identity"})) return *c;
   const ScaleFacts s = scale_facts(*e);
   // The steadier sum is the claim's "so that": with it contradicted, adapts_only is not_supported.
   return two_parts(6, e, s.seeds, s.to_json(), s.adapts, s.steadier, Reason::no_stats, Reason::adapts_only,
@@ -120,7 +155,8 @@ json claim_stability(const std::vector<Exp>& exps) {
   for (const std::string& name : claim_sources(7))
     for (const Exp& x : exps)
       if (!e && x.name == name && x.has("learned") && x.has("identity")) e = &x;
-  if (!e) return claim(7, Reason::experiment_absent);
+  if (!e) return missing(7, exps, {"learned", "identity"});
+  if (auto c = runs_failed(7, *e, {"learned", "identity"})) return *c;
   const std::vector<LrRow> rows = lr_table(*e);
   // Every rate of the sweep needs, for both variants, kMinSeeds runs that trained to their end:
   // a rate whose runs were stopped (or never ran) would otherwise read as one the variant cannot
@@ -178,7 +214,8 @@ json claim_stability(const std::vector<Exp>& exps) {
 // 8. Early in training W_o's output is small, which protects the residual stream.
 json claim_early(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(8), {"learned", "identity"});
-  if (!e) return claim(8, Reason::experiment_absent);
+  if (!e) return missing(8, exps, {"learned", "identity"});
+  if (auto c = runs_failed(8, *e, {"learned", "identity"})) return *c;
   const EarlyFacts s = early_facts(*e);
   // A small output that does not protect the residual stream is the cause without its consequence.
   return two_parts(8, e, s.seeds, s.to_json(), s.small, s.protects, Reason::no_stats, Reason::small_only,
@@ -188,7 +225,8 @@ json claim_early(const std::vector<Exp>& exps) {
 // 9. W_o is a valve for the gradient reaching each head, so that all parameters learn evenly.
 json claim_valve(const std::vector<Exp>& exps) {
   const Exp* e = source(exps, claim_sources(9), {"learned", "identity"});
-  if (!e) return claim(9, Reason::experiment_absent);
+  if (!e) return missing(9, exps, {"learned", "identity"});
+  if (auto c = runs_failed(9, *e, {"learned", "identity"})) return *c;
   if (e->heads < 2) return claim(9, Reason::one_head, e);
   const ValveFacts s = valve_facts(*e);
   // A seed that balances also reshapes (head_grads.cpp): (b) without (a) cannot occur, and (b)
@@ -221,6 +259,7 @@ json thresholds_json() {
 json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return absent(1, exps, names, "learned", "identity");
+  if (auto c = runs_failed(1, *e, {"learned", "identity"})) return *c;
   Pair p = pair(*e, "learned", "identity");
   if (p.n() == 0) return unpaired(1, *e, p);
   const MetricPair& m = *p.speed;
@@ -238,6 +277,7 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
 json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return absent(2, exps, names, "learned", "identity");
+  if (auto c = runs_failed(2, *e, {"learned", "identity"})) return *c;
   Pair p = pair(*e, "learned", "identity");
   if (p.n() == 0) return unpaired(2, *e, p);
   const MetricPair& m = *p.final_accuracy;
@@ -264,6 +304,7 @@ json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& na
 json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"frozen_random", "identity"});
   if (!e) return absent(3, exps, names, "frozen_random", "identity");
+  if (auto c = runs_failed(3, *e, {"frozen_random", "identity"})) return *c;
   Pair p = pair(*e, "frozen_random", "identity");
   if (p.n() == 0) return unpaired(3, *e, p);
   const MetricPair& m = *p.performance;
@@ -286,6 +327,7 @@ json claim_frozen_better(const std::vector<Exp>& exps, const std::vector<std::st
 json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "frozen_random"});
   if (!e) return absent(4, exps, names, "learned", "frozen_random");
+  if (auto c = runs_failed(4, *e, {"learned", "frozen_random"})) return *c;
   Pair p = pair(*e, "learned", "frozen_random");
   if (p.n() == 0) return unpaired(4, *e, p);
   const MetricPair& m = *p.performance;

@@ -68,6 +68,7 @@ nlohmann::json codes_json() {
           {"states", kStateCodes},
           {"trained_to_end", trained},
           {"cut_short", cut},
+          {"failed_state", kFailedState},
           {"claim_sources", sources},
           {"words_claims", {{"ids", kRealWordsClaims}, {"experiments", kRealWordsSources}}},
           {"claim_groups", groups},

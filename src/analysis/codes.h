@@ -27,7 +27,7 @@ enum class Reason {
   // The input cannot test the claim.
   experiment_absent, no_pairs, no_snapshots, no_stats, none_trained,
   // The input has the experiment, but not the evidence to decide.
-  too_few_seeds, still_learning, rates_incomplete, one_seed_apart, runs_stopped,
+  too_few_seeds, still_learning, rates_incomplete, one_seed_apart, runs_stopped, runs_failed,
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
   // 2. Without W_o final accuracy drops by 5-15%.
@@ -68,6 +68,7 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::rates_incomplete, "rates_incomplete", Verdict::not_decided},
     {Reason::one_seed_apart, "one_seed_apart", Verdict::not_decided},
     {Reason::runs_stopped, "runs_stopped", Verdict::not_decided},
+    {Reason::runs_failed, "runs_failed", Verdict::not_decided},
 
     {Reason::clearly_slower, "clearly_slower", Verdict::supported},
     {Reason::slower_small_gap, "slower_small_gap", Verdict::partly_supported},
@@ -179,6 +180,7 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"rates_incomplete", "needed"},
     {"one_seed_apart", "lr reached runs"},
     {"runs_stopped", ""},
+    {"runs_failed", "failed"},
     {"none_trained", ""},
     {"one_head", ""},
     // 1. Without W_o the loss falls clearly slower.

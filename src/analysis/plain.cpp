@@ -106,6 +106,7 @@ json plain_of(const json& claim) {
     case Reason::none_trained:
     case Reason::runs_stopped:
     case Reason::one_head: return plain_json(code(reason));
+    case Reason::runs_failed: return plain_json("runs_failed", {{"failed", f["failed"]}});
     case Reason::too_few_seeds: return plain_json("too_few_seeds", {{"seeds", f["n"]}, {"needed", f["needed"]}});
     case Reason::still_learning: return plain_json("still_learning", {{"steps", f["needs_more_than"]}});
     case Reason::rates_incomplete: return plain_json("rates_incomplete", {{"needed", f["needed"]}});

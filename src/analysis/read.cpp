@@ -94,6 +94,12 @@ Exp read_experiment(const json& results, size_t index) {
                   "lr, status, final, curve, eval, stats, wo)");
   e.planned = e.variants;
   e.seeds_planned = cfg.seeds;
+  for (const json& f : member_or_null(results, "failed").is_array() ? results["failed"] : json::array()) {
+    if (!member_or_null(f, "variant").is_string() || !member_or_null(f, "error").is_string())
+      bad(where + ": a failed run is not one parse_results writes");
+    if (e.failed.empty()) e.first_failure = f["error"].get<std::string>();
+    e.failed.push_back(f["variant"].get<std::string>());
+  }
   for (const json& r : results["runs"]) {
     Run run;
     run.variant = r["variant"].get<std::string>();

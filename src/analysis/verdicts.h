@@ -52,6 +52,9 @@ struct Exp {
   std::vector<std::string> planned;   // every variant the experiment compares (experiment.h)
   int seeds_planned = 0;  // runs per variant and learning rate its config plans (config "seeds")
   std::vector<Run> runs;
+  // The runs that could not train (results "failed"): the variant of each, and the first's error.
+  std::vector<std::string> failed;
+  std::string first_failure;
   std::vector<double> lrs;  // distinct, ascending
 
   // The first run of (variant, seed), or nullptr.

@@ -265,6 +265,12 @@ std::string reason_words(const json& claim, Lang lang) {
       break;
     }
     case Reason::adapts_only: fill["steadier"] = part_count(f["steadier"], lang); break;
+    case Reason::runs_failed: {
+      const int k = f["failed"].get<int>();
+      fill["runs"] = k == 1 ? words("r_runs_failed_one", lang) : words("r_runs_failed_many", lang, {{"k", std::to_string(k)}});
+      fill["error"] = f["error"].get<std::string>();
+      break;
+    }
     default: break;
   }
   // The two-part claims' reasons quote their parts.

@@ -10,6 +10,7 @@
 #include "io/json_input.h"
 #include "lab/experiment.h"
 #include "lab/loss_threshold.h"
+#include "lab/results_checks.h"
 #include "lab/spread.h"
 #include "lab/status.h"
 #include "lab/wo_files.h"
@@ -249,59 +250,7 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
 
 // ---- Checking: every failure names the place, e.g. "results: runs[2].curve.loss[7]: ..." ----
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw ResultsError(ResultsFault::damaged, "results: " + where + ": " + what);
-}
-
-const json& field(const json& obj, const std::string& where, const char* key) {
-  if (!obj.is_object()) bad(where.empty() ? "file" : where, "expected an object");
-  auto it = obj.find(key);
-  if (it == obj.end()) bad(where.empty() ? key : where + "." + key, "missing");
-  return *it;
-}
-
-double check_number(const json& v, const std::string& where, double lo = -HUGE_VAL, double hi = HUGE_VAL) {
-  if (!v.is_number()) bad(where, "expected a number");
-  double x = v.get<double>();
-  if (!std::isfinite(x)) bad(where, "not a finite number");
-  if (x < lo || x > hi) bad(where, format_number(x) + " is out of range " + format_number(lo) + ".." + format_number(hi));
-  return x;
-}
-
-int64_t check_integer(const json& v, const std::string& where, double lo, double hi) {
-  double x = check_number(v, where, lo, hi);
-  if (std::floor(x) != x) bad(where, "expected an integer");
-  return static_cast<int64_t>(x);
-}
-
-const json& check_array(const json& v, const std::string& where) {
-  if (!v.is_array()) bad(where, "expected an array");
-  return v;
-}
-
-std::vector<double> check_numbers(const json& v, const std::string& where, size_t size, double lo = -HUGE_VAL,
-                                  double hi = HUGE_VAL) {
-  check_array(v, where);
-  if (v.size() != size)
-    bad(where, "has " + std::to_string(v.size()) + " entries, expected " + std::to_string(size));
-  std::vector<double> xs;
-  xs.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    const double x = v[i].is_number() ? v[i].get<double>() : NAN;
-    // The place is named only for a number that fails: a W_o snapshot has d_model² of them.
-    if (!(std::isfinite(x) && x >= lo && x <= hi)) check_number(v[i], where + "[" + std::to_string(i) + "]", lo, hi);
-    xs.push_back(x);
-  }
-  return xs;
-}
-
-void check_steps(const std::vector<double>& steps, const std::string& where, double first) {
-  for (size_t i = 0; i < steps.size(); ++i) {
-    std::string w = where + "[" + std::to_string(i) + "]";
-    if (std::floor(steps[i]) != steps[i]) bad(w, "expected an integer");
-    if (steps[i] < first || (i > 0 && steps[i] <= steps[i - 1])) bad(w, "steps must increase");
-  }
-}
+using namespace results_checks;
 
 void check_wo_file_name(const json& v, const std::string& where) {
   if (!v.is_string() || !is_wo_file_name(v.get<std::string>()))
@@ -326,31 +275,47 @@ RunStatus check_status(const json& v, const std::string& where, int steps) {
   return *status;
 }
 
-void check_run(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp) {
-  const RunConfig cfg = run_config(exp, exp_cfg);
-  const bool g2p = cfg.task.kind == TaskKind::g2p;
-  const double steps = cfg.train.steps, layers = cfg.model.layers;
-  const size_t d = static_cast<size_t>(cfg.model.d_model), heads = static_cast<size_t>(cfg.model.heads);
+// Which of the plan's runs `run` is: a variant of the experiment, a seed, and a learning rate
+// (and, with `clip`, the clip) the experiment trains at, so that the summary's groups are the
+// experiment's.
+void check_identity(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp,
+                    bool clip) {
   if (!run.is_object()) bad(w, "expected an object");
-
   const json& variant = field(run, w, "variant");
   bool known = false;
   for (WoMode v : exp.variants) known = known || variant == to_string(v);
   if (!known) bad(w + ".variant", variant.dump() + " is not a variant of " + exp.name);
   check_integer(field(run, w, "seed"), w + ".seed", 0, 9007199254740992.0 + 100);
-  check_integer(field(run, w, "parameters"), w + ".parameters", 1, 1e12);
-
-  // The learning rate and clip must be ones the experiment trains at, so that the summary's
-  // groups are the experiment's.
   const std::vector<float> lrs = learning_rates(exp, exp_cfg);
   const float lr = static_cast<float>(check_number(field(run, w, "lr"), w + ".lr", 0, 1));
   if (std::find(lrs.begin(), lrs.end(), lr) == lrs.end())
     bad(w + ".lr", format_number(decimal_float(lr)) + " is not a learning rate of " + exp.name +
                        (exp.lr_sweep ? " (lr_stability.lrs)" : " (train.lr)"));
-  const float clip = gradient_clip(exp, exp_cfg);
-  if (static_cast<float>(check_number(field(run, w, "clip"), w + ".clip", 0)) != clip)
-    bad(w + ".clip", "expected " + format_number(decimal_float(clip)) + ", the clip of " + exp.name +
+  if (!clip) return;
+  const float expected = gradient_clip(exp, exp_cfg);
+  if (static_cast<float>(check_number(field(run, w, "clip"), w + ".clip", 0)) != expected)
+    bad(w + ".clip", "expected " + format_number(decimal_float(expected)) + ", the clip of " + exp.name +
                          (exp.lr_sweep ? " (lr_stability.clip)" : " (train.clip)"));
+}
+
+// A run that could not train (docs/results.md, "Failed runs"): {variant, seed, lr, error}, the
+// error the message that ended it, at most kMaxFailureText characters.
+constexpr size_t kMaxFailureText = 2000;
+json checked_failure(const json& entry, const std::string& w, const ExperimentConfig& cfg, const ExperimentInfo& exp) {
+  check_identity(entry, w, cfg, exp, /*clip=*/false);
+  const json& error = field(entry, w, "error");
+  if (!error.is_string()) bad(w + ".error", "expected a string");
+  return {{"variant", entry["variant"]}, {"seed", entry["seed"]}, {"lr", entry["lr"]},
+          {"error", error.get<std::string>().substr(0, kMaxFailureText)}};
+}
+
+void check_run(const json& run, const std::string& w, const ExperimentConfig& exp_cfg, const ExperimentInfo& exp) {
+  const RunConfig cfg = run_config(exp, exp_cfg);
+  const bool g2p = cfg.task.kind == TaskKind::g2p;
+  const double steps = cfg.train.steps, layers = cfg.model.layers;
+  const size_t d = static_cast<size_t>(cfg.model.d_model), heads = static_cast<size_t>(cfg.model.heads);
+  check_identity(run, w, exp_cfg, exp, /*clip=*/true);
+  check_integer(field(run, w, "parameters"), w + ".parameters", 1, 1e12);
 
   const RunStatus status = check_status(field(run, w, "status"), w + ".status", cfg.train.steps);
   const bool diverged = status.state == RunStatus::State::diverged;
@@ -455,7 +420,7 @@ const ExperimentInfo& experiment_info(const std::string& name, const std::string
 
 // `producer`: null for the lab's own files, which carry none, else the file's (kProducers).
 json build(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs,
-           const std::string& created_by, const json& producer = nullptr) {
+           const std::vector<json>& failed, const std::string& created_by, const json& producer = nullptr) {
   const ExperimentInfo& exp = experiment_info(experiment, "experiment");
   auto problems = validate(cfg);
   if (!problems.empty()) throw ResultsError(ResultsFault::damaged, "results: config." + problems.front());
@@ -475,6 +440,11 @@ json build(const ExperimentConfig& cfg, const std::string& experiment, std::vect
               {"runs", std::move(runs)},
               {"summary", std::move(summary)}};
   if (!producer.is_null()) out["producer"] = producer;
+  if (!failed.empty()) {
+    json& list = out["failed"] = json::array();
+    for (size_t i = 0; i < failed.size(); ++i)
+      list.push_back(checked_failure(failed[i], "failed[" + std::to_string(i) + "]", cfg, exp));
+  }
   return out;
 }
 
@@ -608,7 +578,13 @@ const char* fault_code(ResultsFault fault) {
 }
 
 json make_results(const ExperimentConfig& cfg, const std::string& experiment, std::vector<json> runs) {
-  return build(cfg, experiment, std::move(runs), std::string("wolab ") + kVersion);
+  std::vector<json> records, failed;
+  for (json& r : runs) {
+    const bool failure = r.is_object() && r.contains("status") && r["status"].is_object() &&
+                         r["status"].value("state", "") == kFailedState;
+    (failure ? failed : records).push_back(std::move(r));
+  }
+  return build(cfg, experiment, std::move(records), failed, std::string("wolab ") + kVersion);
 }
 
 void check_record(const ExperimentConfig& cfg, const std::string& experiment, const json& run,
@@ -654,7 +630,9 @@ json checked_results(const json& j) {
   check_array(field(j, "", "summary"), "summary");  // recomputed from the runs below
   if (version == 1)
     for (size_t i = 0; i < runs.size(); ++i) upgrade_v1_run(runs[i], "runs[" + std::to_string(i) + "]", cfg.base);
-  return build(cfg, experiment.get<std::string>(), std::move(runs), created_by.get<std::string>(), producer);
+  std::vector<json> failed;
+  if (j.contains("failed")) failed = check_array(j["failed"], "failed").get<std::vector<json>>();
+  return build(cfg, experiment.get<std::string>(), std::move(runs), failed, created_by.get<std::string>(), producer);
 }
 
 }  // namespace

@@ -46,6 +46,10 @@ nlohmann::json probe_record(const Trainer& trainer, bool wo_data = true);
 // does not show them, and each wo entry's head norms are recomputed from its data.
 // Throws ConfigError("results: ...") if a run is malformed, running, or not one the
 // experiment's plan would train (its variant, lr and clip).
+// A run that could not train (its worker failed: the page's) is passed as {variant, seed, lr,
+// "status": {"state": kFailedState}, error} and listed under "failed" as {variant, seed, lr,
+// error}, which the analysis reads (docs/results.md, "Failed runs"); a document without failures
+// has no "failed".
 nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& experiment,
                             std::vector<nlohmann::json> runs);
 

@@ -15,4 +15,8 @@ nlohmann::json status_json(const RunStatus& s);
 // status_json()'s value back; nullopt for anything else (a wrong key, type or step).
 std::optional<RunStatus> status_from_json(const nlohmann::json& j);
 
+// The state of a run that could not train, so that it has no status of its own ({"state":
+// "failed"}): what the page passes to make_results for a run whose worker failed (lab/results.h).
+inline constexpr char kFailedState[] = "failed";
+
 }  // namespace wolab

@@ -2,7 +2,7 @@
 // results come from; the rules it links to; "running (k of n)" while a claim's runs train; a
 // phone's width.
 import { test, expect } from '@playwright/test';
-import { openPage, query, screenshot, TINY, untilAttribute } from './helpers.js';
+import { openPage, query, routeIndex, screenshot, TINY, untilAttribute } from './helpers.js';
 
 const cell = (page, claim, preset) => page.locator(`#claims-body tr[data-claim="${claim}"] td[data-preset="${preset}"]`);
 // The presets' columns, as each claim's evidence (folded under its plain answer) names them (the
@@ -17,11 +17,7 @@ const unfold = (page, claim) => page.locator(`#claims-body details[data-claim="$
 async function withArticleRecording(page) {
   const built = await (await page.request.get('recorded/index.json')).json();
   if (built.presets.article) return true;
-  await page.route('**/recorded/index.json', async (route) => {
-    const index = await (await route.fetch()).json();
-    index.presets.article = { remove_wo: 'results.remove_wo.json' };
-    await route.fulfill({ json: index });
-  });
+  await routeIndex(page, (index) => ({ ...index, presets: { ...index.presets, article: { remove_wo: 'results.remove_wo.json' } } }));
   await page.route('**/recorded/article/results.remove_wo.json', (route) => route.fulfill({ path: 'tests/e2e/fixtures/cli.remove_wo.json' }));
   return false;
 }
@@ -75,6 +71,7 @@ test('on load: the article named, a column per preset, each cell tagged with whe
   await page.locator('#lang').selectOption('zh');
   await expect(heads(page)).toHaveText(['快速', '文章']);
   await expect(cell(page, 1, 'article').locator(':scope > .source-tag')).toHaveText('用同一内核本地原生录制');
+  await page.unrouteAll({ behavior: 'wait' });
   expect(problems).toEqual([]);
 });
 

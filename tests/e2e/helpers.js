@@ -42,6 +42,19 @@ export async function openPage(page, search = '') {
   return problems;
 }
 
+// Serves recorded/index.json as `edit(index)` makes it, from the file the test server serves
+// (dist/recorded/index.json), read from disk in the handler. A handler that fetched it instead
+// (route.fetch) could still be reading that response when the page closed at the test's end,
+// which Playwright reports as "Response has been disposed": the page polls the index, so a
+// request can come at any moment. Each test that routes also unroutes before it ends
+// (unrouteAll with behavior 'wait'), so no handler outlives its page.
+export async function routeIndex(page, edit) {
+  await page.route('**/recorded/index.json', (route) => {
+    const index = JSON.parse(fs.readFileSync(path.join('dist', 'recorded', 'index.json'), 'utf8'));
+    return route.fulfill({ json: edit(index) });
+  });
+}
+
 // Waits until the element of `locator` (in the page or a frame) has attribute `name` = `value`,
 // checked at every animation frame: expect(locator).toHaveAttribute retries at widening intervals,
 // up to a second apart, so it sees a change long after it happened; every test waits so for the

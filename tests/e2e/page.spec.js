@@ -367,3 +367,46 @@ test('a browser without WASM SIMD gets the build without it, and it trains', asy
   expect(requested).not.toContain('/wolab.wasm');
   expect(problems).toEqual([]);
 });
+
+// npm start serves the page before the build without SIMD is made (scripts/start.sh): until it
+// is there, such a browser gets one line that says so, not a loading error.
+test('a browser without WASM SIMD, before its build is made, is told so in one line', async ({ page }) => {
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => !new Uint8Array(bytes).includes(0xfd) && validate(bytes);
+  });
+  await page.route('**/wolab-nosimd.*', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+  await page.goto('/');
+  await expect(page.locator('#engine')).toHaveText(/^This browser cannot run WebAssembly SIMD, and the engine built for such browsers is still being made on the server .*reload in a minute or two\.$/);
+  await expect(page.locator('#engine')).toHaveClass(/error/);
+  await page.goto('/?lang=zh');
+  await expect(page.locator('#engine')).toHaveText(/^此浏览器不支持 WebAssembly SIMD/);
+  await page.unrouteAll({ behavior: 'wait' });
+});
+
+// A run whose worker fails is in the results the page analyses, listed as failed (docs/results.md,
+// "Failed runs"), and the claims it would have decided say so, in the core's words.
+test('a run whose worker failed leaves its claims not decided, saying that a run failed', async ({ page }) => {
+  const problems = await openPage(page, query({ ...TINY, seeds: 3 }));
+  const section = page.locator('#exp-remove_wo');
+  await runAndWait(page, 'remove_wo');
+  // From now on the first worker made loads the wasm script as usual, every later one crashes as it starts.
+  let loads = 0;
+  await page.route('**/wolab.js', (route) => (loads++ === 0 ? route.continue() : route.fulfill({
+    contentType: 'text/javascript', body: 'throw new Error("simulated crash");',
+  })));
+  await section.locator('button.run').click();
+  await untilAttribute(section, 'data-state', 'settled', 30_000);
+  const failedRows = await section.locator('.runs-table tbody tr[data-status="failed"]').count();
+  expect(failedRows).toBeGreaterThan(0);
+  await expect(section.locator('.runs-table tbody tr[data-status="done"]')).not.toHaveCount(0);
+  const claim1 = page.locator('#claims-body tr[data-claim="1"] td[data-preset="quick"]');
+  await expect(claim1).toHaveAttribute('data-source', 'live');
+  await expect(claim1.locator(':scope > .verdict')).toHaveText('not decided');
+  await expect(claim1.locator(':scope > .reason')).toHaveText(
+    new RegExp(`^${failedRows === 1 ? '1 run failed' : `${failedRows} runs failed`}: the experiment did not train as planned \\(the first error: .*simulated crash`));
+  await page.locator('#lang').selectOption('zh');
+  await expect(claim1.locator(':scope > .reason')).toContainText(`${failedRows} 个运行失败`);
+  await page.unrouteAll({ behavior: 'wait' });
+  expect(problems.filter((p) => !p.includes('simulated crash'))).toEqual([]);
+});

@@ -88,7 +88,8 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
                         {"imbalanced", part}, {"adapts", part}, {"steadier", part}, {"small", part},
                         {"protects", part}, {"reshapes", part}, {"balances", part},
                         {"one_seed_short", json::parse(R"({"lr": 0.1, "reached": 1, "ended": 3})")},
-                        {"incomplete", json::parse(R"([{"variant": "identity", "lr": 0.1, "ended": 2}])")}};
+                        {"incomplete", json::parse(R"([{"variant": "identity", "lr": 0.1, "ended": 2}])")},
+                        {"failed", 1}, {"error", "simulated crash"}};
   std::set<std::string> seen;
   for (const ReasonInfo& r : kReasons) {
     EXPECT_TRUE(seen.insert(r.code).second) << r.code;
@@ -104,6 +105,7 @@ TEST(Analysis, EveryCodeIsListedOnceWithItsText) {
   EXPECT_EQ(codes["states"], json({"running", "done", "stopped", "diverged"}));
   EXPECT_EQ(codes["trained_to_end"], json({"done", "diverged"}));
   EXPECT_EQ(codes["cut_short"], json({"stopped"}));
+  EXPECT_EQ(codes["failed_state"], "failed");
   ASSERT_EQ(codes["reasons"].size(), std::size(kReasons));
   EXPECT_EQ(codes["reasons"][0], json({{"code", "experiment_absent"}, {"verdict", "not_tested"}}));
   // One list of experiments per claim the analysis judges, in its order.

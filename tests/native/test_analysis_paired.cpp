@@ -270,6 +270,45 @@ TEST(Analysis, StoppedRunsLeaveTheClaimUndecidedNotUntested) {
   EXPECT_EQ(claim(analyze({planning_seeds(results("remove_wo", diverged), 1)}), 1)["reason"], "no_pairs");
 }
 
+// A run whose worker failed (results "failed") leaves every claim on its variant not decided,
+// saying so, however many seeds paired; claims on other variants are judged as ever, and the
+// failed run is not counted as stopped before it began.
+TEST(Analysis, AFailedRunLeavesItsClaimsUndecidedSayingSo) {
+  json r = freeze_results({0.9, 0.9, 0.9}, {0.6, 0.6, 0.6}, {0.8, 0.8, 0.8});
+  json kept = json::array();
+  for (json& run : r["runs"])
+    if (run["variant"] != "frozen_random" || run["seed"] != 2) kept.push_back(run);
+  r["runs"] = kept;
+  r["failed"] = json::array({{{"variant", "frozen_random"}, {"seed", 2}, {"lr", kept[0]["lr"]}, {"error", "simulated crash"}}});
+  const json a = analyze({r});
+  for (int id : {1, 2}) {  // learned against identity: every seed paired, judged as ever
+    EXPECT_NE(claim(a, id)["reason"], "runs_failed") << id;
+    EXPECT_NE(claim(a, id)["verdict"], "not_decided") << id;
+  }
+  for (int id : {3, 4}) {
+    const json& c = claim(a, id);
+    EXPECT_EQ(c["verdict"], "not_decided") << id;
+    EXPECT_EQ(c["reason"], "runs_failed") << id;
+    EXPECT_EQ(c["figures"]["failed"], 1) << id;
+    EXPECT_EQ(c["figures"]["error"], "simulated crash") << id;
+    EXPECT_EQ(reason_text(c), "1 run failed: the experiment did not train as planned (the first error: simulated crash)");
+    EXPECT_EQ(c["plain"]["code"], "runs_failed");
+  }
+  // Every run of a variant failed: still tested, and not decided for that reason.
+  json none = r;
+  none["runs"] = json::array();
+  none["failed"] = json::array();
+  for (const json& run : kept) {
+    if (run["variant"] == "frozen_random") none["failed"].push_back({{"variant", "frozen_random"}, {"seed", run["seed"]}, {"lr", run["lr"]}, {"error", "no engine"}});
+    else none["runs"].push_back(run);
+  }
+  none["failed"].push_back(r["failed"][0]);
+  const json c = claim(analyze({none}), 3);
+  EXPECT_EQ(c["reason"], "runs_failed");
+  EXPECT_EQ(c["figures"]["failed"], 3);
+  EXPECT_EQ(reason_text(c).rfind("3 runs failed", 0), 0u) << reason_text(c);
+}
+
 // Stop pressed when every run the experiment had begun was done, and the runs of a variant had
 // not begun: the claims on that variant were tested and stopped, not "not tested".
 TEST(Analysis, RunsStoppedBeforeTheyBeganLeaveTheClaimUndecided) {

@@ -122,6 +122,39 @@ TEST(Results, SummaryIsMeanAndSampleStdOverDoneRuns) {
   EXPECT_EQ(identity["steps_to_loss_0_1"]["reached"], 1);
 }
 
+// A run whose worker failed comes in among the records as the page has it, and goes to "failed":
+// checked as a run's variant, seed and lr are, kept on import, absent when nothing failed.
+TEST(Results, AFailedRunIsListedApartAndChecked) {
+  const json failure = {{"variant", "identity"}, {"seed", 1}, {"lr", 0.001}, {"status", {{"state", "failed"}}},
+                        {"error", "could not load wolab.js"}};
+  const json r = make_results(small_config(), "remove_wo",
+                              {fake_run("learned", 0, 0.5, 10), fake_run("identity", 0, 0.4, 12), failure});
+  EXPECT_EQ(r["runs"].size(), 2u);
+  EXPECT_EQ(r["failed"], json::parse(R"([{"variant": "identity", "seed": 1, "lr": 0.001, "error": "could not load wolab.js"}])"));
+  EXPECT_EQ(parse_results(r.dump())["failed"], r["failed"]);
+  EXPECT_FALSE(make_results(small_config(), "remove_wo", {fake_run("learned", 0, 0.5, 10)}).contains("failed"));
+  // Not a run of the plan, or no error: refused, naming the place.
+  const auto refused = [&](const json& entry, const std::string& what) {
+    json bad = r;
+    bad["failed"] = json::array({entry});
+    try {
+      parse_results(bad.dump());
+      ADD_FAILURE() << "accepted " << entry;
+    } catch (const ResultsError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("results: " + what, 0), 0u) << e.what();
+    }
+  };
+  json other = r["failed"][0];
+  other["variant"] = "frozen_random";
+  refused(other, "failed[0].variant: \"frozen_random\" is not a variant of remove_wo");
+  other = r["failed"][0];
+  other["lr"] = 0.5;
+  refused(other, "failed[0].lr: 0.5 is not a learning rate of remove_wo");
+  other = r["failed"][0];
+  other.erase("error");
+  refused(other, "failed[0].error: missing");
+}
+
 TEST(Results, AllDivergedGivesNullNotNaN) {
   json r = make_results(small_config(), "wo_heatmap",
                         {fake_run("learned", 0, 0, nullptr, diverged(2)), fake_run("learned", 1, 0, nullptr, diverged(7))});

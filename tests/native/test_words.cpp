@@ -85,7 +85,7 @@ json figures(const json& parts) {
             {"one_seed_short", {{"lr", 0.003}, {"reached", 1}, {"ended", 3}}},
             {"highest_trainable_lr", {{"learned", 0.01}, {"identity", 0.001}}},
             {"diverged", {{"learned", 0}, {"identity", 2}}},
-            {"seeds", 3},
+            {"seeds", 3}, {"failed", 2}, {"error", "could not load wolab.js"},
             {"dominant_rows", spread(0, 0, 0)}, {"dominant_rows_init", spread(0, 0, 0)},
             {"scale_ratio_first", spread(0.717, 0.55, 0.95)},
             {"output_share_learned", spread(0.4, 0.3, 0.5)}, {"output_share_identity", spread(0.6, 0.5, 0.7)}};
@@ -108,6 +108,7 @@ std::vector<json> every_claim() {
   for (int id = 1; id <= 9; ++id) out.push_back(claim(id, Reason::experiment_absent, figures(none)));
   for (int id : {1, 2, 3, 4}) out.push_back(claim(id, Reason::no_pairs, figures(none)));
   for (int id : {1, 2, 3, 4}) out.push_back(claim(id, Reason::runs_stopped, figures(none)));
+  for (int id = 1; id <= 9; ++id) out.push_back(claim(id, Reason::runs_failed, figures(none)));
   for (int id : {1, 2, 3, 4, 5, 6, 8, 9}) out.push_back(claim(id, Reason::too_few_seeds, figures(none)));
   out.push_back(claim(2, Reason::still_learning, figures(none)));
   out.push_back(claim(5, Reason::no_snapshots, figures(none)));

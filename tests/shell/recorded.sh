@@ -1,28 +1,25 @@
 #!/usr/bin/env bash
-# The committed long runs (recorded/converged/, scripts/record-converged.sh): every file is the
-# one the manifest hashes (sha256) and the manifest lists every file; `wolab report --json` of
-# each preset's committed results is its committed analysis, byte for byte. The first steps of
-# a run trained again are checked by tests/native/test_recorded.cpp.
+# The committed runs, real words trained to the end (recorded/converged/, scripts/
+# record-converged.sh) and the page's presets (recorded/presets/, scripts/record.sh): every file
+# is the one its manifest hashes (sha256) and the manifest lists every file
+# (scripts/check-manifest.sh); `wolab report --json` of each preset's committed results is its
+# committed analysis, byte for byte. The first steps of runs trained again are checked by
+# tests/native/test_recorded.cpp.
 # Usage: tests/shell/recorded.sh WOLAB   (ctest runs it: CMakeLists.txt)
 set -euo pipefail
 wolab=$(realpath "$1")
-folder="$(dirname "$0")/../../recorded/converged"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-rerecord="if the core's numbers changed on purpose, record again: scripts/record-converged.sh (docs/sweeps.md)"
-cd "$folder" || fail "no recorded/converged/"
-[[ -f manifest.json ]] || fail "no manifest.json"
-listed=$(node -e 'for (const f of Object.keys(require("./manifest.json").files)) console.log(f)' 2>/dev/null ||
-         python3 -c 'import json; print("\n".join(json.load(open("manifest.json"))["files"]))')
-[[ $(echo "$listed" | sort) == $(find . -type f ! -name manifest.json | sed 's|^\./||' | sort) ]] ||
-  fail "the files are not the manifest's: $(diff <(echo "$listed" | sort) <(find . -type f ! -name manifest.json | sed 's|^\./||' | sort) | tr '\n' ' ')"
-while read -r f; do
-  want=$(grep -o "\"$f\": \"[0-9a-f]*\"" manifest.json | sed 's/.*: "//; s/"$//')
-  got=$(sha256sum "$f" | cut -d' ' -f1)
-  [[ $want == "$got" ]] || fail "$f: sha256 $got, the manifest says $want"
-done <<<"$listed"
-for results in */results.real_words.json; do
-  dir=$(dirname "$results")
-  (cd "$dir" && "$wolab" report --json results.real_words.json) | cmp -s - "$dir/analysis.json" ||
-    fail "$dir: wolab report --json differs from the committed analysis.json; $rerecord"
+for name in converged presets; do
+  folder=$root/recorded/$name
+  bash "$root/scripts/check-manifest.sh" "$folder" || fail "recorded/$name does not match its manifest"
+  n=0
+  for analysis in "$folder"/*/analysis.json; do
+    dir=$(dirname "$analysis")
+    (cd "$dir" && "$wolab" report --json results.*.json) | cmp -s - "$analysis" ||
+      fail "recorded/$name/$(basename "$dir"): wolab report --json differs from the committed analysis.json; if the core's numbers changed on purpose, record again (docs/sweeps.md)"
+    n=$((n + 1))
+  done
+  ((n > 0)) || fail "recorded/$name has no analysis.json"
+  echo "recorded/$name: every file as the manifest hashes it, $n analyses reproduced"
 done
-echo "recorded/converged: $(echo "$listed" | wc -l) files as the manifest hashes them, analyses reproduced"

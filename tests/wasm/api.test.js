@@ -111,11 +111,12 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(codes.states, ['running', 'done', 'stopped', 'diverged']);
   assert.deepEqual(codes.trained_to_end, ['done', 'diverged']);
   assert.deepEqual(codes.cut_short, ['stopped']);
+  assert.equal(codes.failed_state, 'failed');
   for (const r of codes.reasons) assert.ok(codes.verdicts.includes(r.verdict), r.code);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
     ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'one_head']);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_decided').map((r) => r.code),
-    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart', 'runs_stopped']);
+    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart', 'runs_stopped', 'runs_failed']);
   // Every claim the analysis judges reads experiments the core has, the sweep only claim 7.
   const names = JSON.parse(wolab.experiments()).map((e) => e.name);
   assert.deepEqual(codes.claim_sources.map((c) => c.id), JSON.parse(wolab.analyze('[]')).claims.map((c) => c.id));

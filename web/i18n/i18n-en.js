@@ -64,6 +64,7 @@ export const en = {
   engineReady: 'Engine: {version}, {build}, {workers} workers.',
   buildSimd: 'wasm SIMD build',
   buildPlain: 'wasm build without SIMD',
+  engineNoSimdYet: 'This browser cannot run WebAssembly SIMD, and the engine built for such browsers is still being made on the server (npm start makes it right after the page): reload in a minute or two.',
   engineFailed: 'The WebAssembly engine could not be loaded: {message}',
   run: 'Run',
   copyEmbed: 'Copy embed code',

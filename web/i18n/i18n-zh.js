@@ -65,6 +65,7 @@ export const zh = {
   engineReady: '引擎：{version}，{build}，{workers} 个 worker。',
   buildSimd: 'wasm SIMD 版本',
   buildPlain: '无 SIMD 的 wasm 版本',
+  engineNoSimdYet: '此浏览器不支持 WebAssembly SIMD，为这类浏览器构建的引擎仍在服务器上生成（npm start 在页面之后立即构建它）：请一两分钟后刷新。',
   engineFailed: '无法加载 WebAssembly 引擎：{message}',
   run: '运行',
   copyEmbed: '复制嵌入代码',

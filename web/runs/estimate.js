@@ -19,10 +19,35 @@ export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs 
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
 
 // What this device measured: { key: the Run all config it was measured for, units: name ->
-// makespan, perUnit: name -> { low, high } s, own: the experiments timed on their own run }
-// (measureSpeed), or null. This module's alone.
+// makespan, groups: name -> the group whose speeds time it ('all', or a data experiment's own
+// name), own: the experiments timed on their own run } (measureSpeed), or null. This module's alone.
 const speed = store(null);
 let speedTimer = 0;  // the timeout that will measure it
+
+// The seconds one cost unit took on one worker while the others trained too, as this device
+// showed them, the last HISTORY of each group: every worker's figure of each timing (Runner.time,
+// 0.3 s a worker), and each run of a batch that trained to its end (its wall time over its cost),
+// which is the time a Run takes as it takes it. A range from one timing alone swung threefold on
+// a busy machine (one worker had a core, the other waited), and missed the actual time; the range
+// spans what the recent figures say, so it moves as they do, and holds the actual time as long as
+// the load is one the figures saw. This module's alone.
+const HISTORY = 12;
+const observed = new Map();
+function observe(group, seconds) {
+  const list = [...(observed.get(group) || []), ...seconds.filter((s) => Number.isFinite(s) && s > 0)];
+  observed.set(group, list.slice(-HISTORY));
+}
+const group = (plan) => plan.experiments.find((name) => experiments.get(name)?.info.needs_data) || 'all';
+
+// A batch's runs that trained to their end, as figures of their group, and the estimate updated.
+function observeBatch({ jobs }) {
+  for (const job of jobs) {
+    const run = job.runs[0];
+    if (!run || run.status.state !== 'done' || !run.startedAt || !run.endedAt) continue;
+    observe(group(job.plan), [(run.endedAt - run.startedAt) / 1000 / job.plan.cost.total]);
+  }
+  if (speed.get()) speed.set({ ...speed.get() });
+}
 
 // fn() whenever the estimate changes; returns the function that unsubscribes it.
 export const onEstimate = (fn) => speed.subscribe(() => fn());
@@ -37,7 +62,9 @@ const later = () => scheduleSpeed(SPEED_DELAY_MS);
 // (skipped while the runs trained).
 settings.subscribe(() => scheduleSpeed(SPEED_DELAY_MS));
 batch.subscribe((b) => {
-  if (b.end) scheduleSpeed(SPEED_DELAY_MS);
+  if (!b.end) return;
+  observeBatch(b);
+  scheduleSpeed(SPEED_DELAY_MS);
 });
 
 // List scheduling, as the pool runs its queue: each cost in order goes to the worker that is
@@ -138,21 +165,22 @@ async function measureSpeed() {
   if (analysisBusy()) return later();
   const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
   const units = new Map();
-  const perUnit = new Map();  // name -> { low, high }
+  const groups = new Map();  // name -> its group
   // One timing per group: Run all's first run for the toy experiments, each data experiment's own.
-  for (const [group, members] of [['all', [...names, 'all']], ...own.map((name) => [name, [name]])]) {
-    const first = plans.get(group)[0];
+  for (const [timed, members] of [['all', [...names, 'all']], ...own.map((name) => [name, [name]])]) {
+    const first = plans.get(timed)[0];
     const answers = first && await timedOnce(runner, first);
     if (!answers || answers.some((a) => a.error || !a.steps) || runAllConfig() !== all) return;
     const seconds = unitSeconds(answers, first);
+    observe(timed, seconds);
     // What a run costs besides its steps (worker.js, timeSteps: run_ms), in units, added to each run.
     const fixed = Math.max(...answers.map((a, i) => (a.run_ms || 0) / 1000 / seconds[i]));
     for (const name of members) {
       units.set(name, makespan(plans.get(name).map((p) => p.cost.total + fixed), runner.size));
-      perUnit.set(name, { low: Math.min(...seconds), high: Math.max(...seconds) });
+      groups.set(name, timed);
     }
   }
-  speed.set({ key: all, units, perUnit, own: new Set(own) });
+  speed.set({ key: all, units, groups, own: new Set(own) });
 }
 
 // The estimate for an experiment's Run ('all': Run all), or '' when none is measured for the
@@ -161,7 +189,8 @@ export function estimateText(name) {
   const measured = speed.get();
   if (!measured || !configValid() || measured.key !== runAllConfig() || !measured.units.has(name)) return '';
   const units = measured.units.get(name);
-  const { low: fast, high: slow } = measured.perUnit.get(name);
+  const seconds = observed.get(measured.groups.get(name));
+  const fast = Math.min(...seconds), slow = Math.max(...seconds);
   const low = Math.max(1, Math.floor(units * fast));
   return t('estimate', { low, high: Math.max(low + 1, Math.ceil(units * slow)) });
 }
@@ -189,8 +218,8 @@ export function secondsLeft(now = performance.now()) {
   const queued = runner.queued().map((q) => jobs.find((job) => job.id === q.id).plan.cost.total);
   const left = makespan(queued, runner.size, busy);
   const measured = speed.get();
-  const timed = measured && measured.key === runAllConfig() && measured.perUnit.get('all');
-  const prior = timed ? (timed.low + timed.high) / 2 : null;
+  const timed = measured && measured.key === runAllConfig() && observed.get('all');
+  const prior = timed ? (Math.min(...timed) + Math.max(...timed)) / 2 : null;
   const weight = prior === null ? 0 : costs.reduce((a, b) => a + b, 0) / costs.length;
   if (done + weight === 0) return null;
   return (left * (spent + (prior || 0) * weight)) / (done + weight);

@@ -11,7 +11,7 @@ import { batch, lastRun, newId, runsChanged } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { notice } from '../controls/notices.js';
 import { onExperimentSettled, restoreRecording } from '../results/results-shown.js';
-import { active, complete, FAILED, finishedRuns, firstFailure, isSettled, stepsTrained, tally } from '../state/run-status.js';
+import { active, complete, failed, failedStatus, finishedRuns, firstFailure, isSettled, stepsTrained, tally } from '../state/run-status.js';
 import { appendProgress } from './live-record.js';
 import { endedParts } from '../views/runlist.js';
 import { makeResults } from '../results/analysis.js';
@@ -38,16 +38,19 @@ async function summarize(exp) {
   const epoch = exp.epoch;
   const config = JSON.stringify(exp.config);
   const records = done.map((r) => kept(exp, r.record));
+  // A run whose worker failed goes in as the core lists it apart (docs/results.md, "Failed runs"),
+  // so that the claims it would have decided say it failed.
+  const failures = exp.runs.filter(failed).map((r) => ({ variant: r.variant, seed: r.seed, lr: r.lr, status: r.status, error: r.error }));
   const woStem = records.some((r) => r.wo.length > 0) ? resultsStem(exp.name) : null;
   // With the matrices apart, only their figures go to the worker: a structured clone of every
   // run's matrices (MBs at d_model 256, for each experiment that shares the run) was one of the
   // main thread's longest tasks.
   const figures = woStem ? records.map((r) => ({ ...r, wo: r.wo.map(({ data, ...rest }) => rest) })) : records;
   try {
-    const { blob, summary } = await makeResults(exp.name, config, figures, woStem);
+    const { blob, summary } = await makeResults(exp.name, config, [...figures, ...failures], woStem);
     if (exp.epoch !== epoch) return false;
     exp.resultsBlob = blob;
-    if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, records)).blob;
+    if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, [...records, ...failures])).blob;
     exp.summary = summary;
   } catch (e) {
     if (exp.epoch !== epoch) return false;
@@ -245,7 +248,7 @@ function updateRun(run, job, msg, now) {
       run.status = { state: 'stopped', step: 0 };
       break;
     case 'error':  // the run never had a core status, or lost it with its worker
-      run.status = { state: FAILED };
+      run.status = failedStatus();
       run.error = msg.message;
       break;
     default:

@@ -1,24 +1,27 @@
 // Where a run on the page stands. A run's status is the core's ({state, step}, docs/results.md)
-// once its worker has begun it; before that the page's own 'queued', and 'failed' when its
-// worker reported an error (a run that never had a core status: its config or data could not be
-// read, or its worker crashed). Which states mean a run trained to its end, and which that the
-// reader cut it short, is the core's (codes(), docs/api.md).
+// once its worker has begun it; before that the page's own 'queued', and the core's failed state
+// when its worker reported an error (a run that never had a core status: its config or data could
+// not be read, or its worker crashed), which the results list apart. Which states mean a run
+// trained to its end, which that the reader cut it short, and the failed state, are the core's
+// (codes(), docs/api.md).
 
-const core = { trainedToEnd: new Set(), cutShort: new Set() };
+const core = { trainedToEnd: new Set(), cutShort: new Set(), failed: null };
 
 // Takes the core's codes() (parsed); called once the module loads.
 export function setRunCodes(codes) {
   core.trainedToEnd = new Set(codes.trained_to_end);
   core.cutShort = new Set(codes.cut_short);
+  core.failed = codes.failed_state;
 }
 
-export const FAILED = 'failed';
+// The status of a run whose worker failed.
+export const failedStatus = () => ({ state: core.failed });
 
 export const active = (r) => r.status.state === 'queued' || r.status.state === 'running';
 export const complete = (r) => core.trainedToEnd.has(r.status.state);
 // Stopped by the reader (partway, or before a worker took it).
 export const cutShort = (r) => core.cutShort.has(r.status.state);
-export const failed = (r) => r.status.state === FAILED;
+export const failed = (r) => r.status.state === core.failed;
 // The steps a finished run trained: all `steps` when done, else its status's step.
 export const stepsTrained = (status, steps) => (status.state === 'done' ? steps : status.step);
 export const started = (r) => Boolean(r.startedAt || r.stepsDone);

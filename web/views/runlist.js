@@ -5,7 +5,7 @@
 // holds recorded or imported runs, whose outcome the summary table below already gives.
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { fitTable, headerCells, labelRow } from './tables.js';
-import { FAILED } from '../state/run-status.js';
+import { failed } from '../state/run-status.js';
 
 const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 
@@ -14,6 +14,7 @@ const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
 // or failed (run-status.js).
 export function statusText(run) {
   const { state, step } = run.status;
+  if (failed(run)) return t('statusError', { message: run.error });
   switch (state) {
     case 'queued': return t('statusQueued');
     case 'running':
@@ -24,7 +25,6 @@ export function statusText(run) {
     // A run stopped before a worker took it never trained a step, and has no record.
     case 'stopped': return run.finished ? t('statusStopped', { step }) : t('statusNotStarted');
     case 'diverged': return t('statusDiverged', { step });
-    case FAILED: return t('statusError', { message: run.error });
     default: return state;
   }
 }

@@ -24,8 +24,13 @@ function loadScript(src) {
 
 // The compiled module of `url`: streamed, and so cached compiled by the browser, when the server
 // names it application/wasm, else compiled from its bytes.
+// A browser without WASM SIMD on a page whose module for it is not built yet (npm start builds it
+// right after serving the page): an error of its own, which the page words as such.
+export class ModuleNotBuiltYet extends Error {}
+
 async function compileWasm(url) {
   const response = await fetch(url);
+  if (response.status === 404 && url.startsWith('wolab-nosimd')) throw new ModuleNotBuiltYet(url);
   if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
   if (response.headers.get('Content-Type') === 'application/wasm') return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());
@@ -35,7 +40,11 @@ async function compileWasm(url) {
 // build's script and its compiled WebAssembly.Module, which the workers' 'init' messages carry.
 export async function loadWolab() {
   const script = wasmScriptName();
-  const [wasm] = await Promise.all([compileWasm(script.replace(/\.js$/, '.wasm')), loadScript(script), loadScript(new URL('./load-wolab.js', import.meta.url).href)]);
+  const loads = await Promise.allSettled([compileWasm(script.replace(/\.js$/, '.wasm')), loadScript(script), loadScript(new URL('./load-wolab.js', import.meta.url).href)]);
+  // The .wasm's 404 says why its script did not load either.
+  const failed = loads.filter((l) => l.status === 'rejected').map((l) => l.reason);
+  if (failed.length) throw failed.find((e) => e instanceof ModuleNotBuiltYet) || failed[0];
+  const wasm = loads[0].value;
   if (typeof globalThis.createWolab !== 'function') throw new Error(`${script} did not define createWolab`);
   const module = await globalThis.instantiateWolab(wasm);
   return { module, engine: { script, wasm } };
