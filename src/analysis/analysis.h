@@ -19,7 +19,8 @@ namespace wolab {
 // ---- Thresholds of the rules (docs/claims.md) ----
 
 // kLossThreshold (0.1), the loss steps_to_loss_0_1 counts steps to, and kThresholdWindow (10), the
-// steps of the trailing mean it reads: lab/loss_threshold.h, shared with the results' summary.
+// most steps of the trailing mean it reads (threshold_window): lab/loss_threshold.h, shared with
+// the results' summary.
 // Two accuracies (token or exact, as fractions) closer than this are a tie: half a point.
 inline constexpr double kAccuracyTie = 0.005;
 // Two error rates on real words' held-out words (PER, WER) closer than this are a tie: a twentieth
@@ -41,8 +42,8 @@ inline constexpr double kClaimedDropLow = 0.05;
 inline constexpr double kClaimedDropHigh = 0.15;
 // Held-out token accuracy at or above this is at the ceiling.
 inline constexpr double kCeilingAccuracy = 0.99;
-// Loss at a fixed step: the mean training loss over the window of this share of the run ending there.
-inline constexpr double kSmoothShare = 0.05;
+// kSmoothShare (0.05), the share of the run the loss at a fixed step is the mean over (ending
+// there): lab/loss_threshold.h, where a short run's threshold window is that share too.
 // Still learning: over the last kTailShare of the run, the training loss fell by more than
 // kStillFalling relative to the tail before it, or held-out accuracy rose by more than kAccuracyTie.
 inline constexpr double kTailShare = 0.1;

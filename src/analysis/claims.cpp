@@ -386,6 +386,7 @@ json analyze(const std::vector<json>& results) {
                            {"variants", e.variants},
                            {"learning_rates", e.lrs},
                            {"smooth_window", smooth_window(e)},
+                           {"threshold_window", threshold_window(e.steps)},
                            {"comparisons", comparisons},
                            {"convergence", convergence},
                            {"finding", finding(e)},

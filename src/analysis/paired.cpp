@@ -35,7 +35,7 @@ double per_area(const json& record) {
 
 // A finished run's value; nullopt only for steps to a threshold the run never reached.
 std::optional<double> value_of(const Exp& e, const Run& r, const MetricInfo& m) {
-  if (is_steps(m)) return r.steps_to_threshold();
+  if (is_steps(m)) return threshold_step(e, r);
   if (m.share > 0) return window_loss(*r.record, step_at(e, m.share), smooth_window(e));
   if (is_per_area(m)) return per_area(*r.record);
   if (is_word_rate(m)) return r.final()["heldout_words"][m.name].get<double>();

@@ -150,8 +150,8 @@ std::optional<double> window_loss(const json& run, int last, int window) {
   return n ? std::optional<double>(sum / n) : std::nullopt;
 }
 
-std::optional<double> Run::steps_to_threshold() const {
-  const std::optional<int> s = steps_to_loss_threshold((*record)["curve"]);
+std::optional<double> threshold_step(const Exp& e, const Run& r) {
+  const std::optional<int> s = steps_to_loss_threshold((*r.record)["curve"], threshold_window(e.steps));
   return s ? std::optional<double>(*s) : std::nullopt;
 }
 

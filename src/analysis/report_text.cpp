@@ -501,7 +501,7 @@ std::string format_analysis(const json& analysis, Lang summary_lang) {
     if (!e["comparisons"].empty())
       out += "  The loss at a step is the mean training loss over the " + std::to_string(e["smooth_window"].get<int>()) +
              " steps ending there; steps to loss < " + number(kLossThreshold) + " read its mean over " +
-             std::to_string(kThresholdWindow) + " steps; intervals are 95% over seeds (paired t).\n";
+             std::to_string(e["threshold_window"].get<int>()) + " steps; intervals are 95% over seeds (paired t).\n";
     for (const json& p : e["comparisons"]) out += comparison_table(p);
   }
   out += "\nThe article's claims, checked against these runs\n" + claims_text(analysis["claims"]);

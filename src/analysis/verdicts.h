@@ -37,8 +37,6 @@ struct Run {
 
   bool done() const { return state == State::done; }
   const json& final() const { return (*record)["final"]; }  // read_experiment checked it is there
-  // The first step the smoothed training loss is below kLossThreshold (lab/loss_threshold.h).
-  std::optional<double> steps_to_threshold() const;
 };
 
 // One results object, read once.
@@ -85,6 +83,9 @@ json spread(const std::vector<double>& xs);
 json optional_number(std::optional<double> x);
 // Mean training loss over the curve's steps in (last - window, last].
 std::optional<double> window_loss(const json& run, int last, int window);
+// The first step run r's smoothed training loss is below kLossThreshold (lab/loss_threshold.h,
+// over threshold_window(e.steps) steps).
+std::optional<double> threshold_step(const Exp& e, const Run& r);
 int step_at(const Exp& e, double share);
 int smooth_window(const Exp& e);
 

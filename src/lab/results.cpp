@@ -200,6 +200,7 @@ json mean_std(const std::vector<double>& xs) {
 // g2p's groups also average PER and WER on every held-out word (final.heldout_words).
 json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std::vector<json>& runs) {
   const bool g2p = run_config(exp, cfg).task.kind == TaskKind::g2p;
+  const int window = threshold_window(run_config(exp, cfg).train.steps);
   json summary = json::array();
   for (WoMode v : exp.variants) {
     for (float lr : learning_rates(exp, cfg)) {
@@ -220,7 +221,7 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
         greedy.push_back(f["greedy_exact"].get<double>());
         loss.push_back(f["loss"].get<double>());
         // On the loss's trailing mean, as the analysis reads it, not the record's one-step figure.
-        if (const auto s = steps_to_loss_threshold((*r)["curve"])) steps.push_back(*s);
+        if (const auto s = steps_to_loss_threshold((*r)["curve"], window)) steps.push_back(*s);
         if (g2p) {
           per.push_back(f["heldout_words"]["per"].get<double>());
           wer.push_back(f["heldout_words"]["wer"].get<double>());

@@ -81,7 +81,8 @@ TEST(AnalysisEffect, EveryPairedMetricCarriesItsEffectAndInterval) {
   EXPECT_NEAR(steps["advantage"]["mean"].get<double>(), std::log(b0 / a0), 1e-9);  // fewer steps is better
 }
 
-// Claim 1 on the toy task: identity's steps 19%, 14% and 84% above learned's. The mean gap is past
+// Claim 1 on the toy task: identity's steps about 20%, 15% and 85% above learned's (taus 18%, 14%
+// and 100% longer; the smoothed loss crosses a little later in every run). The mean gap is past
 // the 20% called clear, carried by one seed; the interval of the log ratio reaches below zero,
 // so the loss did not fall clearly slower.
 TEST(AnalysisEffect, AMeanCarriedByOneSeedIsNotClear) {
@@ -156,7 +157,8 @@ TEST(AnalysisEffect, AClaimAtTheCeilingIsNotDecided) {
   EXPECT_NE(reason_words(c, Lang::zh).find("任务太容易"), std::string::npos);
 }
 
-// Steps to loss < 0.1 read the 10-step mean: one easy batch under the threshold does not count.
+// Steps to loss < 0.1 read the loss's trailing mean (over 5 steps in these 100-step runs): one
+// easy batch under the threshold does not count.
 TEST(AnalysisEffect, OneEasyBatchDoesNotReachTheThreshold) {
   json r = results("remove_wo", learned_identity({10, 10, 10}, {10, 10, 10}));
   for (json& run : r["runs"])
@@ -164,7 +166,7 @@ TEST(AnalysisEffect, OneEasyBatchDoesNotReachTheThreshold) {
       for (size_t i = 0; i < 20; ++i) run["curve"]["loss"][i] = i == 14 ? 0.05 : 2.0;  // step 15: one easy batch
   const json a = analyze({r});
   const json& steps = metric(comparison(a, "learned", "identity"), "steps_to_loss_0_1");
-  EXPECT_EQ(steps["values"][0]["a"], 37);
+  EXPECT_EQ(steps["values"][0]["a"], 34);
   EXPECT_GT(steps["values"][0]["b"].get<int>(), 15);
 }
 

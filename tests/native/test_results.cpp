@@ -25,14 +25,15 @@ json diverged(int step) { return {{"state", "diverged"}, {"step", step}}; }
 json stopped(int step) { return {{"state", "stopped"}, {"step", step}}; }
 
 // A run entry as run_record writes it for small_config(), with chosen final metrics.
-// A curve whose 10-step mean (lab/loss_threshold.h) is first under 0.1 at step `steps_to` (10 to
-// 20): a loss of 1 up to 10 steps before it, 0 after; three steps that never get there otherwise.
+// A curve first under loss 0.1 at step `steps_to` (1 to 20): small_config's 20 steps smooth the
+// loss over 1 step (lab/loss_threshold.h, threshold_window); three steps that never get there
+// otherwise.
 json curve_to(const json& steps_to) {
-  if (!steps_to.is_number() || steps_to.get<int>() < 10) return {{"step", {1, 2, 3}}, {"loss", {2.0, 1.0, 0.05}}};
+  if (!steps_to.is_number()) return {{"step", {1, 2, 3}}, {"loss", {2.0, 1.0, 0.5}}};
   json step = json::array(), loss = json::array();
   for (int s = 1; s <= steps_to.get<int>(); ++s) {
     step.push_back(s);
-    loss.push_back(s > steps_to.get<int>() - 10 ? 0.0 : 1.0);
+    loss.push_back(s < steps_to.get<int>() ? 1.0 : 0.0);
   }
   return {{"step", step}, {"loss", loss}};
 }
