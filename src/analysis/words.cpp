@@ -214,7 +214,12 @@ std::string lead_words(const json& m, Lang lang) {
   const std::string avg = !clear && n > 1 ? words("lead_on_average", lang) : "";
   // The effect in the leader's favour, its mean and 95% interval: points, or percent of a ratio.
   const json& adv = m["advantage"];
-  const auto size = [&](double x) { return acc ? points(x) : percent_like(std::expm1(x), std::expm1(adv["mean"].get<double>())); };
+  // Points to one decimal, two under 1 (a fraction of a point is a result on real words), as the
+  // plain sentences give them.
+  const auto size = [&](double x) {
+    if (!acc) return percent_like(std::expm1(x), std::expm1(adv["mean"].get<double>()));
+    return std::fabs(100 * x) < 1 ? fmt("%.2f", 100 * x) : points(x);
+  };
   std::string gap = size(adv["mean"].get<double>()) + (acc ? words("lead_points_unit", lang) : "");
   if (adv["lo"].is_number())
     gap = words("lead_interval", lang, {{"x", gap}, {"lo", size(adv["lo"].get<double>())}, {"hi", size(adv["hi"].get<double>())}});
