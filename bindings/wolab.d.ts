@@ -456,9 +456,24 @@ export interface Spread {
   sd: number | null;
 }
 
+/**
+ * The mean paired effect over seeds and its 95% interval, paired t on n − 1 degrees of freedom
+ * (docs/claims.md, "Effect sizes"): a − b in points for a rate (scale "difference"), ln(a / b)
+ * for steps and losses (scale "log_ratio"); sd, lo and hi null with one seed.
+ */
+export interface Effect {
+  scale: 'difference' | 'log_ratio';
+  n: number;
+  mean: number;
+  sd: number | null;
+  lo: number | null;
+  hi: number | null;
+  level: number;
+}
+
 /** One metric compared seed by seed between variants a and b (differences are a − b). */
 export interface MetricComparison {
-  /** token_acc | exact | steps_to_loss_0_1 | loss_at_25 | loss_at_50 | loss_at_100 */
+  /** token_acc | exact | steps_to_loss_0_1 | loss_at_25 | loss_at_50 | loss_at_100; on real words also per | wer | per_area */
   metric: string;
   a: string;
   b: string;
@@ -473,12 +488,16 @@ export interface MetricComparison {
   leader: string | null;
   /** The leader is ahead in at least thresholds.consistent_share of the seeds. */
   consistent: boolean;
-  /** Consistent, and the mean gap reaches the clear gap (speed or accuracy). */
+  /** Consistent, and the advantage's 95% interval past the clear gap (speed or accuracy); never with one seed. */
   clear: boolean;
   /** a − b over the seeds where both have a value (accuracies as fractions). */
   diff: Spread | null;
   /** Per seed in the leader's favour: accuracy points as fractions, or the other's extra steps or loss relative to the leader's. */
   gap: Spread | null;
+  /** The paired effect of a against b and its 95% interval; null with no seed. */
+  effect: Effect | null;
+  /** The effect in the leader's favour (positive when it favours the leader); null with no leader. */
+  advantage: Effect | null;
   values: { seed: number; a: number | null; b: number | null }[];
   /** Steps to the threshold only: seeds where each reached it. */
   reached_a?: number;
@@ -497,9 +516,9 @@ export interface PairComparison {
   stopped: { a: number; b: number };
   /** Both at the accuracy ceiling in every paired seed. */
   at_ceiling: boolean;
-  /** The metric that measures speed for this pair: steps_to_loss_0_1 or loss_at_100. */
+  /** The metric that measures speed for this pair: steps_to_loss_0_1 or loss_at_100; per_area on real words. */
   speed: string;
-  /** The metric that measures performance: token_acc, or the speed metric when at_ceiling. */
+  /** The metric that measures performance: token_acc (per on real words), or the speed metric when at_ceiling or still learning. */
   performance: string;
   metrics: MetricComparison[];
 }
@@ -559,13 +578,18 @@ export interface ClaimVerdict {
 
 /**
  * A claim's answer in plain words (docs/claims.md, "Plain words"): e.g. {"code":
- * "slower_small_gap", "figures": {"seeds_ahead": 3, "seeds": 3, "gap_pct": 11.3}}. Figures are
- * numbers (counts of seeds, gaps in percent or points to one decimal, learning rates, a ratio),
- * a learning rate null where none trained.
+ * "slower_small_gap", "figures": {"seeds_ahead": 3, "seeds": 3, "gap_pct": 11.3, "gap_lo": 7.2,
+ * "gap_hi": 15.4}, "metric": "loss_at_100"}. Figures are numbers (counts of seeds, gaps in percent
+ * or points to one decimal, two under 1, and the ends of their 95% interval, learning rates, a
+ * ratio), a learning rate or an interval's end null where there is none.
  */
 export interface PlainAnswer {
   code: string;
   figures: Record<string, number | null>;
+  /** Claims 1-4: the compared metric (claim 1's sentence names its measure). */
+  metric?: string;
+  /** Two-part claims: per part, the seeds where it holds and did not as initialised (the dots). */
+  parts?: number[];
 }
 
 export type WordsLang = 'en' | 'zh';
@@ -645,7 +669,7 @@ export interface Codes {
   /** The article's three design philosophies, in its order, each with its claims in reading order. */
   claim_groups: { code: ClaimVerdict['group']; claims: number[] }[];
   /** Every plain code a claim's answer can have, with the names of the figures it carries
-   * ("gap": gap_pct or gap_points). */
+   * ("gap": gap_pct or gap_points; gap_lo, gap_hi: its 95% interval's ends). */
   plain: { code: string; figures: string[] }[];
 }
 

@@ -246,7 +246,8 @@ json thresholds_json() {
           {"dominant_rows_share", kDominantRowsShare}, {"head_imbalance", kHeadImbalance},
           {"scale_change", kScaleChange},             {"trainable_share", kTrainableShare},
           {"much_smaller_lr", kMuchSmallerLr},        {"min_seeds", kMinSeeds},
-          {"near_chance", kNearChance}};
+          {"near_chance", kNearChance},               {"word_rate_tie", kWordRateTie},
+          {"threshold_window", kThresholdWindow},     {"interval_level", 0.95}};
 }
 
 }  // namespace
@@ -267,12 +268,12 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
   const auto verdict = [&](Reason r) { return claim(1, r, e, f, m.split()); };
   if (m.leader != 1) return verdict(Reason::not_slower);
   if (!m.consistent) return verdict(Reason::slower_some_seeds);
-  if (m.mean_gap() < kClearSpeedGap) return verdict(Reason::slower_small_gap);
+  if (!m.clear()) return verdict(Reason::slower_small_gap);
   return verdict(Reason::clearly_slower);
 }
 
 // 2. Without W_o final accuracy drops by 5-15%: learned against identity on the final accuracy
-// (token accuracy; on real words WER, accuracy_metric).
+// (token accuracy; on real words PER, accuracy_metric).
 json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});
   if (!e) return absent(2, exps, names, "learned", "identity");
@@ -291,9 +292,12 @@ json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& na
   if (p.at_ceiling) return verdict(Reason::both_at_ceiling);
   if (m.leader != 1) return verdict(Reason::no_drop);
   if (!m.consistent) return verdict(Reason::drop_some_seeds);
-  if (m.mean_gap() < kClaimedDropLow) return verdict(Reason::drop_smaller);
-  if (m.mean_gap() > kClaimedDropHigh) return verdict(Reason::drop_larger);
-  return verdict(Reason::drop_in_range);
+  // The drop's 95% interval (paired t; kMinSeeds seeds give one) places it against the claim.
+  const Effect drop = m.advantage();
+  if (*drop.hi < kClaimedDropLow) return verdict(Reason::drop_smaller);
+  if (*drop.lo > kClaimedDropHigh) return verdict(Reason::drop_larger);
+  if (*drop.lo >= kClaimedDropLow && *drop.hi <= kClaimedDropHigh) return verdict(Reason::drop_in_range);
+  return verdict(Reason::drop_unsure);
 }
 
 // 3. A frozen random W_o does better than none: frozen_random against identity on performance.
@@ -332,8 +336,7 @@ json claim_far_worse(const std::vector<Exp>& exps, const std::vector<std::string
   const auto verdict = [&](Reason r) { return claim(4, r, e, f, m.split()); };
   if (m.leader != 1) return verdict(Reason::not_worse);
   if (!m.consistent) return verdict(Reason::worse_some_seeds);
-  const double far = m.info->points ? kFarAccuracyGap : kFarSpeedGap;
-  if (m.mean_gap() < far) return verdict(Reason::worse_not_far);
+  if (!m.past(m.info->points ? kFarAccuracyGap : kFarSpeedGap)) return verdict(Reason::worse_not_far);
   return verdict(Reason::far_worse);
 }
 
@@ -383,6 +386,7 @@ json analyze(const std::vector<json>& results) {
                            {"variants", e.variants},
                            {"learning_rates", e.lrs},
                            {"smooth_window", smooth_window(e)},
+                           {"threshold_window", threshold_window(e.steps)},
                            {"comparisons", comparisons},
                            {"convergence", convergence},
                            {"finding", finding(e)},

@@ -31,7 +31,7 @@ enum class Reason {
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
   // 2. Without W_o final accuracy drops by 5-15%.
-  both_at_ceiling, no_drop, drop_some_seeds, drop_smaller, drop_larger, drop_in_range,
+  both_at_ceiling, no_drop, drop_some_seeds, drop_smaller, drop_larger, drop_in_range, drop_unsure,
   // 3. A frozen random W_o does better than none.
   frozen_better, frozen_better_some_seeds, identity_better, no_difference,
   // 4. ...but far worse than a learned W_o.
@@ -75,12 +75,13 @@ inline constexpr ReasonInfo kReasons[] = {
     {Reason::slower_some_seeds, "slower_some_seeds", Verdict::partly_supported},
     {Reason::not_slower, "not_slower", Verdict::not_supported},
 
-    {Reason::both_at_ceiling, "both_at_ceiling", Verdict::not_supported},
+    {Reason::both_at_ceiling, "both_at_ceiling", Verdict::not_decided},
     {Reason::no_drop, "no_drop", Verdict::not_supported},
     {Reason::drop_some_seeds, "drop_some_seeds", Verdict::partly_supported},
     {Reason::drop_smaller, "drop_smaller", Verdict::partly_supported},
     {Reason::drop_larger, "drop_larger", Verdict::partly_supported},
     {Reason::drop_in_range, "drop_in_range", Verdict::supported},
+    {Reason::drop_unsure, "drop_unsure", Verdict::partly_supported},
 
     {Reason::frozen_better, "frozen_better", Verdict::supported},
     {Reason::frozen_better_some_seeds, "frozen_better_some_seeds", Verdict::partly_supported},
@@ -161,7 +162,8 @@ const char* claim_group(int id);
 // A claim's answer in plain words (plain.cpp, docs/claims.md "Plain words"): a code for one short
 // sentence, and the figures it quotes, named in `figures` (space-separated; every figure a number;
 // "gap" stands for gap_pct, a relative gap in percent, or gap_points, a rate's gap in points, one
-// of them by the metric; lr_learned may be null in lr_not_needed). The words
+// of them by the metric, and gap_lo, gap_hi for the ends of its 95% interval (the effect in the
+// leader's favour: docs/claims.md "Effect sizes"); lr_learned may be null in lr_not_needed). The words
 // for each code are in words_table.cpp, in every language of the page.
 struct PlainInfo {
   const char* code;
@@ -182,27 +184,30 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"none_trained", ""},
     {"one_head", ""},
     // 1. Without W_o the loss falls clearly slower.
-    {"slower_clear", "seeds_ahead seeds gap"},
-    {"slower_small_gap", "seeds_ahead seeds gap"},
-    {"slower_some_seeds", "seeds_ahead seeds"},
-    {"not_slower", "seeds_ahead seeds"},
+    {"slower_clear", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"slower_small_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"slower_unsure_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"slower_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"not_slower", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 2. Without W_o final accuracy drops by 5-15 points.
     {"both_at_ceiling", "seeds"},
-    {"no_drop", "seeds_ahead seeds"},
-    {"drop_some_seeds", "seeds_ahead seeds"},
-    {"drop_smaller", "seeds_ahead seeds gap"},
-    {"drop_larger", "seeds_ahead seeds gap"},
-    {"drop_in_range", "seeds_ahead seeds gap"},
+    {"no_drop", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_smaller", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_larger", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_in_range", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"drop_unsure", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 3. A frozen random W_o does better than none.
-    {"frozen_better", "seeds_ahead seeds"},
-    {"frozen_better_some_seeds", "seeds_ahead seeds"},
-    {"identity_better", "seeds_ahead seeds"},
-    {"no_difference", "seeds"},
+    {"frozen_better", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"frozen_better_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"identity_better", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"no_difference", "seeds gap gap_lo gap_hi"},
     // 4. ...but far worse than a learned W_o.
-    {"far_worse", "seeds_ahead seeds gap"},
-    {"worse_not_far", "seeds_ahead seeds gap"},
-    {"worse_some_seeds", "seeds_ahead seeds"},
-    {"not_worse", "seeds_ahead seeds"},
+    {"far_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"worse_not_far", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"worse_unsure_far", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"worse_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
+    {"not_worse", "seeds_ahead seeds gap gap_lo gap_hi"},
     // 5. Is the learned W_o diagonal (diagonal_seeds: seeds where it is diagonal-dominant), is it
     // as at step 0, and does a head's block stand out (uneven_seeds)?
     {"mixed_uneven", "diagonal_seeds uneven_seeds seeds rows_pct"},
@@ -228,11 +233,17 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"early_small_only", "small_seeds protects_seeds seeds ratio"},
     {"early_protects_only", "small_seeds protects_seeds seeds ratio"},
     {"early_neither", "small_seeds protects_seeds seeds ratio"},
+    // ... W_o's output small early as the step-0 W_o made it (ratio_init: its step-0 gain), not learned.
+    {"early_init_protects", "small_seeds protects_seeds seeds ratio ratio_init"},
+    {"early_init", "small_seeds protects_seeds seeds ratio ratio_init"},
     // 9. The gradient shared differently among the heads (reshapes_seeds), more evenly
     // (balances_seeds).
     {"valve_balances", "reshapes_seeds balances_seeds seeds"},
     {"valve_reshapes_only", "reshapes_seeds balances_seeds seeds"},
     {"valve_neither", "reshapes_seeds balances_seeds seeds"},
+    // ... as the heads shared it already at the first probe: as initialised, not learned.
+    {"valve_balances_as_initialised", "reshapes_seeds balances_seeds seeds"},
+    {"valve_reshapes_as_initialised", "reshapes_seeds balances_seeds seeds"},
 };
 
 // Claims 1-4 are judged a second time from real words alone (analyze()'s words_claims):

@@ -54,7 +54,7 @@ Conv convergence(const Exp& e, const Run& r) {
     if (ev["step"][i].get<int>() <= e.steps - tail) acc_before = ev["token_acc"][i].get<double>();
   if (acc_before && r.final()["token_acc"].get<double>() - *acc_before > kAccuracyTie) improving = true;
   if (improving) return Conv::still_learning;
-  return r.steps_to_threshold() ? Conv::converged : Conv::stalled;
+  return threshold_step(e, r) ? Conv::converged : Conv::stalled;
 }
 
 VariantConvergence convergence_of(const Exp& e, const std::string& variant, std::optional<double> lr) {

@@ -33,7 +33,7 @@ json key_pair_json(const Exp& e, const Pair& p) {
               {"n", p.n()},
               {"excluded", p.excluded},
               {"speed", metric_json(e, p, *p.speed)},
-              {"accuracy", metric_json(e, p, p.by(accuracy_metric(e)))},  // real words: WER
+              {"accuracy", metric_json(e, p, p.by(accuracy_metric(e)))},  // real words: PER
               {"at_ceiling", p.at_ceiling},
               {"still_learning", p.still_learning}};
   out.update(words_figures(e, p));

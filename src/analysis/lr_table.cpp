@@ -27,7 +27,7 @@ std::vector<LrRow> lr_table(const Exp& e) {
         row.diverged += r.state == State::diverged;
         row.stopped += r.state == State::stopped;
         if (!r.done()) continue;
-        if (auto s = r.steps_to_threshold()) {
+        if (auto s = threshold_step(e, r)) {
           ++row.reached;
           row.steps.push_back(*s);
         }

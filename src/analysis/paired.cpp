@@ -3,7 +3,6 @@
 #include "analysis/verdicts.h"
 
 #include <cmath>
-#include <iterator>
 #include <stdexcept>
 
 namespace wolab::verdicts {
@@ -15,16 +14,31 @@ const MetricInfo kMetrics[] = {
     {"token_acc", true, 0, true},      {"exact", true, 0, true},         {"steps_to_loss_0_1", false, 0, false},
     {"loss_at_25", false, 0.25, false}, {"loss_at_50", false, 0.5, false}, {"loss_at_100", false, 1.0, false},
 };
-// Real words (g2p) add their error rates on every held-out word (final.heldout_words).
-const MetricInfo kWordMetrics[] = {{"per", false, 0, true}, {"wer", false, 0, true}};
-bool is_word_metric(const MetricInfo& m) { return &m >= std::begin(kWordMetrics) && &m < std::end(kWordMetrics); }
+// Real words (g2p) add their error rates on every held-out word (final.heldout_words), and the
+// held-out PER over the whole run, their speed (per_area).
+const MetricInfo kWordMetrics[] = {{"per", false, 0, true}, {"wer", false, 0, true}, {"per_area", false, 0, false}};
 bool is_steps(const MetricInfo& m) { return std::string(m.name) == "steps_to_loss_0_1"; }
+bool is_per_area(const MetricInfo& m) { return std::string(m.name) == "per_area"; }
+bool is_word_rate(const MetricInfo& m) { return std::string(m.name) == "per" || std::string(m.name) == "wer"; }
+
+// The area under the run's held-out PER curve (eval.per at eval.step, trapezoids) over the steps
+// its probes span: its mean held-out PER over the run, lower for a run that learned sooner.
+double per_area(const json& record) {
+  const json &steps = record["eval"]["step"], &per = record["eval"]["per"];
+  const size_t n = std::min(steps.size(), per.size());
+  if (n == 1) return per[0].get<double>();
+  double area = 0;
+  for (size_t i = 1; i < n; ++i)
+    area += (steps[i].get<double>() - steps[i - 1].get<double>()) * (per[i].get<double>() + per[i - 1].get<double>()) / 2;
+  return area / (steps[n - 1].get<double>() - steps[0].get<double>());
+}
 
 // A finished run's value; nullopt only for steps to a threshold the run never reached.
 std::optional<double> value_of(const Exp& e, const Run& r, const MetricInfo& m) {
-  if (is_steps(m)) return r.steps_to_threshold();
+  if (is_steps(m)) return threshold_step(e, r);
   if (m.share > 0) return window_loss(*r.record, step_at(e, m.share), smooth_window(e));
-  if (is_word_metric(m)) return r.final()["heldout_words"][m.name].get<double>();
+  if (is_per_area(m)) return per_area(*r.record);
+  if (is_word_rate(m)) return r.final()["heldout_words"][m.name].get<double>();
   return r.final()[m.name].get<double>();
 }
 
@@ -34,7 +48,7 @@ Side compare(const MetricInfo& m, std::optional<double> a, std::optional<double>
   if (!a && !b) return Side::neither;
   if (!a) return Side::b;  // only a threshold can be missed, and reaching it wins
   if (!b) return Side::a;
-  if (m.points && std::fabs(*a - *b) <= kAccuracyTie) return Side::tie;
+  if (m.points && std::fabs(*a - *b) <= (is_word_rate(m) ? kWordRateTie : kAccuracyTie)) return Side::tie;
   if (m.points || m.higher_better) return (*a > *b) == m.higher_better ? Side::a : Side::b;
   if (std::fabs(*a - *b) <= kRelativeTie * std::min(*a, *b)) return Side::tie;
   return *a < *b ? Side::a : Side::b;
@@ -65,20 +79,28 @@ MetricPair compare_metric(const Exp& e, const MetricInfo& m, const std::vector<s
     }
     if (a && b) p.diffs.push_back(*a - *b);
   }
+  const double censored = e.steps;
+  for (const auto& s : p.seeds) {
+    if (!s.a && !s.b) continue;
+    const double a = s.a.value_or(censored), b = s.b.value_or(censored);
+    if (m.points) p.effects.push_back(a - b);
+    else if (a > 0 && b > 0) p.effects.push_back(std::log(a / b));
+  }
+  p.effect = paired_effect(p.effects);
   const double half = p.n() / 2.0, needed = kConsistentShare * p.n() - 1e-9;
-  // The variant ahead in more than half the seeds leads only if its mean gap favours it too: a
-  // majority of small leads against one large loss is no lead.
+  // The variant ahead in more than half the seeds leads only if the mean effect favours it too:
+  // a majority of small leads against one large loss is no lead.
   const int majority = p.ahead_a > half ? 1 : p.ahead_b > half ? 2 : 0;
   if (majority) {
-    const double censored = e.steps;
+    p.leader = majority;
+    if (p.advantage().n == 0 || p.advantage().mean <= 0) p.leader = 0;
+  }
+  if (p.leader)
     for (const auto& s : p.seeds) {
       if (!s.a && !s.b) continue;
       const double a = s.a.value_or(censored), b = s.b.value_or(censored);
-      if (auto g = majority == 1 ? gap(m, a, b) : gap(m, b, a)) p.gaps.push_back(*g);
+      if (auto g = p.leader == 1 ? gap(m, a, b) : gap(m, b, a)) p.gaps.push_back(*g);
     }
-    if (!p.gaps.empty() && mean(p.gaps) > 0) p.leader = majority;
-    else p.gaps.clear();
-  }
   p.consistent = p.leader != 0 && p.leader_ahead() >= needed;
   return p;
 }
@@ -112,10 +134,11 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   if (e.g2p)
     for (const MetricInfo& m : kWordMetrics) p.metrics.push_back(compare_metric(e, m, runs));
   const MetricPair& steps = p.by("steps_to_loss_0_1");
-  // Steps to the threshold measure speed when every seed decided it (at least one run reached
-  // it); otherwise some runs were still on their way, and how far each got, its loss at the
-  // end, measures speed.
-  p.speed = steps.n() > 0 && steps.neither == 0 ? &steps : &p.by("loss_at_100");
+  // On real words the held-out PER over the run measures speed: the training loss keeps falling
+  // while a model memorises its training words. Otherwise steps to the threshold do when every
+  // seed decided it (at least one run reached it); else some runs were still on their way, and
+  // how far each got, its loss at the end, measures speed.
+  p.speed = e.g2p ? &p.by("per_area") : steps.n() > 0 && steps.neither == 0 ? &steps : &p.by("loss_at_100");
   const MetricPair& acc = p.by("token_acc");
   p.at_ceiling = acc.n() > 0;
   for (const auto& s : acc.seeds) p.at_ceiling = p.at_ceiling && *s.a >= kCeilingAccuracy && *s.b >= kCeilingAccuracy;
@@ -125,7 +148,7 @@ Pair pair(const Exp& e, const std::string& a, const std::string& b) {
   return p;
 }
 
-const char* accuracy_metric(const Exp& e) { return e.g2p ? "wer" : "token_acc"; }
+const char* accuracy_metric(const Exp& e) { return e.g2p ? "per" : "token_acc"; }
 
 namespace {
 
@@ -151,6 +174,8 @@ json metric_json(const Exp& e, const Pair& p, const MetricPair& m) {
               {"clear", m.clear()},
               {"diff", spread(m.diffs)},
               {"gap", spread(m.gaps)},
+              {"effect", m.effect.to_json(m.log_ratio())},
+              {"advantage", m.advantage().to_json(m.log_ratio())},
               {"values", values}};
   if (is_steps(*m.info)) {
     out["reached_a"] = m.reached_a;

@@ -150,6 +150,11 @@ std::optional<double> window_loss(const json& run, int last, int window) {
   return n ? std::optional<double>(sum / n) : std::nullopt;
 }
 
+std::optional<double> threshold_step(const Exp& e, const Run& r) {
+  const std::optional<int> s = steps_to_loss_threshold((*r.record)["curve"], threshold_window(e.steps));
+  return s ? std::optional<double>(*s) : std::nullopt;
+}
+
 int step_at(const Exp& e, double share) { return std::max(1, static_cast<int>(std::lround(share * e.steps))); }
 int smooth_window(const Exp& e) { return step_at(e, kSmoothShare); }
 

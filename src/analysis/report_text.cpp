@@ -30,7 +30,7 @@ std::string in_seeds(int k, int n) { return n == 1 ? "in the only seed" : "in " 
 
 // What "clear" means for speed, as the rule states it (docs/claims.md).
 std::string clear_rule() {
-  return "ahead in at least " + percent(kConsistentShare) + " of the seeds, by a mean gap of at least " +
+  return "ahead in at least " + percent(kConsistentShare) + " of the seeds, the gap's 95% interval past " +
          percent(kClearSpeedGap);
 }
 
@@ -60,6 +60,24 @@ std::string difference(const std::string& metric, const json& s) {
   return out;
 }
 
+// The mean paired effect and its 95% interval (docs/claims.md "Effect sizes"): "; 95% interval
+// +0.1 to +0.4 points" for a rate (the difference's mean is the column's), "; a/b 0.97 (95% interval
+// 0.95 to 0.99)" for a log ratio, as the ratio; the ratio alone for one seed.
+std::string effect_cell(const json& m) {
+  const json& e = m["effect"];
+  if (e.is_null()) return "";
+  const bool has_interval = e["lo"].is_number();
+  if (e["scale"] == "difference") {
+    if (!has_interval) return "";
+    const auto f = [](double x) { return fmt("%+.1f", std::fabs(100 * x) < 0.05 ? 0.0 : 100 * x); };
+    return "; 95% interval " + f(e["lo"].get<double>()) + " to " + f(e["hi"].get<double>()) + " points";
+  }
+  const auto r = [](double x) { return fmt("%.3f", std::exp(x)); };
+  std::string out = "; " + m["a"].get<std::string>() + "/" + m["b"].get<std::string>() + " " + r(e["mean"].get<double>());
+  if (has_interval) out += " (95% interval " + r(e["lo"].get<double>()) + " to " + r(e["hi"].get<double>()) + ")";
+  return out;
+}
+
 std::string metric_label(const json& m) {
   const std::string name = m["metric"].get<std::string>();
   if (name == "token_acc") return "token accuracy";
@@ -67,6 +85,7 @@ std::string metric_label(const json& m) {
   if (name == "per") return "PER (all words)";
   if (name == "wer") return "WER (all words)";
   if (name == "steps_to_loss_0_1") return "steps to loss < " + number(kLossThreshold);
+  if (name == "per_area") return "held-out PER, run mean";
   return "loss at step " + std::to_string(m["step"].get<int>());
 }
 
@@ -404,7 +423,7 @@ std::string comparison_table(const json& p) {
       diff += "; reached it: " + a + " " + std::to_string(m["reached_a"].get<int>()) + ", " + b + " " +
               std::to_string(m["reached_b"].get<int>()) + " of " + std::to_string(n);
     std::snprintf(line, sizeof line, "    %-22s %-44s ", metric_label(m).c_str(), ahead_cell(m).c_str());
-    out += line + diff + "\n";
+    out += line + diff + effect_cell(m) + "\n";
   }
   return out;
 }
@@ -481,7 +500,8 @@ std::string format_analysis(const json& analysis, Lang summary_lang) {
     out += finding_text(e);
     if (!e["comparisons"].empty())
       out += "  The loss at a step is the mean training loss over the " + std::to_string(e["smooth_window"].get<int>()) +
-             " steps ending there.\n";
+             " steps ending there; steps to loss < " + number(kLossThreshold) + " read its mean over " +
+             std::to_string(e["threshold_window"].get<int>()) + " steps; intervals are 95% over seeds (paired t).\n";
     for (const json& p : e["comparisons"]) out += comparison_table(p);
   }
   out += "\nThe article's claims, checked against these runs\n" + claims_text(analysis["claims"]);
@@ -491,8 +511,9 @@ std::string format_analysis(const json& analysis, Lang summary_lang) {
   for (const json& c : words) tested = tested || c["reason"] != "experiment_absent";
   if (tested)
     out += "\nClaims 1-4 on real words (experiment real_words: English pronunciation, CMUdict), under the same\n"
-           "rules; the final accuracy is WER on every held-out word. The article's \"BLEU drops by two\n"
-           "points\" is a translation claim, and this is the closest test these runs make of it.\n" +
+           "rules, on the held-out words: speed is the held-out PER over the run, the final accuracy PER on\n"
+           "every held-out word (WER beside it). The article's \"BLEU drops by two points\" is a translation\n"
+           "claim, and this is the closest test these runs make of it.\n" +
            claims_text(words);
   // Where both columns decide, whether they agree (the conclusion's words).
   const json& both = analysis["conclusion"]["words"];

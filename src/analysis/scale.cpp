@@ -77,6 +77,21 @@ std::optional<FirstProbe> first_probe(const Run& r) {
   return FirstProbe{mean(ratios), mean(shares), step};
 }
 
+// The root mean square of the run's W_o singular values at step 0 (wo_sv), mean over layers: the
+// factor by which its step-0 W_o scales an input with no preferred direction, what
+// std(W_o(concat)) / std(concat) would read at step 0. nullopt without wo_sv.
+std::optional<double> init_gain(const Run& r) {
+  const json& sv = member_or_null(*r.record, "wo_sv");
+  if (!sv.is_array() || sv.empty()) return std::nullopt;
+  std::vector<double> per_layer;
+  for (const json& layer : sv) {
+    double sum = 0;
+    for (const json& x : layer) sum += x.get<double>() * x.get<double>();
+    if (!layer.empty()) per_layer.push_back(std::sqrt(sum / static_cast<double>(layer.size())));
+  }
+  return per_layer.empty() ? std::nullopt : std::optional<double>(mean(per_layer));
+}
+
 }  // namespace
 
 EarlyFacts early_facts(const Exp& e) {
@@ -93,7 +108,14 @@ EarlyFacts early_facts(const Exp& e) {
     s.share_identity.push_back(fi->share);
     ++s.small.n;
     ++s.protects.n;
-    s.small.holds += fl->ratio < 1 - kScaleChange;
+    const bool small = fl->ratio < 1 - kScaleChange;
+    s.small.holds += small;
+    // Small as initialised: the step-0 W_o already scales its input below 1 - kScaleChange
+    // (PyTorch's default init gives about 0.58).
+    if (auto g = init_gain(*l)) {
+      s.ratio_init.push_back(*g);
+      s.small.held_at_init += small && *g < 1 - kScaleChange;
+    }
     s.protects.holds += fl->share < fi->share * (1 - kRelativeTie);
   }
   return s;

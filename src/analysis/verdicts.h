@@ -3,6 +3,7 @@
 // src/analysis/: analysis.h is the interface.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,10 +37,6 @@ struct Run {
 
   bool done() const { return state == State::done; }
   const json& final() const { return (*record)["final"]; }  // read_experiment checked it is there
-  std::optional<double> steps_to_threshold() const {
-    const json& s = member_or_null(final(), "steps_to_loss_0_1");
-    return s.is_number() ? std::optional<double>(s.get<double>()) : std::nullopt;
-  }
 };
 
 // One results object, read once.
@@ -86,8 +83,30 @@ json spread(const std::vector<double>& xs);
 json optional_number(std::optional<double> x);
 // Mean training loss over the curve's steps in (last - window, last].
 std::optional<double> window_loss(const json& run, int last, int window);
+// The first step run r's smoothed training loss is below kLossThreshold (lab/loss_threshold.h,
+// over threshold_window(e.steps) steps).
+std::optional<double> threshold_step(const Exp& e, const Run& r);
 int step_at(const Exp& e, double share);
 int smooth_window(const Exp& e);
+
+// ---- Effect sizes (effect.cpp) ----
+
+// The mean of per-seed paired differences and its 95% interval, paired t on n - 1 degrees of
+// freedom: the seeds are a sample, the interval says where the mean over all seeds one could run
+// would lie. With one value there is no spread, hence no interval (sd, lo and hi empty).
+struct Effect {
+  int n = 0;
+  double mean = 0;
+  std::optional<double> sd, lo, hi;
+  // The same effect with every value times sign (+1 or -1), the interval's ends in order.
+  Effect times(double sign) const;
+  // {scale: "log_ratio" or "difference", n, mean, sd, lo, hi, level: 0.95}; null with no value.
+  json to_json(bool log_ratio) const;
+};
+
+// The 0.975 quantile of Student's t with df >= 1 degrees of freedom.
+double t_quantile_975(int df);
+Effect paired_effect(const std::vector<double>& diffs);
 
 // ---- Paired comparisons (paired.cpp) ----
 
@@ -112,8 +131,26 @@ struct MetricPair {
   int leader = 0;             // 0: none, 1: a, 2: b (ahead in more than half the seeds, mean gap > 0)
   bool consistent = false;    // the leader is ahead in at least kConsistentShare of them
   std::vector<double> gaps;   // per seed, in the leader's favour
+  // Per seed where at least one run has a value, what the effect reads: a - b in points for a
+  // rate, ln(a / b) for steps and losses (a threshold never reached counts as the run's length,
+  // so such a seed is a bound); and their mean with its 95% interval.
+  std::vector<double> effects;
+  Effect effect;
 
   int n() const { return static_cast<int>(seeds.size()); }
+  bool log_ratio() const { return !info->points; }
+  // The effect in the leader's favour (its mean positive); the whole effect, n 0, with no leader.
+  Effect advantage() const {
+    if (!leader) return {};
+    const double favours_a = info->points && info->higher_better ? 1 : -1;
+    return effect.times(leader == 1 ? favours_a : -favours_a);
+  }
+  // The advantage's interval lies past x: its lower end reaches x, in points for a rate, relative
+  // for the others (0.2: 20% more steps or loss, ln 1.2 on the log ratio). Never with one seed.
+  bool past(double x) const {
+    const Effect adv = advantage();
+    return adv.lo && *adv.lo >= (info->points ? x : std::log1p(x)) - 1e-12;
+  }
   int leader_ahead() const { return leader == 1 ? ahead_a : leader == 2 ? ahead_b : 0; }
   // The seeds split: they do not all fall on one side (a ahead, b ahead, tied, or neither).
   bool split() const {
@@ -121,10 +158,8 @@ struct MetricPair {
       if (k == n()) return false;
     return n() > 0;
   }
-  double mean_gap() const { return mean(gaps); }
-  bool clear() const {
-    return consistent && !gaps.empty() && mean_gap() >= (info->points ? kClearAccuracyGap : kClearSpeedGap);
-  }
+  // Clear: consistent, and the advantage's interval past the size called clear.
+  bool clear() const { return consistent && past(info->points ? kClearAccuracyGap : kClearSpeedGap); }
 };
 
 // Two variants of one experiment, paired by seed.
@@ -136,11 +171,11 @@ struct Pair {
   // The variants (a, b order) with a run still learning at its last step in a paired seed.
   std::vector<std::string> still_learning;
   std::vector<MetricPair> metrics;
-  const MetricPair* speed = nullptr;        // steps to the threshold, or the loss at the end (see pair())
-  // The final accuracy (token accuracy; on real words WER, accuracy()); speed when both are at
+  const MetricPair* speed = nullptr;  // per_area on real words; else steps to the threshold, or the loss at the end (pair())
+  // The final accuracy (token accuracy; on real words PER, accuracy_metric()); speed when both are at
   // the ceiling or a run of the pair is still learning.
   const MetricPair* performance = nullptr;
-  const MetricPair* final_accuracy = nullptr;  // accuracy()'s metric
+  const MetricPair* final_accuracy = nullptr;  // accuracy_metric()'s metric
 
   int n() const { return metrics.empty() ? 0 : metrics.front().n(); }
   const MetricPair& by(const std::string& name) const {
@@ -152,7 +187,7 @@ struct Pair {
 
 Pair pair(const Exp& e, const std::string& a, const std::string& b);
 // The metric a claim about final accuracy reads: token accuracy on the toy tasks; on real words
-// (g2p) WER on every held-out word, the share of words pronounced wrong (docs/claims.md).
+// (g2p) PER on every held-out word, the share of phonemes pronounced wrong (docs/claims.md).
 const char* accuracy_metric(const Exp& e);
 json metric_json(const Exp& e, const Pair& p, const MetricPair& m);
 json pair_json(const Exp& e, const Pair& p);
@@ -181,18 +216,20 @@ VariantConvergence convergence_of(const Exp& e, const std::string& variant, std:
 
 // ---- Facts of claims 5 to 9 (wo_structure.cpp, scale.cpp, lr_table.cpp, head_grads.cpp) ----
 
-// A property that holds in `holds` of `n` seeds, in `held_at_init` of them at step 0 too (claim 5;
-// 0 for a part with no step-0 reading). It holds when it holds in at least kConsistentShare of
-// the seeds, unless only where step 0 had it too: a property of the random initial matrix is not
-// evidence of learning.
+// A property that holds in `holds` of `n` seeds, in `held_at_init` of them as initialised too: at
+// step 0 (claims 5 and 8) or at the first probe, the nearest to step 0 the statistics measure
+// (claim 9); 0 for a part with no such reading (6). A property the run had from its start is not
+// evidence of learning: the part holds when it holds, and did not from the start, in at least
+// kConsistentShare of the seeds (`learned`, the seeds the page draws a dot for).
 struct Part {
   int holds = 0, held_at_init = 0, n = 0;
+  int learned() const { return holds - held_at_init; }
   bool init_only() const { return holds > 0 && held_at_init == holds; }
-  bool consistent() const { return n > 0 && !init_only() && holds >= kConsistentShare * n - 1e-9; }
+  bool consistent() const { return n > 0 && learned() >= kConsistentShare * n - 1e-9; }
   bool split() const { return holds > 0 && holds < n; }
   json to_json() const {
-    return {{"holds", holds}, {"held_at_init", held_at_init}, {"n", n}, {"init_only", init_only()},
-            {"consistent", consistent()}};
+    return {{"holds", holds}, {"held_at_init", held_at_init}, {"learned", learned()}, {"n", n},
+            {"init_only", init_only()}, {"consistent", consistent()}};
   }
 };
 
@@ -254,14 +291,18 @@ json early_late(const Exp& e);
 json early_late_reading(const json& rows);
 
 // Claim 8: the scale of W_o's output at the first probe, per seed with learned and identity done.
+// Part (a), small, is also read at step 0: the root mean square of the learned W_o's singular
+// values at step 0 (its gain on an input with no preferred direction; the runs' wo_sv), mean over
+// layers; seeds whose learned run has no wo_sv (version 1 files) have no step-0 reading.
 struct EarlyFacts {
   int seeds = 0, step = 0;  // step: the first probe step
-  std::vector<double> ratio, share_learned, share_identity;
+  std::vector<double> ratio, ratio_init, share_learned, share_identity;
   Part small, protects;
   json to_json() const {
     return {{"seeds", seeds},
             {"step", step},
             {"scale_ratio_first", spread(ratio)},
+            {"scale_ratio_init", spread(ratio_init)},
             {"output_share_learned", spread(share_learned)},
             {"output_share_identity", spread(share_identity)},
             {"small", small.to_json()},
@@ -272,15 +313,18 @@ struct EarlyFacts {
 EarlyFacts early_facts(const Exp& e);
 
 // Claim 9: how evenly the gradient at the concat is shared among the heads, per seed with
-// learned and identity done.
+// learned and identity done: over the run, and at the first probe (each part's reading as
+// initialised: the runs have barely trained there).
 struct ValveFacts {
   int seeds = 0;
-  std::vector<double> cv_learned, cv_identity;
+  std::vector<double> cv_learned, cv_identity, cv_learned_first, cv_identity_first;
   Part reshapes, balances;
   json to_json() const {
     return {{"seeds", seeds},
             {"head_grad_cv_learned", spread(cv_learned)},
             {"head_grad_cv_identity", spread(cv_identity)},
+            {"head_grad_cv_learned_first", spread(cv_learned_first)},
+            {"head_grad_cv_identity_first", spread(cv_identity_first)},
             {"reshapes", reshapes.to_json()},
             {"balances", balances.to_json()}};
   }

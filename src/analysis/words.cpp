@@ -142,11 +142,12 @@ std::string part_count(const json& part, Lang lang) {
   if (n == 1) return words(k ? "part_only_seed" : "part_not_only_seed", lang);
   return words(k ? "part_k_of_n" : "part_none_of_n", lang, {{"k", std::to_string(k)}, {"n", std::to_string(n)}});
 }
-// A part that held at step 0 too: all its seeds ("as at step 0"), or some of them.
-std::string at_init(const json& part, Lang lang) {
-  if (part["init_only"].get<bool>()) return words("part_as_at_init", lang);
+// A part that held at step 0 too (claim 9: at the first probe): all its seeds ("as at step 0"), or
+// some of them.
+std::string at_init(const json& part, Lang lang, bool first_probe = false) {
+  if (part["init_only"].get<bool>()) return words(first_probe ? "part_as_at_first_probe" : "part_as_at_init", lang);
   const int k = part["held_at_init"].get<int>();
-  return k ? words("part_at_init_k", lang, {{"k", std::to_string(k)}}) : "";
+  return k ? words(first_probe ? "part_at_first_probe_k" : "part_at_init_k", lang, {{"k", std::to_string(k)}}) : "";
 }
 
 // The two parts of claim 5, 6, 8 or 9, each with what it measured.
@@ -168,11 +169,14 @@ std::string parts_phrase(const json& claim, Lang lang) {
                                     {"steadier", part_count(f["steadier"], lang)}, {"share", share}});
     case 8:
       return words("parts8", lang, {{"small", fmt("%.2f", 1 - kScaleChange)}, {"small_k", part_count(f["small"], lang)},
+                                    {"small_init", at_init(f["small"], lang)},
                                     {"ratio", with_range(figure_of(f, "scale_ratio_first"), x3, lang)},
                                     {"protects", part_count(f["protects"], lang)}, {"share", share}});
     case 9:
       return words("parts9", lang, {{"reshapes", part_count(f["reshapes"], lang)},
-                                    {"balances", part_count(f["balances"], lang)}, {"share", share}});
+                                    {"reshapes_init", at_init(f["reshapes"], lang, true)},
+                                    {"balances", part_count(f["balances"], lang)},
+                                    {"balances_init", at_init(f["balances"], lang, true)}, {"share", share}});
     default: return "";
   }
 }
@@ -198,36 +202,44 @@ std::string lead_words(const json& m, Lang lang) {
   }
   const std::string a = m["a"].get<std::string>(), b = m["b"].get<std::string>();
   const std::string leader = m["leader"].get<std::string>(), other = leader == a ? b : a;
-  const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>();
+  const int k = m[leader == a ? "ahead_a" : "ahead_b"].get<int>(), k_other = m[leader == a ? "ahead_b" : "ahead_a"].get<int>();
   const bool clear = m["clear"].get<bool>(), consistent = m["consistent"].get<bool>(), acc = is_rate_metric(m);
-  // A lead in too few seeds is no clear lead: the tally counts every seed.
-  std::string lead;
-  if (consistent) {
-    lead = words("lead_ahead", lang, {{"leader", leader}, {"where", where(k, n, lang)},
-                                      {"extra", (tied ? words("lead_extra_ties", lang, {{"ties", ties(tied, lang)}}) : "") + neither_text}});
-  } else {
-    lead = words("lead_no_leader", lang, {{"tally", words("lead_tally", lang, {{"a", a}, {"b", b}, {"ka", count(m["ahead_a"])},
-                                                                             {"kb", count(m["ahead_b"])}, {"ties", ties(tied, lang)},
-                                                                             {"neither", neither_text}, {"n", std::to_string(n)}})}});
-  }
+  const std::string extra = (tied ? words("lead_extra_ties", lang, {{"ties", ties(tied, lang)}}) : "") + neither_text;
+  // A lead in too few seeds names the other side's seeds too: every seed is counted.
+  const std::string lead =
+      consistent ? words("lead_ahead", lang, {{"leader", leader}, {"where", where(k, n, lang)}, {"extra", extra}})
+                 : words("lead_split", lang, {{"leader", leader}, {"where", where(k, n, lang)}, {"other", other},
+                                              {"k_other", std::to_string(k_other)}, {"extra", extra}});
   const bool censored = m["metric"] == "steps_to_loss_0_1" && m[leader == a ? "reached_b" : "reached_a"].get<int>() < n;
   const std::string avg = !clear && n > 1 ? words("lead_on_average", lang) : "";
-  const json& g = m["gap"];
-  std::string gap_phrase;
-  if (acc)
-    gap_phrase = words(consistent ? "lead_gap_points" : "lead_gap_points_leader", lang,
-                       {{"lead", lead}, {"leader", leader}, {"gap", with_range(g, points, lang, words("lead_points_unit", lang))}, {"avg", avg}});
-  else
-    gap_phrase = words(m["metric"] == "steps_to_loss_0_1" ? "lead_gap_steps" : "lead_gap_loss", lang,
-                       {{"lead", lead}, {"other", other}, {"gap", percent_range(g, lang)}, {"avg", avg},
-                        {"at_least", censored ? words("lead_at_least", lang) : ""}});
+  // The effect in the leader's favour, its mean and 95% interval: points, or percent of a ratio.
+  const json& adv = m["advantage"];
+  // Points to one decimal, two under 1 (a fraction of a point is a result on real words), as the
+  // plain sentences give them.
+  const auto size = [&](double x) {
+    if (!acc) return percent_like(std::expm1(x), std::expm1(adv["mean"].get<double>()));
+    return std::fabs(100 * x) < 1 ? fmt("%.2f", 100 * x) : points(x);
+  };
+  std::string gap = size(adv["mean"].get<double>()) + (acc ? words("lead_points_unit", lang) : "");
+  if (adv["lo"].is_number())
+    gap = words("lead_interval", lang, {{"x", gap}, {"lo", size(adv["lo"].get<double>())}, {"hi", size(adv["hi"].get<double>())}});
+  const std::string metric = m["metric"].get<std::string>();
+  const std::string gap_phrase = words(acc ? "lead_gap_points" : metric == "steps_to_loss_0_1" ? "lead_gap_steps"
+                                       : metric == "per_area"                  ? "lead_gap_per_area"
+                                                                                : "lead_gap_loss",
+                                       lang,
+                                       {{"lead", lead}, {"other", other}, {"gap", gap}, {"avg", avg},
+                                        {"at_least", censored ? words("lead_at_least", lang) : ""}});
   if (clear) return gap_phrase;
-  if (consistent)  // ahead in enough seeds, by less than the gap called clear
-    return words("lead_under_clear", lang,
-                 {{"gap_phrase", gap_phrase},
-                  {"clear", acc ? words("lead_points", lang, {{"x", points(kClearAccuracyGap)}}) : percent(kClearSpeedGap)}});
-  return words("lead_not_consistent", lang, {{"gap_phrase", gap_phrase}, {"leader", leader}, {"where", where(k, n, lang)},
-                                             {"share", percent(kConsistentShare)}});
+  if (!consistent)
+    return words("lead_not_consistent", lang, {{"gap_phrase", gap_phrase}, {"share", percent(kConsistentShare)}});
+  // Ahead in enough seeds, but the interval is not past the size called clear: one seed has none,
+  // a mean past it may have an interval reaching under it, or the mean is under it.
+  const double threshold = acc ? kClearAccuracyGap : std::log1p(kClearSpeedGap);
+  const std::string clear_size = acc ? words("lead_points", lang, {{"x", points(kClearAccuracyGap)}}) : percent(kClearSpeedGap);
+  if (!adv["lo"].is_number()) return words("lead_one_seed", lang, {{"gap_phrase", gap_phrase}});
+  return words(adv["mean"].get<double>() >= threshold ? "lead_interval_under_clear" : "lead_under_clear", lang,
+               {{"gap_phrase", gap_phrase}, {"clear", clear_size}});
 }
 
 std::string reason_words(const json& claim, Lang lang) {
@@ -275,13 +287,30 @@ std::string plain_words(const json& plain, Lang lang) {
   using namespace wording;
   const json& f = plain["figures"];
   Fill fill = {{"low", fmt("%.0f", 100 * kClaimedDropLow)}, {"high", fmt("%.0f", 100 * kClaimedDropHigh)},
-               {"much", number(kMuchSmallerLr)}};
+               {"much", number(kMuchSmallerLr)}, {"clear", percent(kClearSpeedGap)}};
   for (const auto& [name, value] : f.items()) fill[name] = figure(value, lang);
-  // A gap as a learner reads it: whole numbers from 10 up ("44%"), one decimal under ("4.5%").
-  const auto gap = [](double x) { return fmt(std::fabs(x) < 10 ? "%.1f" : "%.0f", x); };
-  if (f.contains("gap_pct")) fill["gap"] = words("plain_gap_pct", lang, {{"x", gap(f["gap_pct"].get<double>())}});
-  if (f.contains("gap_points")) fill["gap"] = words("plain_gap_points", lang, {{"x", gap(f["gap_points"].get<double>())}});
-  if (f.contains("ratio") && f["ratio"].is_number()) fill["ratio"] = fmt("%.3f", f["ratio"].get<double>());
+  // A gap as a learner reads it: whole numbers from 10 up ("44%"), one decimal under ("4.5%"), two
+  // under 1 ("0.23 points").
+  const auto gap = [](double x) { return fmt(std::fabs(x) < 1 ? "%.2f" : std::fabs(x) < 10 ? "%.1f" : "%.0f", x); };
+  for (const char* key : {"gap_pct", "gap_points"}) {
+    if (!f.contains(key) || !f[key].is_number()) continue;
+    const std::string unit = std::string("plain_") + key;
+    fill["gap"] = words(unit, lang, {{"x", gap(f[key].get<double>())}});
+    // The gap's 95% interval, in the gap's unit; none with one seed.
+    const bool interval = f.contains("gap_lo") && f["gap_lo"].is_number();
+    // The ends in the gap's unit for a percentage ("2.6% to 4.6%"), bare for points ("0.08 to 0.39").
+    const auto end = [&](const char* k) {
+      const std::string x = gap(f[k].get<double>());
+      return std::string(key) == "gap_pct" ? words(unit, lang, {{"x", x}}) : x;
+    };
+    fill["interval"] = interval ? words("plain_interval", lang, {{"lo", end("gap_lo")}, {"hi", end("gap_hi")}}) : "";
+    // A lead whose whole interval is on its side is real, however small.
+    fill["real"] = interval && f["gap_lo"].get<double>() > 0 ? words("plain_real", lang) : "";
+  }
+  // Claim 1's measure: held-out PER on real words (`metric` per_area), else the training loss.
+  fill["measure"] = words(plain.value("metric", "") == "per_area" ? "plain_measure_per_area" : "plain_measure_loss", lang);
+  for (const char* ratio : {"ratio", "ratio_init"})
+    if (f.contains(ratio) && f[ratio].is_number()) fill[ratio] = fmt("%.3f", f[ratio].get<double>());
   return words("plain_" + plain["code"].get<std::string>(), lang, fill);
 }
 

@@ -9,6 +9,7 @@
 
 #include "io/json_input.h"
 #include "lab/experiment.h"
+#include "lab/loss_threshold.h"
 #include "lab/results_checks.h"
 #include "lab/spread.h"
 #include "lab/status.h"
@@ -199,6 +200,7 @@ json mean_std(const std::vector<double>& xs) {
 // g2p's groups also average PER and WER on every held-out word (final.heldout_words).
 json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std::vector<json>& runs) {
   const bool g2p = run_config(exp, cfg).task.kind == TaskKind::g2p;
+  const int window = threshold_window(run_config(exp, cfg).train.steps);
   json summary = json::array();
   for (WoMode v : exp.variants) {
     for (float lr : learning_rates(exp, cfg)) {
@@ -218,7 +220,8 @@ json summarize(const ExperimentInfo& exp, const ExperimentConfig& cfg, const std
         exact.push_back(f["exact"].get<double>());
         greedy.push_back(f["greedy_exact"].get<double>());
         loss.push_back(f["loss"].get<double>());
-        if (!f["steps_to_loss_0_1"].is_null()) steps.push_back(f["steps_to_loss_0_1"].get<double>());
+        // On the loss's trailing mean, as the analysis reads it, not the record's one-step figure.
+        if (const auto s = steps_to_loss_threshold((*r)["curve"], window)) steps.push_back(*s);
         if (g2p) {
           per.push_back(f["heldout_words"]["per"].get<double>());
           wer.push_back(f["heldout_words"]["wer"].get<double>());

@@ -64,7 +64,7 @@ TEST(Analysis, ClaimSevenAndTheStabilityTable) {
   EXPECT_FALSE(row["trainable"]);
   EXPECT_FALSE(row["split"].get<bool>());
   EXPECT_EQ(f["table"][0]["reached"], 3);
-  EXPECT_EQ(f["table"][0]["steps_to_loss_0_1"]["mean"], 32);
+  EXPECT_EQ(f["table"][0]["steps_to_loss_0_1"]["mean"], 34);  // on the 5-step mean of the loss
   EXPECT_TRUE(a["experiments"][0]["comparisons"].empty());  // the per-rate table replaces pairs
   EXPECT_NE(format_analysis(a).find("highest trainable learning rate is smaller than with learned W_o: 0.003 against 0.03"),
             std::string::npos);
@@ -176,12 +176,34 @@ TEST(Analysis, ClaimEightReadsTheFirstProbe) {
   }
   const json a = analyze({activation_results([](int) { return 0.5; }, [](int) { return 1.0; })});
   EXPECT_NE(format_analysis(a).find("(small, below 0.80, in 3 of 3 seeds)"), std::string::npos) << format_analysis(a);
+
+  // The same runs whose learned W_o at step 0 already had a gain of 0.58 (the root mean square of
+  // its singular values, PyTorch's default init): small as initialised, no evidence of W_o's
+  // doing. Part (a) earns no dot; the claim rests on part (b) alone.
+  json r = activation_results([](int) { return 0.5; }, [](int) { return 1.0; });
+  for (json& run : r["runs"]) run["wo_sv"] = json::array({std::vector<double>(8, run["variant"] == "learned" ? 0.58 : 1.0)});
+  const json init = analyze({r});
+  const json& c = claim(init, 8);
+  EXPECT_EQ(c["figures"]["small"]["holds"], 3);
+  EXPECT_EQ(c["figures"]["small"]["held_at_init"], 3);
+  EXPECT_NEAR(c["figures"]["scale_ratio_init"]["mean"].get<double>(), 0.58, 1e-12);
+  EXPECT_EQ(c["verdict"], "partly_supported");
+  EXPECT_EQ(c["reason"], "protects_only");
+  EXPECT_EQ(c["plain"]["code"], "early_init_protects");
+  EXPECT_EQ(c["plain"]["parts"], json::parse("[0, 3]"));
+  EXPECT_EQ(plain_words(c["plain"], Lang::en),
+            "W_o's output was small early (ratio 0.500) as initialised (0.580 at step 0), not learned; the attention's share "
+            "shrank in 3 of 3 runs.");
+  EXPECT_NE(reason_text(c).find("in 3 of 3 seeds, as at step 0: not evidence of learning"), std::string::npos) << reason_text(c);
 }
 
-// activation_stats whose per-head gradient norms at every probe are, per variant and seed, as given.
-json with_head_grads(json r, const std::function<json(const std::string& variant, int seed)>& norms) {
+// activation_stats whose per-head gradient norms at every probe are, per variant and seed, as given;
+// at the first probe (step 10) `first` for every run when given: the variants alike as initialised.
+json with_head_grads(json r, const std::function<json(const std::string& variant, int seed)>& norms,
+                     const json& first = nullptr) {
   for (json& run : r["runs"])
-    for (json& p : run["stats"]) p["head_grad_norm"] = norms(run["variant"], run["seed"]);
+    for (json& p : run["stats"])
+      p["head_grad_norm"] = p["step"] == 10 && !first.is_null() ? first : norms(run["variant"], run["seed"]);
   return r;
 }
 
@@ -189,27 +211,41 @@ json with_head_grads(json r, const std::function<json(const std::string& variant
 TEST(Analysis, ClaimNineComparesHowEvenlyTheHeadsShareTheGradient) {
   const json base = activation_results(adapting_wo, [](int) { return 1.0; });
   const json uneven = {0.1, 0.2};  // CV 0.05 / 0.15 = 1/3
-  // Learned shares the gradient evenly (CV 0), identity does not: W_o balances.
-  const json even = claim(analyze({with_head_grads(base, [&](const std::string& v, int) {
-                            return v == "learned" ? json{0.1, 0.1} : uneven;
-                          })}), 9);
+  const json alike = {0.1, 0.1};  // CV 0: both variants at the first probe
+  // Learned shares the gradient evenly (CV 0), identity does not, after the first probe where
+  // both did: W_o balances, and learned it. Identity's mean CV over its 10 probes: 0.9 / 3.
+  const auto learned_even = [&](const std::string& v, int) { return v == "learned" ? json{0.1, 0.1} : uneven; };
+  const json even = claim(analyze({with_head_grads(base, learned_even, alike)}), 9);
   EXPECT_EQ(even["verdict"], "supported") << even.dump();
   EXPECT_EQ(even["reason"], "both_hold");
   EXPECT_NEAR(even["figures"]["head_grad_cv_learned"]["mean"].get<double>(), 0, 1e-12);
-  EXPECT_NEAR(even["figures"]["head_grad_cv_identity"]["mean"].get<double>(), 1.0 / 3, 1e-12);
+  EXPECT_NEAR(even["figures"]["head_grad_cv_identity"]["mean"].get<double>(), 0.3, 1e-12);
   EXPECT_EQ(even["figures"]["balances"]["holds"], 3);
+  EXPECT_EQ(even["figures"]["balances"]["held_at_init"], 0);
+  EXPECT_EQ(even["plain"]["parts"], json::parse("[3, 3]"));
+
+  // The same, but the heads shared it so from the first probe on: as initialised, not a valve W_o
+  // learned. Neither part counts, and neither earns a dot.
+  const json from_start = claim(analyze({with_head_grads(base, learned_even)}), 9);
+  EXPECT_EQ(from_start["verdict"], "not_supported");
+  EXPECT_EQ(from_start["reason"], "neither_holds");
+  EXPECT_EQ(from_start["figures"]["balances"]["held_at_init"], 3);
+  EXPECT_EQ(from_start["plain"]["code"], "valve_balances_as_initialised");
+  EXPECT_EQ(from_start["plain"]["parts"], json::parse("[0, 0]"));
+  EXPECT_NE(reason_text(from_start).find("as at the first probe: not evidence of learning"), std::string::npos)
+      << reason_text(from_start);
 
   // Lower with W_o in 2 of 3 seeds, higher in the third: W_o changes the sharing, not towards balance.
   const json mixed = claim(analyze({with_head_grads(base, [&](const std::string& v, int seed) {
                              return v == "identity" ? uneven : seed == 2 ? json{0.1, 0.3} : json{0.1, 0.1};
-                           })}), 9);
+                           }, alike)}), 9);
   EXPECT_EQ(mixed["verdict"], "not_supported");
   EXPECT_EQ(mixed["reason"], "valve_only");
   EXPECT_EQ(mixed["figures"]["reshapes"]["holds"], 3);
   EXPECT_EQ(mixed["figures"]["balances"]["holds"], 2);
 
   // The same spread with and without W_o: neither part.
-  const json same = claim(analyze({with_head_grads(base, [&](const std::string&, int) { return uneven; })}), 9);
+  const json same = claim(analyze({with_head_grads(base, [&](const std::string&, int) { return uneven; }, alike)}), 9);
   EXPECT_EQ(same["reason"], "neither_holds");
 
   // One head has no sharing to measure.

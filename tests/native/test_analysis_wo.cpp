@@ -43,8 +43,11 @@ TEST(Analysis, ClaimFiveReadsTheLearnedWoStructure) {
   const json r = claim(analyze({heatmap_results(uneven)}), 5);
   EXPECT_EQ(r["verdict"], "partly_supported");
   EXPECT_EQ(r["reason"], "imbalance_only");
-  EXPECT_EQ(r["figures"]["not_dominant"], json::parse(R"({"holds": 3, "held_at_init": 3, "n": 3,
+  EXPECT_EQ(r["figures"]["not_dominant"], json::parse(R"({"holds": 3, "held_at_init": 3, "learned": 0, "n": 3,
                                                           "init_only": true, "consistent": false})"));
+  // It earns no dot: the page's dots count the seeds where a part holds and did not at step 0.
+  EXPECT_EQ(r["plain"]["parts"][0], 0);
+  EXPECT_EQ(r["plain"]["parts"][1], r["figures"]["imbalanced"]["learned"]);
   EXPECT_NE(reason_text(r).find(" at step 0) in 3 of 3 seeds, as at step 0: not evidence of learning"),
             std::string::npos)
       << reason_text(r);

@@ -25,6 +25,19 @@ json diverged(int step) { return {{"state", "diverged"}, {"step", step}}; }
 json stopped(int step) { return {{"state", "stopped"}, {"step", step}}; }
 
 // A run entry as run_record writes it for small_config(), with chosen final metrics.
+// A curve first under loss 0.1 at step `steps_to` (1 to 20): small_config's 20 steps smooth the
+// loss over 1 step (lab/loss_threshold.h, threshold_window); three steps that never get there
+// otherwise.
+json curve_to(const json& steps_to) {
+  if (!steps_to.is_number()) return {{"step", {1, 2, 3}}, {"loss", {2.0, 1.0, 0.5}}};
+  json step = json::array(), loss = json::array();
+  for (int s = 1; s <= steps_to.get<int>(); ++s) {
+    step.push_back(s);
+    loss.push_back(s < steps_to.get<int>() ? 1.0 : 0.0);
+  }
+  return {{"step", step}, {"loss", loss}};
+}
+
 json fake_run(const std::string& variant, int seed, double token_acc, json steps_to = nullptr,
               const json& status = done(), double lr = 0.001, double clip = 1) {
   const bool bad = status["state"] == "diverged";
@@ -35,7 +48,7 @@ json fake_run(const std::string& variant, int seed, double token_acc, json steps
           {"clip", clip},
           {"parameters", variant == "identity" ? 900 : 1000},
           {"wo_sv", {{1, 1, 1, 1, 1, 1, 1, 1}}},
-          {"curve", {{"step", {1, 2, 3}}, {"loss", {2.0, 1.0, 0.05}}}},
+          {"curve", curve_to(steps_to)},
           {"eval", {{"step", {0, 5}}, {"loss", {2.5, 0.5}}, {"token_acc", {0.25, token_acc}}, {"exact", {0, 0.5}}}},
           {"stats", json::array()},
           {"wo", json::array()},

@@ -4,8 +4,10 @@
 // contradicted itself.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "analysis/analysis.h"
 #include "analysis/words.h"
@@ -44,13 +46,30 @@ json spread(double mean, double min, double max, int n = 3) {
 
 json part(int holds, int n, int at_init = 0) {
   const bool init_only = holds > 0 && at_init == holds;
-  return {{"holds", holds}, {"held_at_init", at_init}, {"n", n}, {"init_only", init_only},
-          {"consistent", !init_only && holds >= kConsistentShare * n - 1e-9}};
+  return {{"holds", holds}, {"held_at_init", at_init}, {"learned", holds - at_init}, {"n", n}, {"init_only", init_only},
+          {"consistent", holds - at_init >= kConsistentShare * n - 1e-9}};
 }
 
-// A paired comparison as the analysis writes it (paired.cpp, metric_json).
+// An effect as the analysis writes it (effect.cpp) of learned's advantage `gap`, a rate's
+// difference in points or the log ratio of a relative gap, its interval 0.64 to 1.36 times the
+// gap (none for one seed): as the advantage, or as the effect a - b, ln(a / b) (learned is a;
+// fewer steps and lower losses are better, so the effect is the advantage negated).
+json effect(const std::string& metric, double gap, int n, bool advantage) {
+  const bool points = metric == "token_acc" || metric == "exact";
+  const bool log_ratio = !points && metric != "per" && metric != "wer";
+  const double sign = points || advantage ? 1 : -1;
+  const auto at = [&](double x) { return sign * (log_ratio ? std::log1p(x) : x); };
+  const double lo = sign > 0 ? 0.64 : 1.36, hi = sign > 0 ? 1.36 : 0.64;
+  return {{"scale", log_ratio ? "log_ratio" : "difference"}, {"n", n}, {"mean", at(gap)},
+          {"sd", n > 1 ? json(0.1) : json(nullptr)}, {"lo", n > 1 ? json(at(lo * gap)) : json(nullptr)},
+          {"hi", n > 1 ? json(at(hi * gap)) : json(nullptr)}, {"level", 0.95}};
+}
+
+// A paired comparison as the analysis writes it (paired.cpp, metric_json), learned's advantage
+// `gap` (relative for steps and losses, in points for a rate).
 json comparison(const std::string& metric, int ahead_a, int ahead_b, int n, double gap, bool consistent, bool clear) {
   return {{"metric", metric}, {"a", "learned"}, {"b", "identity"}, {"n", n}, {"ahead_a", ahead_a},
+          {"advantage", effect(metric, gap, n, true)}, {"effect", effect(metric, gap, n, false)},
           {"ahead_b", ahead_b}, {"ties", n - ahead_a - ahead_b}, {"neither", 0}, {"reached_a", n}, {"reached_b", n},
           {"leader", ahead_a > n / 2 ? json("learned") : ahead_b > n / 2 ? json("identity") : json(nullptr)},
           {"consistent", consistent}, {"clear", clear}, {"gap", spread(gap, 0.64 * gap, 1.36 * gap)},
@@ -102,7 +121,7 @@ std::vector<json> every_claim() {
   const std::vector<std::pair<int, std::vector<Reason>>> pairs = {
       {1, {Reason::clearly_slower, Reason::slower_small_gap, Reason::slower_some_seeds, Reason::not_slower}},
       {2, {Reason::both_at_ceiling, Reason::no_drop, Reason::drop_some_seeds, Reason::drop_smaller, Reason::drop_larger,
-           Reason::drop_in_range}},
+           Reason::drop_in_range, Reason::drop_unsure}},
       {3, {Reason::frozen_better, Reason::frozen_better_some_seeds, Reason::identity_better, Reason::no_difference}},
       {4, {Reason::far_worse, Reason::worse_not_far, Reason::worse_some_seeds, Reason::not_worse}}};
   for (const auto& [id, reasons] : pairs)
@@ -111,6 +130,12 @@ std::vector<json> every_claim() {
       if (id == 2) f["comparison"] = comparison("token_acc", 3, 0, 3, 0.034, true, true);
       out.push_back(claim(id, r, f));
     }
+  // Claims 1 and 4 under their size, with an interval reaching past it: not surely under.
+  for (const auto& [id, r, gap] : {std::tuple{1, Reason::slower_small_gap, 0.18}, std::tuple{4, Reason::worse_not_far, 0.45}}) {
+    json f = figures(none);
+    f["comparison"] = comparison("steps_to_loss_0_1", 3, 0, 3, gap, true, false);
+    out.push_back(claim(id, r, f));
+  }
   // Claim 5: not diagonal-dominant (learned, as at step 0, or not) x a head standing out (or not).
   for (const json& nd : {part(3, 3), part(3, 3, 3), part(1, 3)})
     for (const json& im : {part(3, 3), part(1, 3)}) {
@@ -126,6 +151,13 @@ std::vector<json> every_claim() {
         out.push_back(claim(id, r, figures({{a, part(ha ? 3 : 1, 3)}, {b, part(hb ? 3 : 0, 3)}})));
       }
   };
+  // Claim 8 small and claim 9's parts only as initialised (at step 0, at the first probe).
+  for (bool protects : {true, false})
+    out.push_back(claim(8, protects ? Reason::protects_only : Reason::neither_holds,
+                        figures({{"small", part(3, 3, 3)}, {"protects", part(protects ? 3 : 1, 3)},
+                                 {"scale_ratio_init", spread(0.577, 0.57, 0.58)}})));
+  out.push_back(claim(9, Reason::neither_holds, figures({{"reshapes", part(3, 3, 3)}, {"balances", part(3, 3, 3)}})));
+  out.push_back(claim(9, Reason::neither_holds, figures({{"reshapes", part(3, 3, 3)}, {"balances", part(1, 3)}})));
   two(6, "adapts", "steadier", Reason::adapts_only, Reason::steadier_only);
   two(8, "small", "protects", Reason::small_only, Reason::protects_only);
   two(9, "reshapes", "balances", Reason::valve_only, Reason::both_hold);
@@ -197,14 +229,17 @@ TEST(Words, PlainSentencesStayShortWithTheLongestFigures) {
     json f = json::object();
     for (const std::string& n : plain_figure_names(info)) {
       if (n == "gap") f["gap_points"] = 100.0;
+      else if (n == "gap_lo" || n == "gap_hi") f[n] = -100.0;
       else if (n.rfind("lr", 0) == 0) f[n] = 0.0003;
       else if (n == "ratio") f[n] = 0.717;
       else if (n.find("pct") != std::string::npos) f[n] = 12.5;
       else f[n] = 100;  // seeds: at most 100 (the settings table)
     }
-    const json p = {{"code", info.code}, {"figures", f}};
-    EXPECT_LE(word_count(plain_words(p, Lang::en)), kMaxPlainWords) << plain_words(p, Lang::en);
-    EXPECT_LE(code_points(plain_words(p, Lang::zh)), kMaxPlainCharacters) << plain_words(p, Lang::zh);
+    for (const char* metric : {"loss_at_100", "per_area"}) {  // claim 1 names its measure
+      const json p = {{"code", info.code}, {"figures", f}, {"metric", metric}};
+      EXPECT_LE(word_count(plain_words(p, Lang::en)), kMaxPlainWords) << plain_words(p, Lang::en);
+      EXPECT_LE(code_points(plain_words(p, Lang::zh)), kMaxPlainCharacters) << plain_words(p, Lang::zh);
+    }
   }
 }
 
@@ -218,7 +253,7 @@ TEST(Words, OnlyNoneReadsAsNone) {
   const Fill g = {{"adapts_seeds", "3"}, {"steadier_seeds", "1"}, {"seeds", "3"}};
   EXPECT_EQ(words("plain_scale_adapts_only", Lang::en, g),
             "W_o rescaled the attention output in 3 of 3 runs, but the residual sum was steadier in only 1.");
-  const Fill h = {{"seeds_ahead", "0"}, {"seeds", "5"}};
+  const Fill h = {{"seeds_ahead", "0"}, {"seeds", "5"}, {"gap", "-3%"}, {"interval", ""}, {"measure", "the loss"}};
   EXPECT_EQ(words("plain_not_slower", Lang::en, h).find("only 0"), std::string::npos) << words("plain_not_slower", Lang::en, h);
 }
 
@@ -227,20 +262,25 @@ TEST(Words, ALeaderUnderTheSizeThresholdIsNamed) {
   const std::string en = lead_words(m, Lang::en), zh = lead_words(m, Lang::zh);
   EXPECT_EQ(en.find("no clear leader"), std::string::npos) << en;
   EXPECT_NE(en.find("learned ahead in 3 of 3 seeds"), std::string::npos) << en;
-  EXPECT_NE(en.find("identity's loss was 11% (7% to 15%) higher on average, under the 20% called clear"), std::string::npos) << en;
+  EXPECT_NE(en.find("identity's loss was 11% (95% interval 7% to 15%) higher on average, under the 20% called clear"),
+            std::string::npos) << en;
   EXPECT_EQ(zh.find("没有明显的领先者"), std::string::npos) << zh;
   EXPECT_NE(zh.find("低于称为明显的 20%"), std::string::npos) << zh;
   // On accuracy, in points.
   const std::string acc = lead_words(comparison("token_acc", 3, 0, 3, 0.012, true, false), Lang::en);
-  EXPECT_NE(acc.find("learned ahead in 3 of 3 seeds, by 1.2 points (0.8 to 1.6) on average, under the 2.0 points called clear"),
+  EXPECT_NE(acc.find("learned ahead in 3 of 3 seeds, by 1.2 points (95% interval 0.77 to 1.6) on average, under the 2.0 points called clear"),
             std::string::npos) << acc;
-  // A leader ahead in too few seeds is no clear leader, and says so with the tally.
+  // A leader ahead in too few seeds is named with every seed counted, the other side's too.
   const std::string split = lead_words(comparison("token_acc", 2, 1, 3, 0.03, false, false), Lang::en);
-  EXPECT_NE(split.find("no clear leader (learned ahead in 2, identity in 1, 0 ties, of 3 seeds)"), std::string::npos) << split;
-  EXPECT_NE(split.find("under the 80% of seeds called consistent"), std::string::npos) << split;
-  // Claim 1's plain sentence counts the same seeds.
+  EXPECT_NE(split.find("learned ahead in 2 of 3 seeds, identity in 1, by 3.0 points"), std::string::npos) << split;
+  EXPECT_NE(split.find("in under the 80% of seeds called consistent"), std::string::npos) << split;
+  const std::string none_behind = lead_words(comparison("token_acc", 2, 0, 3, 0.015, false, false), Lang::en);
+  EXPECT_EQ(none_behind.find("no clear leader"), std::string::npos) << none_behind;
+  EXPECT_NE(none_behind.find("learned ahead in 2 of 3 seeds, identity in 0, 1 tie"), std::string::npos) << none_behind;
+  // Claim 1's plain sentence counts the same seeds, and gives the interval.
   const json c = claim(1, Reason::slower_small_gap, figures({{"comparison", m}}));
-  EXPECT_EQ(plain_words(c["plain"], Lang::en), "Without W_o the loss fell more slowly in 3 of 3 runs, but the gap was small (11%).");
+  EXPECT_EQ(plain_words(c["plain"], Lang::en),
+            "Without W_o the loss fell more slowly in 3 of 3 runs, by 11% (7.0% to 15%): real, but under the 20% called clear.");
 }
 
 // Claim 8 judged seed by seed while the mean is under the line: the reason says which it read.
