@@ -116,7 +116,7 @@ test('module functions: version, presets, experiments, settings, validateConfig,
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_tested').map((r) => r.code),
     ['experiment_absent', 'no_pairs', 'no_snapshots', 'no_stats', 'none_trained', 'one_head']);
   assert.deepEqual(codes.reasons.filter((r) => r.verdict === 'not_decided').map((r) => r.code),
-    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart', 'runs_stopped', 'runs_failed']);
+    ['too_few_seeds', 'still_learning', 'rates_incomplete', 'one_seed_apart', 'runs_stopped', 'runs_failed', 'both_at_ceiling']);
   // Every claim the analysis judges reads experiments the core has, the sweep only claim 7.
   const names = JSON.parse(wolab.experiments()).map((e) => e.name);
   assert.deepEqual(codes.claim_sources.map((c) => c.id), JSON.parse(wolab.analyze('[]')).claims.map((c) => c.id));

@@ -30,8 +30,8 @@ function speedQuestion(a, b) {
   };
 }
 
-// Real words: which of a pair ends with fewer held-out words wrong, its final WER (the pair's
-// `accuracy`, docs/claims.md "Findings per experiment"). The feedback follows the comparison's
+// Real words: which of a pair ends with fewer phonemes of the held-out words wrong, its final PER
+// (the pair's `accuracy`, docs/claims.md "Findings per experiment"). The feedback follows the comparison's
 // verdict: a clear lead bears out the leader; no leader, or one ahead in too few seeds, "no
 // clear difference"; a lead in enough seeds but under the gap called clear leaves it open.
 function wordsQuestion(a, b) {
@@ -44,7 +44,7 @@ function wordsQuestion(a, b) {
       if (!pair || !pair.n || !pair.accuracy) return null;
       const m = pair.accuracy;
       const borneOut = m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same'];
-      return { borneOut, measured: t('pmWer', { lead: lead(m) }) };
+      return { borneOut, measured: t('pmPer', { lead: lead(m) }) };
     },
   };
 }
@@ -114,7 +114,7 @@ const failsFirst = {
 
 // A sweep asks which variant fails first; W_o snapshots, whether W_o looks diagonal; activation
 // statistics, W_o's early scale; frozen matrices scaled like the identity, whether scale is what
-// a frozen W_o lacks; real words, whether no W_o or the learned one ends with fewer words wrong; else a speed race
+// a frozen W_o lacks; real words, whether no W_o or the learned one ends with fewer phonemes wrong; else a speed race
 // against no W_o: a frozen random W_o's where there is one (the article's claim 3), the learned
 // one's otherwise. null: no question.
 export function questionFor(info) {
