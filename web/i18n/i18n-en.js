@@ -304,6 +304,7 @@ export const en = {
   // figures
   mTokenAcc: 'token accuracy', mExact: 'exact match', mSteps: 'steps to loss < {thr}', mLossAt: 'loss at step {step}',
   mWer: 'WER on every held-out word', mPer: 'PER on every held-out word',
+  mPerArea: 'held-out PER over the run (its mean at the probes)',
   inOnlySeed: 'in the only seed', inKofN: 'in {k} of {n} seeds',
   clearRule: 'clearly: ahead in at least {share} of the seeds, by a mean gap of at least {gap}',
   figMetric: '{metric}: {lead}',

@@ -304,6 +304,7 @@ export const zh = {
   range: '{mean}（{min} 至 {max}）',
   mTokenAcc: 'token 准确率', mExact: '完全匹配率', mSteps: '损失降到 {thr} 以下所需步数', mLossAt: '第 {step} 步的损失',
   mWer: '全部留出词的词错误率（WER）', mPer: '全部留出词的音素错误率（PER）',
+  mPerArea: '整个运行中的留出音素错误率（各探测点的平均）',
   inOnlySeed: '（仅一个种子）', inKofN: '在 {n} 个种子中的 {k} 个',
   clearRule: '明显：在至少 {share} 的种子上领先，平均差距至少 {gap}',
   figMetric: '{metric}：{lead}',

@@ -6,7 +6,7 @@
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import { el } from '../views/dom.js';
 import { core } from '../state/engine.js';
-import { claimWords } from './lesson.js';
+import { claimWords, parseWords } from './lesson.js';
 
 const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
 
@@ -17,7 +17,7 @@ export function wordsOf(analysis) {
   if (!analysis || !wolab) return null;
   let byLang = worded.get(analysis);
   if (!byLang) worded.set(analysis, (byLang = new Map()));
-  if (!byLang.has(lang())) byLang.set(lang(), JSON.parse(wolab.analysisWords(JSON.stringify(analysis), lang())));
+  if (!byLang.has(lang())) byLang.set(lang(), parseWords(wolab.analysisWords(JSON.stringify(analysis), lang())));
   return byLang.get(lang());
 }
 

@@ -29,6 +29,7 @@ function metricLabel(m, th) {
     case 'steps_to_loss_0_1': return t('mSteps', { thr: th.loss_threshold });
     case 'wer': return t('mWer');
     case 'per': return t('mPer');
+    case 'per_area': return t('mPerArea');
     default: return t('mLossAt', { step: m.step });
   }
 }
@@ -46,12 +47,14 @@ const claimCache = new WeakMap();  // a claim of an analysis -> { lang -> its wo
 export function claimWords(c) {
   let byLang = claimCache.get(c);
   if (!byLang) claimCache.set(c, (byLang = {}));
-  byLang[lang()] ||= JSON.parse(core.get().wolab.claimWords(JSON.stringify(c), lang()), (k, v) => (typeof v === 'string' ? minus(v) : v));
+  byLang[lang()] ||= parseWords(core.get().wolab.claimWords(JSON.stringify(c), lang()));
   return byLang[lang()];
 }
 
 // The page writes a negative figure with a minus sign, where the CLI's words have a hyphen.
 const minus = (text) => text.replace(/(^|[\s(])-(?=\d)/g, '$1\u2212');
+// The core's words (JSON text) as the page writes them: each sentence with its minus signs.
+export const parseWords = (text) => JSON.parse(text, (k, v) => (typeof v === 'string' ? minus(v) : v));
 
 // Who was ahead on one metric of a paired comparison, in how many seeds, and by how much.
 export const leadPhrase = (m) => minus(core.get().wolab.leadWords(JSON.stringify(m), lang()));

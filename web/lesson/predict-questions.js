@@ -14,7 +14,8 @@ import { t, variantLabel } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
 
 // The speed of one comparison of the experiment (a against b, docs/claims.md "Pairs"): which
-// learned faster, when its lead is clear; otherwise neither answer but "no clear difference".
+// learned faster, when its lead is clear (its interval past the size called clear); a lead in
+// enough seeds whose interval is not leaves the guess open; otherwise "no clear difference".
 function speedQuestion(a, b) {
   return {
     answers: () => [a, b, 'same'],
@@ -24,8 +25,8 @@ function speedQuestion(a, b) {
       const pair = (analysis.finding.pairs || []).find((p) => p.a === a && p.b === b);
       if (!pair || !pair.n) return null;
       const m = pair.speed;
-      // lead(m) says "ahead" only for a clear lead, else "no clear leader" and the rule it missed.
-      return { borneOut: [m.clear ? m.leader : 'same'], measured: lead(m) };
+      const borneOut = m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same'];
+      return { borneOut, measured: lead(m) };
     },
   };
 }
