@@ -176,6 +176,10 @@ test('before Run, each experiment and Run all show an estimated time measured on
   await section.locator('button.run').click();
   await expect(section.locator('.estimate')).toBeHidden();
   await untilAttribute(section, 'data-state', 'settled', 30_000);
+  await expect(overall).toHaveText(/^\d+ of \d+ runs finished in /);
+  // Other settings after a batch: how it ended gives way to what Run all would take now.
+  await page.locator('#preset').selectOption('article');
+  await expect(overall).toHaveText(/^Idle\. Estimated time: about \d+ to \d+ s/, { timeout: 20_000 });
   expect(problems).toEqual([]);
 });
 

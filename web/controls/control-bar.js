@@ -6,7 +6,7 @@ import { invalidate, renderNow } from '../views/frames.js';
 import { core, pool } from '../state/engine.js';
 import { dataChecked, experiments } from '../state/experiments.js';
 import { batch, runsChanged } from '../state/runs.js';
-import { configValid, settings } from '../state/settings.js';
+import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { estimateText, onEstimate, secondsLeft } from '../runs/estimate.js';
 import { active, complete, failed, firstFailure, tally } from '../state/run-status.js';
 import { endedParts } from '../views/runlist.js';
@@ -35,10 +35,15 @@ function batchRate(start, trained, now = performance.now()) {
   return span < RATE_MIN_MS ? null : (1000 * (trained - list[0].trained)) / span;
 }
 
+// The settings a batch was started with (its start: state/runs.js): once they are changed, how
+// that batch ended is old news, and the bar says what Run all would take with the new ones.
+const batchSettings = { start: null, config: null };
+
 // The control bar: overall progress, steps/s and time left, button states.
 export const overall = {
   render() {
     const { jobs, start, end } = batch.get();
+    if (batchSettings.start !== start) Object.assign(batchSettings, { start, config: runAllConfig() });
     const runs = jobs.map((job) => job.runs[0]);  // a job's runs share their state
     const runner = pool.get();
     const busy = Boolean(runner && runner.busy);
@@ -52,13 +57,14 @@ export const overall = {
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
+    const ended = runs.length > 0 && batchSettings.config === runAllConfig();
     let label = [t('overallIdle'), estimateText('all')].join(' ').trim();
     if (busy && runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {
       const left = secondsLeft();
       const eta = left === null ? '…' : fmtTime(1000 * left);
       label = t('overallRunning', { done: finished, total: runs.length, rate: rate === null ? '…' : rate.toFixed(0), eta });
-    } else if (runs.length) {
+    } else if (ended) {
       // How the batch ended: every run trained to its end, or some stopped (partway or before
       // they began) or failed, each counted as such.
       const k = tally(runs);
@@ -68,7 +74,7 @@ export const overall = {
       else if (k.failed) label = t('overallFailed', { done: k.done, total: k.total, time, parts, message: firstFailure(runs) });
       else label = t('overallDone', { done: k.done, total: k.total, time });
     }
-    $('#overall-label').classList.toggle('error', !busy && runs.some(failed));
+    $('#overall-label').classList.toggle('error', !busy && ended && runs.some(failed));
     $('#overall-label').textContent = label;
     const controls = $('#controls');
     controls.dataset.state = busy ? (runner.paused ? 'paused' : 'running') : 'idle';
