@@ -99,4 +99,10 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
+std::string one_line(std::string s) {
+  for (char& ch : s)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
 }  // namespace wolab

@@ -39,4 +39,7 @@ int parse_shards(const std::string& text);
 // shell treats specially, else in single quotes.
 std::string shell_quote(const std::string& word);
 
+// A message as one line of stderr, whatever it holds (line breaks as spaces).
+std::string one_line(std::string s);
+
 }  // namespace wolab

