@@ -126,6 +126,7 @@ int run_command(const std::vector<std::string>& args) {
   const std::vector<std::string> model_paths = checkpoint_paths(cfg, a.checkpoints);
   for (const std::string& path : model_paths) check_writable("--save-checkpoints", path);
   const std::shared_ptr<const G2pData> g2p = load_g2p(a.data);
+  std::cerr << "wolab run: settings from " << one_line(a.settings_from) << "\n";
 
   Progress progress;
   std::vector<uint8_t> last_checkpoint;

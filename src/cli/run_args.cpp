@@ -54,6 +54,11 @@ RunArgs parse_run_args(const std::vector<std::pair<std::string, std::string>>& f
     cfg = read_config_text(std::string(bytes.begin(), bytes.end()), problems);
     if (!problems.empty()) throw ConfigError(problems.front());
   }
+  a.settings_from = !preset.empty() ? "preset " + preset
+                    : !config_path.empty() ? "--config " + config_path
+                                           : "the defaults (docs/config.md), not one of the page's presets: give --preset quick "
+                                             "or --preset article for the page's runs";
+  if (!overrides.empty()) a.settings_from += ", with the flags given";
   for (const auto& [flag, value] : overrides) set_from_flag(cfg, flag, value);
   auto problems = validate(cfg);
   if (!problems.empty()) throw ConfigError(problems.front());

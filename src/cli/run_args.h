@@ -23,6 +23,9 @@ struct RunArgs {
   std::string data;  // the lexicon file of a g2p plan (--data, else the build's); empty for other tasks
   int jobs = 1;
   std::optional<ShardSpec> shard;
+  // Where the settings come from, for a line before the runs: "preset quick", "--config FILE", or
+  // the defaults (docs/config.md), which are none of the page's presets.
+  std::string settings_from;
 };
 
 // Throws ConfigError naming the first bad flag or setting.

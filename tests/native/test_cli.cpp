@@ -173,6 +173,10 @@ TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
   EXPECT_NE(o.out.find("learned (n=2)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("identity (n=2)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("steps to loss < 0.1"), std::string::npos) << o.out;
+  // Without --preset or --config, a first line says the settings are none of the page's presets.
+  EXPECT_EQ(o.err.rfind("wolab run: settings from the defaults (docs/config.md), not one of the page's presets: "
+                        "give --preset quick or --preset article for the page's runs, with the flags given\n", 0), 0u) << o.err;
+  EXPECT_EQ(wolab("run --preset quick --steps 2 --seeds 1").err.rfind("wolab run: settings from preset quick, with the flags given\n", 0), 0u);
   EXPECT_FALSE(exists(results + ".partial"));
 
   // The checkpoint is the last run: identity with seed 1; eval reproduces its final metrics.
