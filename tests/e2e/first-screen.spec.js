@@ -15,6 +15,8 @@ test('390 × 844: one sentence on the page, Run above the fold, settings folded 
   await expect(page.locator('#s-d_model')).toBeHidden();
   const { quick } = await presets(page);
   await expect(page.locator('#settings-summary')).toHaveText(new RegExp(`^Quick: ${quick.task.name}, d_model ${quick.model.d_model}, `));
+  // The training rate, and the sweep's rates named as such (experiment 6), not six rates in a row.
+  await expect(page.locator('#settings-summary')).toContainText(`, lr ${quick.train.lr} (the learning-rate sweep: ${quick.lr_stability.lrs.join(', ')}), `);
   await screenshot(page, 'first_screen_390x844');
 
   // Unfolded, every setting has a plain explanation under it, in both languages.

@@ -253,10 +253,21 @@ export function settingsFromLink(query) {
 // The core's learning rates of a config, by its JSON text: the config line is drawn at every
 // frame of a run, and a config's rates never change.
 const ratesOf = new Map();
+// The learning rates the config's runs train at (the core's learningRates): the training rate,
+// and those of the learning-rate sweep (experiment 6) named as such, so that a summary of Run
+// all does not read as one training at six rates.
 function learningRates(config) {
   const text = JSON.stringify(config);
-  if (!ratesOf.has(text)) ratesOf.set(text, core.get().wolab.learningRates(text).join(', '));
-  return ratesOf.get(text);
+  const key = `${lang()}:${text}`;
+  if (!ratesOf.has(key)) {
+    const rates = core.get().wolab.learningRates(text);
+    const lr = config.train.lr;
+    const sweep = rates.filter((r) => r !== lr);
+    ratesOf.set(key, !sweep.length ? String(lr)
+      : rates.includes(lr) ? t('lrWithSweep', { lr, rates: sweep.join(', ') })
+        : t('lrSweepOnly', { rates: rates.join(', ') }));
+  }
+  return ratesOf.get(key);
 }
 
 export function describeConfig(config) {

@@ -230,6 +230,7 @@ export const en = {
   settingsSummaryInvalid: 'some settings need fixing before a run',
   settingsLine: 'Settings: {config}',
   configLine: '{task}, d_model {d_model}, {heads}, {layers}, d_ff {d_ff}, {ln}{length}{alphabet}, batch {batch}, lr {lr}, {steps} steps, {seedText}',
+  lrWithSweep: '{lr} (the learning-rate sweep: {rates})', lrSweepOnly: 'swept over {rates}',
   configLength: ', length {n}', configAlphabet: ', alphabet {n}',
   headsOne: '1 head', headsMany: '{n} heads', layersOne: '1 layer', layersMany: '{n} layers',
   seedOne: 'seed {seed}',

@@ -231,6 +231,7 @@ export const zh = {
   settingsSummaryInvalid: '有设置需要修正后才能运行',
   settingsLine: '设置：{config}',
   configLine: '{task}，d_model {d_model}，{heads}，{layers}，d_ff {d_ff}，{ln}{length}{alphabet}，批大小 {batch}，学习率 {lr}，{steps} 步，{seedText}',
+  lrWithSweep: '{lr}（学习率扫描：{rates}）', lrSweepOnly: '扫描 {rates}',
   configLength: '，长度 {n}', configAlphabet: '，字母表 {n}',
   headsOne: '1 个头', headsMany: '{n} 个头', layersOne: '1 层', layersMany: '{n} 层',
   seedOne: '种子 {seed}',
