@@ -441,11 +441,11 @@ export interface WolabModule {
 }
 
 /**
- * Why parseResults refused a file, as the `fault` of its Error: not JSON; JSON but not a results
- * file; a results file of a version this build does not read; a results file with something
- * wrong inside.
+ * Why parseResults refused a file, as the `fault` of its Error: not JSON; JSON cut short (it ends
+ * before its last value does); JSON but not a results file; a results file of a version this
+ * build does not read; a results file with something wrong inside.
  */
-export type ResultsFault = 'not_json' | 'not_results' | 'version' | 'damaged';
+export type ResultsFault = 'not_json' | 'truncated' | 'not_results' | 'version' | 'damaged';
 
 /** n values summarised; sd (sample) is null when n = 1. */
 export interface Spread {

@@ -48,4 +48,15 @@ std::optional<nlohmann::json> parse_json(const std::string& text, std::string& p
   return parse_json(text.data(), text.data() + text.size(), problem);
 }
 
+bool ends_early(const std::string& text) {
+  try {
+    (void)nlohmann::json::parse(text);
+    return false;
+  } catch (const nlohmann::json::parse_error& e) {
+    return !text.empty() && e.byte >= text.size();
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
 }  // namespace wolab

@@ -19,5 +19,8 @@ inline constexpr int kMaxJsonDepth = 64;
 // its "[json.exception...]" prefix, or that it nests deeper than kMaxJsonDepth.
 std::optional<nlohmann::json> parse_json(const char* begin, const char* end, std::string& problem);
 std::optional<nlohmann::json> parse_json(const std::string& text, std::string& problem);
+// Whether `text`, which is not JSON, fails only because it stops: its parse error is at its very
+// end (cut in a string, a number or between values), as a download or copy that stopped partway.
+bool ends_early(const std::string& text);
 
 }  // namespace wolab

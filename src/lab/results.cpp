@@ -571,6 +571,7 @@ json probe_record(const Trainer& trainer, bool wo_data) {
 const char* fault_code(ResultsFault fault) {
   switch (fault) {
     case ResultsFault::not_json: return "not_json";
+    case ResultsFault::truncated: return "truncated";
     case ResultsFault::not_results: return "not_results";
     case ResultsFault::version: return "version";
     case ResultsFault::damaged: break;
@@ -596,6 +597,10 @@ void check_record(const ExperimentConfig& cfg, const std::string& experiment, co
 json parse_results(const std::string& text) {
   std::string problem;
   const std::optional<json> parsed = parse_json(text, problem);
+  // A text that is JSON as far as it goes is a file cut short, not some other kind of file.
+  if (!parsed && ends_early(text))
+    throw ResultsError(ResultsFault::truncated, "results: truncated: the file ends before its JSON does (" + problem +
+                                                    "); save or copy the whole file again");
   if (!parsed)
     throw ResultsError(ResultsFault::not_json,
                        "results: not valid JSON (" + problem + "); choose a results file written by wolab or the page");

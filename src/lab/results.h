@@ -54,10 +54,12 @@ nlohmann::json make_results(const ExperimentConfig& cfg, const std::string& expe
                             std::vector<nlohmann::json> runs);
 
 // Why an imported text is refused, so that a page can word each case (docs/api.md): it is not
-// JSON, it is JSON but not a results file, it is a results file of a version this build does not
-// read, or it is a results file with something wrong inside.
-enum class ResultsFault { not_json, not_results, version, damaged };
-const char* fault_code(ResultsFault fault);  // "not_json", "not_results", "version", "damaged"
+// JSON, it is JSON cut short (it ends before its last value does: a download or copy that
+// stopped partway), it is JSON but not a results file, it is a results file of a version this
+// build does not read, or it is a results file with something wrong inside.
+enum class ResultsFault { not_json, truncated, not_results, version, damaged };
+// "not_json", "truncated", "not_results", "version", "damaged"
+const char* fault_code(ResultsFault fault);
 
 // What parse_results and results_from_json throw: a ConfigError whose what() names the place
 // ("results: runs[2].curve.loss[7]: ..."), and the fault it is.

@@ -146,7 +146,7 @@ test('malformed or foreign JSON is refused with a message and changes nothing', 
   // Each file, the sentence that says what it is, and the core's message folded under it.
   const cases = [
     ['freeze_loss.png', png, 'freeze_loss.png is not a W_o Lab results file (it is not JSON).', 'results: not valid JSON ('],
-    ['truncated.json', text.slice(0, text.length / 2), 'truncated.json is not a W_o Lab results file (it is not JSON).', 'results: not valid JSON ('],
+    ['truncated.json', text.slice(0, text.length / 2), 'truncated.json is cut short: it ends before its JSON does, as a download or copy that stopped partway would. Save or copy the whole file again.', 'results: truncated: the file ends before its JSON does ('],
     ['config.json', JSON.stringify({ seeds: 3, model: { d_model: 16 } }),
       'config.json is not a W_o Lab results file (it is JSON, but not results written by wolab or this page).',
       'results: not a W_o Lab results file'],

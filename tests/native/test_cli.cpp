@@ -564,7 +564,7 @@ TEST_F(Cli, ReportRefusesABadFileWithOneLine) {
   write("cut.json", "{\"format\": \"wolab-results\", \"version\": 1");
   write("foreign.json", "{\"hello\": 1}");
   const std::pair<std::string, const char*> cases[] = {
-      {"report '" + dir_ + "cut.json'", "cut.json: results: not valid JSON"},
+      {"report '" + dir_ + "cut.json'", "cut.json: results: truncated: the file ends before its JSON does"},
       {"report '" + dir_ + "foreign.json'", "foreign.json: results: not a W_o Lab results file"},
       {"report '" + dir_ + "missing.json'", "missing.json: cannot read"},
       {"report", "report: no results file"},

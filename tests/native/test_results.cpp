@@ -319,7 +319,9 @@ TEST(Results, ParseNamesTheFaultOfARefusedFile) {
   };
   EXPECT_EQ(fault(good.dump()), "accepted");
   EXPECT_EQ(fault(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)), "not_json");
-  EXPECT_EQ(fault(good.dump().substr(0, 40)), "not_json");
+  EXPECT_EQ(fault(good.dump().substr(0, 40)), "truncated");  // a download that stopped partway
+  EXPECT_EQ(fault(good.dump().substr(0, good.dump().size() - 1)), "truncated");
+  EXPECT_EQ(fault("{\"format\": \"wolab-results\", \"version\": 2 garbage}"), "not_json");
   EXPECT_EQ(fault(R"({"seeds": 3, "model": {"d_model": 16}})"), "not_results");
   EXPECT_EQ(fault("[1, 2]"), "not_results");
   json other = good;

@@ -87,7 +87,8 @@ test('bad calls on a trainer throw Errors naming what is out of range', async ()
 
 test('bad results and runs throw "results: ..." Errors', async () => {
   const wolab = await loadWolab();
-  assert.match(thrown(() => wolab.parseResults('{')).message, /^results: not valid JSON\b/);
+  assert.match(thrown(() => wolab.parseResults('{')).message, /^results: truncated: the file ends before its JSON does \(/);
+  assert.match(thrown(() => wolab.parseResults('{"a": nope}')).message, /^results: not valid JSON\b/);
   assert.match(thrown(() => wolab.parseResults('{"format": "csv"}')).message, /^results: not a W_o Lab results file/);
   assert.match(thrown(() => wolab.makeResults('remove_wo', '{}', '{"runs": 1}')).message,
     /^results: runs: expected a JSON array of runs$/);
@@ -102,6 +103,7 @@ test('a refused results file carries its fault, for the page to word; other erro
   const wolab = await loadWolab();
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('latin1');
   assert.equal(thrown(() => wolab.parseResults(png)).fault, 'not_json');
+  assert.equal(thrown(() => wolab.parseResults('{"format": "wolab-results", "version": 2, "runs": [')).fault, 'truncated');
   assert.equal(thrown(() => wolab.parseResults('{"seeds": 3}')).fault, 'not_results');
   assert.equal(thrown(() => wolab.parseResults('{"format": "wolab-results", "version": 7}')).fault, 'version');
   const damaged = thrown(() => wolab.parseResults('{"format": "wolab-results", "version": 2}'));

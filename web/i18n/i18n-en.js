@@ -260,6 +260,7 @@ export const en = {
   embedCopied: 'Embed code copied.',
   importRefused: '{file} was not imported: {message}',
   importFault_not_json: '{file} is not a W_o Lab results file (it is not JSON).',
+  importFault_truncated: '{file} is cut short: it ends before its JSON does, as a download or copy that stopped partway would. Save or copy the whole file again.',
   importFault_not_results: '{file} is not a W_o Lab results file (it is JSON, but not results written by wolab or this page).',
   importFault_version: '{file} is a W_o Lab results file of a version this page cannot read.',
   importFault_damaged: '{file} is a W_o Lab results file, but part of it is wrong or missing, so it was not imported.',

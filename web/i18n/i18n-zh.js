@@ -260,6 +260,7 @@ export const zh = {
   copyFailed: '此处不允许复制；请选中文本手动复制。',
   embedCopied: '嵌入代码已复制。',
   importRefused: '{file} 未导入：{message}',
+  importFault_truncated: '{file} 不完整：文件在其 JSON 结束之前就断了，像是下载或复制中途停止。请重新保存或复制整个文件。',
   importFault_not_json: '{file} 不是 W_o Lab 结果文件（它不是 JSON）。',
   importFault_not_results: '{file} 不是 W_o Lab 结果文件（它是 JSON，但不是 wolab 或本页写出的结果）。',
   importFault_version: '{file} 是 W_o Lab 结果文件，但其版本本页无法读取。',
