@@ -88,6 +88,12 @@ test('a word the models cannot read gets the core\'s one line, never an answer',
     await expect(box.locator('.word-table')).toBeHidden();
     await box.evaluate((el) => { el.dataset.state = ''; });
   }
+  // Spaces around a word are no part of it: the word is answered, and the box shows it trimmed.
+  await pronounce(section, '  knight ');
+  await expect(box).not.toHaveAttribute('data-state', 'refused');
+  await expect(box.locator('input')).toHaveValue('knight');
+  await expect(box.locator('.word-error')).toBeEmpty();
+  await expect(box.locator('.word-dictionary')).toContainText('N AY T', { timeout: 20_000 });
   expect(problems).toEqual([]);
 });
 

@@ -66,6 +66,8 @@ export class WordBox {
     form.append(this.label, this.input, this.go);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
+      // Spaces around a word (a paste, a phone's keyboard) are no part of it.
+      this.input.value = this.input.value.trim();
       this.ask(this.input.value);
     });
     this.status = el('p', 'hint word-status');
