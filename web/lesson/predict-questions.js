@@ -13,9 +13,13 @@
 import { t, variantLabel } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
 
+// The answers a comparison's metric `m` bears out: its leader when the lead is clear (its interval
+// past the size called clear); none, leaving the guess open, when it leads in enough seeds but not
+// clearly; otherwise "no clear difference".
+const borneOutBy = (m) => (m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same']);
+
 // The speed of one comparison of the experiment (a against b, docs/claims.md "Pairs"): which
-// learned faster, when its lead is clear (its interval past the size called clear); a lead in
-// enough seeds whose interval is not leaves the guess open; otherwise "no clear difference".
+// learned faster, read as borneOutBy says.
 function speedQuestion(a, b) {
   return {
     answers: () => [a, b, 'same'],
@@ -24,17 +28,13 @@ function speedQuestion(a, b) {
     read(analysis, lead) {
       const pair = (analysis.finding.pairs || []).find((p) => p.a === a && p.b === b);
       if (!pair || !pair.n) return null;
-      const m = pair.speed;
-      const borneOut = m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same'];
-      return { borneOut, measured: lead(m) };
+      return { borneOut: borneOutBy(pair.speed), measured: lead(pair.speed) };
     },
   };
 }
 
 // Real words: which of a pair ends with fewer phonemes of the held-out words wrong, its final PER
-// (the pair's `accuracy`, docs/claims.md "Findings per experiment"). The feedback follows the comparison's
-// verdict: a clear lead bears out the leader; no leader, or one ahead in too few seeds, "no
-// clear difference"; a lead in enough seeds but under the gap called clear leaves it open.
+// (the pair's `accuracy`, docs/claims.md "Findings per experiment"), read as borneOutBy says.
 function wordsQuestion(a, b) {
   return {
     answers: () => [b, a, 'same'],
@@ -43,9 +43,7 @@ function wordsQuestion(a, b) {
     read(analysis, lead) {
       const pair = (analysis.finding.pairs || []).find((p) => p.a === a && p.b === b);
       if (!pair || !pair.n || !pair.accuracy) return null;
-      const m = pair.accuracy;
-      const borneOut = m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same'];
-      return { borneOut, measured: t('pmPer', { lead: lead(m) }) };
+      return { borneOut: borneOutBy(pair.accuracy), measured: t('pmPer', { lead: lead(pair.accuracy) }) };
     },
   };
 }
