@@ -35,15 +35,10 @@ function batchRate(start, trained, now = performance.now()) {
   return span < RATE_MIN_MS ? null : (1000 * (trained - list[0].trained)) / span;
 }
 
-// The settings a batch was started with (its start: state/runs.js): once they are changed, how
-// that batch ended is old news, and the bar says what Run all would take with the new ones.
-const batchSettings = { start: null, config: null };
-
 // The control bar: overall progress, steps/s and time left, button states.
 export const overall = {
   render() {
-    const { jobs, start, end } = batch.get();
-    if (batchSettings.start !== start) Object.assign(batchSettings, { start, config: runAllConfig() });
+    const { jobs, start, end, settings: pressedWith } = batch.get();
     const runs = jobs.map((job) => job.runs[0]);  // a job's runs share their state
     const runner = pool.get();
     const busy = Boolean(runner && runner.busy);
@@ -57,7 +52,9 @@ export const overall = {
     const bar = $('#overall-progress');
     bar.value = total ? done / total : 0;
     const finished = runs.filter((r) => !active(r)).length;
-    const ended = runs.length > 0 && batchSettings.config === runAllConfig();
+    // Once the settings are changed, how the last batch ended is old news: the bar says what Run
+    // all would take with the new ones.
+    const ended = runs.length > 0 && pressedWith === runAllConfig();
     let label = [t('overallIdle'), estimateText('all')].join(' ').trim();
     if (busy && runner.paused) label = t('overallPaused', { done: finished, total: runs.length });
     else if (busy) {

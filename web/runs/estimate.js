@@ -47,8 +47,7 @@ const groupOf = (plan) => plan.experiments.find((name) => experiments.get(name)?
 
 // A batch's runs that trained to their end, as figures of their group under the settings they
 // trained with, and the estimate updated.
-function observeBatch({ jobs }) {
-  const all = runAllConfig();
+function observeBatch({ jobs, settings: all }) {
   for (const job of jobs) {
     const run = job.runs[0];
     if (!run || run.status.state !== 'done' || !run.startedAt || !run.endedAt) continue;

@@ -132,7 +132,7 @@ function runExperiments(names) {
     notice(errorText(e), 'error');
     return;
   }
-  if (!runner.busy) batch.set({ jobs: [], start: performance.now(), end: 0 });
+  if (!runner.busy) batch.set({ jobs: [], start: performance.now(), end: 0, settings: runAllConfig() });
   const { values } = settings.get();
   for (const name of free) {
     const exp = experiments.get(name);

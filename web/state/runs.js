@@ -4,8 +4,9 @@ import { signal, store } from './store.js';
 
 // Owner: runs/live-runs.js.
 // jobs: the jobs of the Run presses since the pool was idle (runs/live-runs.js, runExperiments);
-// start, end: when they started and ended (performance.now(); end is 0 until the pool is idle).
-export const batch = store({ jobs: [], start: 0, end: 0 });
+// start, end: when they started and ended (performance.now(); end is 0 until the pool is idle);
+// settings: the Run all config of the settings they were pressed with (state/settings.js).
+export const batch = store({ jobs: [], start: 0, end: 0, settings: null });
 
 // Owner: runs/live-runs.js. The Run button pressed last: where focus returns after a run.
 export const lastRun = store(null);
