@@ -599,6 +599,10 @@ export interface AnalysisWords {
   lang: WordsLang;
   /** The article's three design philosophies in its order, each with its title and its claims' ids in reading order. */
   groups: { code: ClaimVerdict['group']; title: string; claims: number[] }[];
+  /** Every claim as the article states it (text), and with "The article: " before it (says), analysed or not. */
+  statements: { id: number; text: string; says: string }[];
+  /** What the claims found overall, in one line ("Of the article's 9 claims, these runs …"); null with no claim. */
+  headline: string | null;
   /** Per claim of Analysis.claims, in its order. */
   claims: ClaimWords[];
   /** Per claim of Analysis.words_claims (claims 1-4 on real words), in its order. */
@@ -608,6 +612,8 @@ export interface AnalysisWords {
 export interface ClaimWords {
   id: number;
   group: ClaimVerdict['group'];
+  /** The claim as the article states it. */
+  statement: string;
   /** The verdict as a badge says it: "partly supported". */
   verdict: string;
   /** Why, with the thresholds and the seeds counted (the CLI's reason). */

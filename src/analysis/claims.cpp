@@ -272,7 +272,7 @@ json claim_slower(const std::vector<Exp>& exps, const std::vector<std::string>& 
   return verdict(Reason::clearly_slower);
 }
 
-// 2. Without W_o final accuracy drops by 5-15%: learned against identity on the final accuracy
+// 2. Without W_o final accuracy drops by 5–15%. learned against identity on the final accuracy
 // (token accuracy; on real words PER, accuracy_metric).
 json claim_drop(const std::vector<Exp>& exps, const std::vector<std::string>& names) {
   const Exp* e = source(exps, names, {"learned", "identity"});

@@ -30,7 +30,7 @@ enum class Reason {
   too_few_seeds, still_learning, rates_incomplete, one_seed_apart, runs_stopped, runs_failed,
   // 1. Without W_o the loss falls clearly slower.
   clearly_slower, slower_small_gap, slower_some_seeds, not_slower,
-  // 2. Without W_o final accuracy drops by 5-15%.
+  // 2. Without W_o final accuracy drops by 5–15%.
   both_at_ceiling, no_drop, drop_some_seeds, drop_smaller, drop_larger, drop_in_range, drop_unsure,
   // 3. A frozen random W_o does better than none.
   frozen_better, frozen_better_some_seeds, identity_better, no_difference,
@@ -189,7 +189,7 @@ inline constexpr PlainInfo kPlainCodes[] = {
     {"slower_unsure_gap", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"slower_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"not_slower", "seeds_ahead seeds gap gap_lo gap_hi"},
-    // 2. Without W_o final accuracy drops by 5-15 points.
+    // 2. Without W_o final accuracy drops by 5–15%.
     {"both_at_ceiling", "seeds"},
     {"no_drop", "seeds_ahead seeds gap gap_lo gap_hi"},
     {"drop_some_seeds", "seeds_ahead seeds gap gap_lo gap_hi"},

@@ -336,17 +336,6 @@ std::string finding_text(const json& e) {
   return out;
 }
 
-const char* const kClaimText[] = {
-    "Without W_o, the loss falls clearly slower.",
-    "Without W_o, final accuracy drops by 5-15%.",
-    "A frozen random W_o does better than no W_o.",
-    "...but far worse than a learned W_o.",
-    "The learned W_o is neither diagonal-dominant nor uniform; some heads' blocks carry more weight.",
-    "W_o regulates the scale of the attention output, so the residual sum is steadier.",
-    "Without W_o, training is unstable and may need a much smaller learning rate.",
-    "Early in training W_o's output is small, so the attention path changes the residual stream little, protecting it.",
-    "W_o is an adjustable valve for the gradient reaching each head, so that all parameters learn evenly.",
-};
 
 std::string claim_figures(const json& c) {
   const json& f = c["figures"];
@@ -444,7 +433,7 @@ std::string claims_text(const json& claims) {
     char line[64];
     const std::string verdict = verdict_text(verdict_from_code(c["verdict"].get<std::string>()));
     std::snprintf(line, sizeof line, "  %d  %-31s ", id, verdict.c_str());
-    out += line + std::string(kClaimText[id - 1]) + "\n";
+    out += line + statement_words(id, Lang::en) + "\n";
     std::string measured = claim_figures(c);
     const std::string where = c["experiment"].is_null() ? "" : " (" + c["experiment"].get<std::string>() + ")";
     const std::string fragile = c["fragile"].get<bool>() ? " [fragile: the seeds split, a rerun may differ]" : "";
@@ -456,12 +445,15 @@ std::string claims_text(const json& claims) {
 // The answer first: each claim's plain sentence and verdict, grouped by the article's three
 // design philosophies (kClaimGroups), the claims of real words after their group's.
 std::string plain_summary(const json& analysis, Lang lang) {
-  std::string out = words("summary_title", lang) + "\n";
+  std::string out = words("summary_title", lang) + "\n " + headline_words(analysis["claims"], lang) + "\n";
+  // The claim as the article states it, then what the runs found.
   const auto line = [&](const json& c, const char* where) {
     char head[64];
-    std::snprintf(head, sizeof head, "  %d%s ", c["id"].get<int>(), where);
-    out += head + words("summary_line", lang, {{"verdict", verdict_words(verdict_from_code(c["verdict"].get<std::string>()), lang)},
-                                               {"plain", plain_words(c["plain"], lang)}}) + "\n";
+    const int id = c["id"].get<int>();
+    std::snprintf(head, sizeof head, "  %d%s ", id, where);
+    out += head + words("claim_says", lang, {{"statement", statement_words(id, lang)}}) + "\n      " +
+           words("summary_line", lang, {{"verdict", verdict_words(verdict_from_code(c["verdict"].get<std::string>()), lang)},
+                                        {"plain", plain_words(c["plain"], lang)}}) + "\n";
   };
   bool words_tested = false;
   for (const json& c : analysis["words_claims"]) words_tested = words_tested || c["reason"] != "experiment_absent";
@@ -510,7 +502,7 @@ std::string format_analysis(const json& analysis, Lang summary_lang) {
   bool tested = false;
   for (const json& c : words) tested = tested || c["reason"] != "experiment_absent";
   if (tested)
-    out += "\nClaims 1-4 on real words (experiment real_words: English pronunciation, CMUdict), under the same\n"
+    out += "\nClaims 1–4 on real words (experiment real_words: English pronunciation, CMUdict), under the same\n"
            "rules, on the held-out words: speed is the held-out PER over the run, the final accuracy PER on\n"
            "every held-out word (WER beside it). The article's \"BLEU drops by two points\" is a translation\n"
            "claim, and this is the closest test these runs make of it.\n" +

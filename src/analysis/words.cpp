@@ -314,10 +314,29 @@ std::string plain_words(const json& plain, Lang lang) {
   return words("plain_" + plain["code"].get<std::string>(), lang, fill);
 }
 
+std::string statement_words(int id, Lang lang) { return words("claim_" + std::to_string(id), lang); }
+
+std::string headline_words(const json& claims, Lang lang) {
+  std::map<std::string, int> counts;
+  for (const json& c : claims) ++counts[c["verdict"].get<std::string>()];
+  const auto count = [&](Verdict v) { return counts[code(v)]; };
+  std::vector<std::string> parts;
+  for (Verdict v : {Verdict::supported, Verdict::partly_supported, Verdict::not_supported})
+    if (count(v) > 0) parts.push_back(words("headline_" + std::string(code(v)), lang, {{"k", std::to_string(count(v))}}));
+  std::string joined = parts.empty() ? words("headline_none", lang) : parts[0];
+  for (size_t i = 1; i < parts.size(); ++i)
+    joined += words(i + 1 == parts.size() ? "headline_and" : "headline_comma", lang) + parts[i];
+  std::string rest;
+  for (Verdict v : {Verdict::not_decided, Verdict::not_tested})
+    if (count(v) > 0) rest += words("headline_" + std::string(code(v)), lang, {{"k", std::to_string(count(v))}});
+  return words("headline", lang, {{"n", std::to_string(claims.size())}, {"parts", joined}, {"rest", rest}});
+}
+
 json claim_words(const json& c, Lang lang) {
   const json& f = c["figures"];
   return {{"id", c["id"]},
           {"group", c["group"]},
+          {"statement", statement_words(c["id"].get<int>(), lang)},
           {"verdict", verdict_words(verdict_from_code(c["verdict"].get<std::string>()), lang)},
           {"reason", reason_words(c, lang)},
           {"plain", plain_words(c.contains("plain") ? c["plain"] : plain_of(c), lang)},
@@ -325,14 +344,21 @@ json claim_words(const json& c, Lang lang) {
 }
 
 json analysis_words(const json& analysis, Lang lang) {
-  json groups = json::array();
-  for (const ClaimGroup& g : kClaimGroups)
+  json groups = json::array(), statements = json::array();
+  for (const ClaimGroup& g : kClaimGroups) {
     groups.push_back({{"code", g.code}, {"title", group_words(g.code, lang)}, {"claims", g.claims}});
+    for (int id : g.claims)
+      statements.push_back({{"id", id},
+                            {"text", statement_words(id, lang)},
+                            {"says", words("claim_says", lang, {{"statement", statement_words(id, lang)}})}});
+  }
   json claims = json::array(), words_claims = json::array();
   for (const json& c : analysis["claims"]) claims.push_back(claim_words(c, lang));
   for (const json& c : analysis["words_claims"]) words_claims.push_back(claim_words(c, lang));
   return {{"lang", kLangCodes[static_cast<size_t>(lang)]},
           {"groups", groups},
+          {"statements", statements},
+          {"headline", claims.empty() ? json(nullptr) : json(headline_words(analysis["claims"], lang))},
           {"claims", claims},
           {"words_claims", words_claims}};
 }

@@ -77,12 +77,18 @@ std::string plain_words(const nlohmann::json& plain, Lang lang);
 // The title of a design philosophy of kClaimGroups.
 std::string group_words(const std::string& group, Lang lang);
 
-// One claim of analyze()'s JSON worded: {"id", "group", "verdict", "reason", "plain", "lead"},
-// lead the lead words of figures.comparison, or null for a claim without one.
+// Claim `id` as the article states it ("Without W_o, the loss falls clearly slower.").
+std::string statement_words(int id, Lang lang);
+// What a list of claims (analyze()'s "claims") found overall, in one line: "Of the article's 9
+// claims, these runs support 1, partly support 4 and do not support 2; 2 not decided."
+std::string headline_words(const nlohmann::json& claims, Lang lang);
+// One claim of analyze()'s JSON worded: {"id", "group", "statement", "verdict", "reason",
+// "plain", "lead"}, lead the lead words of figures.comparison, or null for a claim without one.
 nlohmann::json claim_words(const nlohmann::json& claim, Lang lang);
 // The words of a whole analysis for the page (docs/api.md, analysisWords):
-// {"lang", "groups": [{"code", "title", "claims": [id, ...]}], "claims": [claim words],
-//  "words_claims": [claim words]}, each claim's words claim_words'.
+// {"lang", "groups": [{"code", "title", "claims": [id, ...]}], "statements": [{"id", "text",
+//  "says"}] (every claim's, analysed or not: its statement, and "The article: " before it), "headline" (headline_words of its claims; null for none),
+//  "claims": [claim words], "words_claims": [claim words]}, each claim's words claim_words'.
 nlohmann::json analysis_words(const nlohmann::json& analysis, Lang lang);
 
 }  // namespace wolab

@@ -102,7 +102,7 @@ test('the fusion of the heads, drawn from the recorded learned W_o against the i
   expect(share).toBeGreaterThan(0);
   expect(share).toBeLessThan(100);
   await expect(body.locator('.fu-key')).toHaveCount(quick.model.heads);
-  await expect(body.locator('.fu-source')).toHaveText(`recorded Quick preset, seed ${quick.train.seed}, layer 1, step ${quick.train.steps}, from 3 · Look inside W_o`);
+  await expect(body.locator('.fu-source')).toHaveText(`recorded Quick, seed ${quick.train.seed}, layer 1, step ${quick.train.steps}, from 3 · Look inside W_o`);
   await expect(body.locator('.fu-source a')).toHaveAttribute('href', '#exp-wo_heatmap');
   await screenshot(page, 'fusion', page.locator('#fusion'));
   expect(problems).toEqual([]);

@@ -52,6 +52,14 @@ test('1280 × 800: the diagram and the first plain answer on the first screen, t
     expect(badge).toMatch(/^(supported|partly supported|not supported|not decided|not tested with these settings)$/);
   }
   await expect(page.locator('#claims-body .claim-evidence').first()).toBeHidden();
+  // Each row says what the article claims, in the core's words, before what the runs found; the
+  // headline above them counts the verdicts.
+  const said = await page.evaluate(async () => JSON.parse((await createWolab()).analysisWords('{"claims":[],"words_claims":[]}', 'en')).statements);
+  const order = groups.flatMap((g) => g.claims);
+  await expect(page.locator('#claims-body details.claim > summary .statement')).toHaveText(order.map((id) => `The article: ${said.find((s) => s.id === id).text}`));
+  await expect(page.locator('#claims-body details[data-claim="1"] > summary .statement')).toBeVisible();
+  await expect(page.locator('#claims-headline')).toHaveText(/^Of the article's 9 claims, these runs (support|partly support|do not support|decide none)[^.]*\.$/);
+  await expect(page.locator('#claims-headline')).toBeInViewport({ ratio: 1 });
   // Strength in seeds: a claim 1 comparison counts the seeds a variant was ahead in.
   const dots = page.locator('#claims-body details[data-claim="1"] .seed-dots');
   await expect(dots).toHaveAttribute('aria-label', /^\d of 3 seeds$/);
@@ -74,14 +82,20 @@ test('1280 × 800: the diagram and the first plain answer on the first screen, t
   expect(problems).toEqual([]);
 });
 
-test('390 × 844: the diagram, Run and the first claim within the first two screens', async ({ page }) => {
+test('390 × 844: Run, the headline and the first finding on the first screen, the diagram after the findings', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const problems = await openPage(page);
   await answered(page);
-  await expect(page.locator('#block-diagram svg')).toHaveClass(/compact/);
-  for (const locator of [page.locator('#block-diagram svg'), page.locator('#run-all'), page.locator('#claims-body details.claim').first()]) {
-    expect((await extent(locator)).bottom).toBeLessThanOrEqual(2 * 844);
+  await expect(page.locator('#claims-headline')).toHaveText(/^Of the article's 9 claims/);
+  for (const part of ['.statement', '.badge', '.plain']) {
+    await expect(page.locator(`#claims-body details.claim > summary ${part}`).first()).toBeInViewport({ ratio: 1 });
   }
+  await expect(page.locator('#claims-headline')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#block-diagram svg')).toHaveClass(/compact/);
+  // On a phone the findings come first, the diagram right after them.
+  const [claims, hero] = [await extent(page.locator('#claims')), await extent(page.locator('#lesson-top'))];
+  expect(hero.top).toBeGreaterThan(claims.bottom);
+  expect(hero.top - claims.bottom).toBeLessThanOrEqual(24);
   await expect(page.locator('#run-all')).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await docScreenshot(page, 'first_screen_390_en', null, 'first_screen_390_en');
@@ -99,6 +113,8 @@ test('中文 and the dark theme: the picture, the switch and the summary in Chin
   await expect(page.locator('#claims-title')).toHaveText('运行的发现');
   await expect(page.locator('#claims-body section.claim-group h3').first()).toHaveText(/[\u4e00-\u9fff]/);
   for (const text of await plain(page).allTextContents()) expect(text).toMatch(/[\u4e00-\u9fff]/);
+  for (const text of await page.locator('#claims-body details.claim > summary .statement').allTextContents()) expect(text).toMatch(/^文章：.*[\u4e00-\u9fff]/);
+  await expect(page.locator('#claims-headline')).toHaveText(/^文章的 9 个论断中，这些运行/);
   await expect(page.locator('#block-diagram svg [data-part="norm"] .bd-norm-label')).toHaveText('层归一化');
   // Dark: the panel, the diagram's words and W_o's box follow the theme's colours.
   const colours = await page.evaluate(() => {
@@ -118,6 +134,8 @@ test('中文 and the dark theme: the picture, the switch and the summary in Chin
   await answered(page);
   await docScreenshot(page, 'first_screen_1280_zh', null, 'first_screen_1280_zh');
   await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('#claims-headline')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#claims-body details.claim > summary .plain').first()).toBeInViewport({ ratio: 1 });
   await docScreenshot(page, 'first_screen_390_zh', null, 'first_screen_390_zh');
   expect(problems).toEqual([]);
 });

@@ -129,9 +129,9 @@ TEST(AnalysisEffect, ASmallConsistentEffectReadsAsRealButSmall) {
   const json& c = claim(a, 2);
   EXPECT_EQ(c["reason"], "drop_smaller");
   EXPECT_EQ(plain_words(c["plain"], Lang::en),
-            "Without W_o final accuracy dropped in 3 of 3 runs, by 1.2 points (0.45 to 1.9): real, but under the article's 5-15.");
+            "Without W_o final accuracy dropped in 3 of 3 runs, by 1.2 points (0.45 to 1.9): real, but under the article's 5–15%.");
   EXPECT_NE(plain_words(c["plain"], Lang::zh).find("确有，但小于文章的 5–15"), std::string::npos);
-  EXPECT_NE(reason_words(c, Lang::en).find("95% interval lies under the claimed 5-15 points"), std::string::npos);
+  EXPECT_NE(reason_words(c, Lang::en).find("95% interval lies under the claimed 5–15%"), std::string::npos);
 }
 
 // A large drop in two seeds against a rise in the third: a leader in too few seeds, its mean and

@@ -107,7 +107,7 @@ TEST(Analysis, RealWordsComparePerAndWerInPointsAgainstLearned) {
   // The toy column reads no real words.
   for (const json& c : a["claims"]) EXPECT_EQ(c["reason"], "experiment_absent") << c["id"];
   const std::string text = format_analysis(a);
-  EXPECT_NE(text.find("Claims 1-4 on real words"), std::string::npos);
+  EXPECT_NE(text.find("Claims 1–4 on real words"), std::string::npos);
   EXPECT_NE(text.find("closest test"), std::string::npos);
   EXPECT_NE(text.find("WER (all words): learned ahead in 3 of 3 seeds, by 6.0 points"), std::string::npos) << text;
 }

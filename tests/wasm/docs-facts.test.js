@@ -96,3 +96,15 @@ test('README.md: its list of experiments, if it has one, is the core\'s', async 
   if (!listed.length) return;
   assert.deepEqual([...new Set(listed)], names, 'README.md lists the core\'s experiments, each, in order');
 });
+
+test("docs/claims.md quotes each claim as the core's words state it, in bold after its anchor", async () => {
+  const doc = read('docs/claims.md').replace(/\n\s+/g, ' ');
+  const words = JSON.parse((await loadWolab()).analysisWords(JSON.stringify({ claims: [], words_claims: [] }), 'en'));
+  assert.equal(words.statements.length, 9);
+  for (const { id, text } of words.statements) {
+    const at = doc.indexOf(`<a id="claim-${id}"></a>**`);
+    assert.ok(at >= 0, `docs/claims.md has no anchor for claim ${id}`);
+    const start = doc.indexOf('**', at) + 2;
+    assert.equal(doc.slice(start, doc.indexOf('**', start)), text, `claim ${id}`);
+  }
+});

@@ -6,7 +6,7 @@
 export const en = {
   skip: 'Skip to the experiments',
   title: 'W_o Lab',
-  tagline: 'W_o Lab trains a small Transformer in your browser, with and without the attention output projection W_o, to test what W_o is for.',
+  tagline: 'W_o Lab trains a small Transformer in your browser, with and without the attention output projection W_o, to test what it is for.',
   language: 'Language',
   copyLink: 'Copy link',
   settings: 'Settings',
@@ -293,13 +293,6 @@ export const en = {
   cellRecordedFallback: 'Your runs of this experiment ended before any finished: this is the recording’s verdict, not theirs.',
   cellStopped: 'stopped before any run finished',
   cellFragile: 'fragile: may differ on a rerun',
-  claim1: 'Without W_o, the loss falls clearly slower.',
-  claim2: 'Without W_o, final accuracy drops by 5–15%.',
-  claim3: 'A frozen random W_o does better than no W_o…',
-  claim4: '…but far worse than a learned W_o.',
-  claim5: 'The learned W_o is neither diagonal-dominant nor uniform; some heads’ blocks carry more weight.',
-  claim6: 'W_o regulates the scale of the attention output, so the residual sum is steadier.',
-  claim7: 'Without W_o, training is unstable and may need a much smaller learning rate.',
   seeExperiment: 'see {title}',
   listSep: ', ', listAnd: ' and ',
   range: '{mean} ({min} to {max})',
@@ -347,9 +340,7 @@ export const en = {
   lrNoneTrained: 'No variant reached loss < {thr} in at least {share} of its seeds at any learning rate: these runs are too short to judge stability.',
   lrIdentity: 'Without W_o (identity) the highest trainable learning rate was {how} with a learned W_o: {i} against {l}.',
   lrSmaller: 'smaller than', lrSame: 'the same as', lrLarger: 'larger than',
-  // Claims 8 and 9, and the why of experiments 5 and 6.
-  claim8: 'Early in training W_o’s output is small, so the residual path adds little “change”, protecting the main information flow.',
-  claim9: 'W_o is an adjustable valve for the gradient reaching each head (small weights attenuate it), promoting balanced learning of all parameters.',
+  // The figures of claims 8 and 9, and the why of experiments 5 and 6.
   figEarly: 'at step {step}, the first probe: std(W_o(concat)) / std(concat) {ratio} (small, below {small}, {whereSmall}); the attention output’s share of the residual sum {sl} with learned W_o, {si} with identity (smaller {whereProtects})',
   figValve: 'spread of the per-head gradient norms (CV across heads) {cvL} with learned W_o, {cvI} with identity (different {whereA}, lower with W_o {whereB}; two trainings compared, not one gradient with and without W_o)',
   svWhy: 'Why: the singular values of W_o at step 0 (identity’s: {identity}): {list}.',
@@ -491,7 +482,7 @@ export const en = {
   fuIdentity: 'No W_o (identity)', fuLearned: 'Learned W_o',
   fuIdentityShare: 'one head each ({share})',
   fuLearnedShare: 'largest head: {share} on average',
-  fuSource: '{preset} preset, seed {seed}, layer {layer}, step {step}, from',
+  fuSource: '{preset}, seed {seed}, layer {layer}, step {step}, from',
   // What the runs found (claims-summary.js) and the path through the page.
   sumSeedsK: '{k} of {n} seeds', sumSeedsN: '{n} seeds', sumSeedsParts: 'parts held in {a} and {b} of {n} seeds', sumLive: 'live', sumRecorded: 'recorded', sumImported: 'imported',
   sumSourceRecorded: 'From the runs recorded with the {preset} preset ({seeds} seeds each, trained natively by the same core). Press Run to measure them yourself.',

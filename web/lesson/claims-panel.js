@@ -22,7 +22,7 @@ import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
 import { recordedAnalysis, recordedFiles, recordedPreset, whenRecordingsChange } from '../results/recorded.js';
-import { sourceLine, summaryLine, wordsOf } from './claims-summary.js';
+import { sourceLine, statementOf, summaryLine, wordsOf } from './claims-summary.js';
 import { convergedRecording } from '../results/converged.js';
 
 const CUSTOM = 'custom';  // the column of results trained with settings that match no preset
@@ -376,7 +376,7 @@ function summaryColumn(columns, said) {
 
 // A claim's evidence, one click away: the article's claim with its rule, and its cell under every
 // preset (verdict, figures, reason, and on real words for claims 1-4), as a row of a table.
-function evidence(id, columns, labels, cells) {
+function evidence(id, columns, labels, cells, words) {
   const head = el('tr');
   head.append(el('th', null, t('claimHead')), ...columns.map((column, i) => {
     const cell = el('th', null, labels[i]);
@@ -387,7 +387,7 @@ function evidence(id, columns, labels, cells) {
   }));
   const tr = el('tr');
   tr.dataset.claim = id;
-  const claim = el('th', 'claim', `${id}. ${t(`claim${id}`)} `);
+  const claim = el('th', 'claim', `${id}. ${statementOf(words, id).text} `);
   claim.scope = 'row';
   const rule = el('a', 'rule-link', t('ruleLink'));
   rule.href = `rules.html#claim-${id}`;
@@ -438,6 +438,10 @@ function renderTable() {
   const heading = sources.length && sources.every((x) => x === sources[0]) ? sources[0] : null;
   const seeds = mine.map((c) => c.claim && c.claim.plain && c.claim.plain.figures.seeds).find(Number.isInteger);
   $('#claims-source').textContent = sourceLine(read.preset, sources, seeds ?? '—');
+  // The headline: what the verdicts shown found overall, once every claim shows one.
+  const headline = $('#claims-headline');
+  headline.hidden = !any || !words.headline || mine.some((c) => c.state !== 'verdict');
+  headline.textContent = headline.hidden ? '' : words.headline;
   $('#claims-source').dataset.source = heading || (sources.length ? 'mixed' : 'none');
   const box = $('#claims-body');
   const groups = words.groups.map((g) => {
@@ -468,10 +472,10 @@ function renderTable() {
         item.dataset.source = cell.state === 'verdict' ? cell.source : '';
         item.firstChild.replaceChildren(summaryLine(id, cell, words, tagged));
       }
-      const key = JSON.stringify([lang(), labels, cells.get(id).map((c) => [bare(c.toy), bare(c.words)])]);
+      const key = JSON.stringify([lang(), labels, cells.get(id).map((c) => [bare(c.toy), bare(c.words)]), said]);
       if (item.dataset.key !== key) {
         item.dataset.key = key;
-        item.lastChild.replaceWith(evidence(id, columns, labels, cells.get(id)));
+        item.lastChild.replaceWith(evidence(id, columns, labels, cells.get(id), words));
       }
       const li = item.parentElement || el('li');
       li.append(item);

@@ -11,7 +11,8 @@ import { claimWords, parseWords } from './lesson.js';
 const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
 
 // The core's words of an analysis in the page's language: { groups: [{code, title, claims}],
-// claims: [{id, group, verdict, reason, plain, lead}], words_claims }; null without one.
+// statements: [{id, text, says}], headline, claims: [{id, group, statement, verdict, reason,
+// plain, lead}], words_claims }; null without one.
 export function wordsOf(analysis) {
   const { wolab } = core.get();
   if (!analysis || !wolab) return null;
@@ -56,21 +57,27 @@ function seedDots(seeds) {
 
 const sourceKey = { live: 'sumLive', recorded: 'sumRecorded', import: 'sumImported' };
 
+// Claim `id` as the article states it, from the core's words: { text, says }.
+export function statementOf(words, id) {
+  return words.statements.find((s) => s.id === id);
+}
+
 // The summary line of claim `id` from the panel's cell of the column the summary reads (cellOf
-// in claims-panel.js: running, analysing, none, or a verdict) and that column's words. `tagged`:
-// the cell's source differs from the one the heading names, so the line says its own.
+// in claims-panel.js: running, analysing, none, or a verdict) and that column's words: the claim
+// as the article states it, then what the runs found. `tagged`: the cell's source differs from
+// the one the heading names, so the line says its own.
 export function summaryLine(id, cell, words, tagged) {
   const line = document.createDocumentFragment();
+  line.append(el('span', 'statement', statementOf(words, id).says));
   if (cell.state !== 'verdict') {
     const badge = cell.state === 'running' ? t('cellRunning', { k: cell.k, n: cell.n })
       : cell.state === 'analysing' ? t('cellAnalysing') : t(cell.why);
-    line.append(el('span', `badge v-${cell.state === 'none' ? 'none' : 'running'}`, badge),
-      el('span', 'plain muted', t(`claim${id}`)));
+    line.append(el('span', `badge v-${cell.state === 'none' ? 'none' : 'running'}`, badge));
     return line;
   }
-  const said = words && words.claims.find((c) => c.id === id);
-  line.append(el('span', `badge v-${cell.claim.verdict}`, (said || claimWords(cell.claim)).verdict),
-    el('span', 'plain', said ? said.plain : t(`claim${id}`)));
+  const said = words.claims.find((c) => c.id === id);
+  line.append(el('span', `badge v-${cell.claim.verdict}`, (said || claimWords(cell.claim)).verdict));
+  if (said) line.append(el('span', 'plain', said.plain));
   const seeds = seedsOf(cell.claim.plain);
   if (seeds) line.append(seedDots(seeds));
   if (tagged) line.append(el('span', `source-tag src-${cell.source}`, t(sourceKey[cell.source])));
