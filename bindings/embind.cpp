@@ -238,6 +238,14 @@ std::string analysis_words(val analysis, val lang) {
   });
 }
 
+std::string conclude(val analysis, val words_analysis) {
+  return js_errors([&] {
+    const nlohmann::json a = json_of(analysis, "analysis"), w = json_of(words_analysis, "words analysis");
+    if (!a.contains("claims") || !w.contains("words_claims")) throw wolab::ConfigError("conclude: two analyses, as analyze gives them");
+    return wolab::conclude(a, w).dump();
+  });
+}
+
 std::string claim_words(val claim, val lang) {
   return js_errors([&] {
     const nlohmann::json c = json_of(claim, "claim");
@@ -536,6 +544,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("analyze", &analyze);
   function("codes", &codes);
   function("analysisWords", &analysis_words);
+  function("conclude", &conclude);
   function("claimWords", &claim_words);
   function("leadWords", &lead_words);
   function("wordsTable", &words_table);

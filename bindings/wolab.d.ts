@@ -426,6 +426,8 @@ export interface WolabModule {
    * @throws Error("analysis: not valid JSON (...)"), Error("words: unknown language ...").
    */
   analysisWords(analysisJson: JsonText, lang: WordsLang): JsonText;
+  /** An analysis's conclusion (Analysis.conclusion's shape) with its real-words part read from a second analysis's words_claims: real words recorded apart, trained to the end. */
+  conclude(analysisJson: JsonText, wordsAnalysisJson: JsonText): JsonText;
   /** The words of one claim of an analysis (a {@link ClaimVerdict}'s JSON text), as analysisWords gives each. */
   claimWords(claimJson: JsonText, lang: WordsLang): JsonText;
   /**

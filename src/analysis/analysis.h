@@ -86,6 +86,11 @@ nlohmann::json analyze(const std::vector<nlohmann::json>& results);
 // page's entry point. Throws ConfigError("results[i]: ...") naming the bad element.
 nlohmann::json analyze_text(const std::string& results_array);
 
+// The conclusion of `analysis` (its "conclusion"), its real-words part read from the words_claims
+// of `words_analysis` instead of its own: the toy tasks' claims against real words trained to the
+// end, recorded apart (docs/claims.md, "The conclusion").
+nlohmann::json conclude(const nlohmann::json& analysis, const nlohmann::json& words_analysis);
+
 // A claim's `plain` (analyze() adds it to every claim): {code, figures}, the code one of
 // kPlainCodes, read from the claim's reason and figures (plain.cpp, docs/claims.md "Plain words").
 nlohmann::json plain_of(const nlohmann::json& claim);

@@ -47,3 +47,11 @@ json conclusion(const json& claims, const json& words_claims) {
 }
 
 }  // namespace wolab::verdicts
+
+namespace wolab {
+
+json conclude(const json& analysis, const json& words_analysis) {
+  return verdicts::conclusion(analysis.at("claims"), words_analysis.at("words_claims"));
+}
+
+}  // namespace wolab

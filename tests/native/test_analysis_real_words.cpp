@@ -155,6 +155,10 @@ TEST(Analysis, RealWordsAreTheSecondColumnBesideTheToyTasks) {
   EXPECT_NE(format_analysis(a).find("Where both decide, the toy tasks and real words agree on no claim and differ on claim 1.\n"),
             std::string::npos) << format_analysis(a);
   EXPECT_EQ(analyze({toy})["conclusion"]["words"], json::parse(R"({"agree": [], "differ": []})"));
+  // Real words recorded apart (trained to the end): the toy analysis concluded with their verdicts.
+  const json apart = analyze({words_results(words({{0.60, 0.61, 0.80, 0.60}, {0.60, 0.61, 0.80, 0.60}, {0.60, 0.61, 0.80, 0.60}}))});
+  EXPECT_EQ(conclude(analyze({toy}), apart)["words"], a["conclusion"]["words"]);
+  EXPECT_EQ(conclude(analyze({toy}), apart)["counts"], analyze({toy})["conclusion"]["counts"]);
 }
 
 // Claim 1 on real words reads the held-out PER over the run, not the training loss: here learned

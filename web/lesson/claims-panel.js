@@ -7,7 +7,9 @@
 // recorded), else from that preset's recording (fetched once, analysed in a second analysis
 // worker; a preset's recordings all together come with their analysis, recorded.js); each cell
 // says which. While runs of the experiments a claim reads train, its cell says so instead of
-// showing a verdict. Also the conclusion under the panel, from the analysis of the results shown.
+// showing a verdict. Real words are read from the runs trained to the end (results/converged.js),
+// a column per size; a preset's recorded short runs of them are section 7's to train, not
+// evidence. Also the conclusion under the panel, from the analysis of the results shown.
 // The evidence's words are lesson.js's.
 
 import { lang, presetKey, t } from '../i18n/i18n.js';
@@ -126,11 +128,15 @@ function convergedColumn(preset) {
   return { preset, inputs, recorded: true, analysis: size.analysis, size };
 }
 
-// A column's heading: the preset's name, or the size trained to the end (read from its results).
+// A size trained to the end, from its runs' own settings: "4 heads of width 16, 10000 steps".
+function sizeLabel(size) {
+  const { model, train } = size.analysis.experiments[0].run_config;
+  return t('convergedSize', { heads: model.heads, width: model.d_model / model.heads, steps: train.steps });
+}
+
+// A column's heading: the preset's name, or the size trained to the end.
 function columnLabel(column) {
-  if (!column.size) return t(presetKey(column.preset));
-  const { model, train } = column.size.analysis.experiments[0].run_config;  // the runs' own settings
-  return t('colConverged', { heads: model.heads, width: model.d_model / model.heads, steps: train.steps });
+  return column.size ? t('colConverged', { size: sizeLabel(column.size) }) : t(presetKey(column.preset));
 }
 
 const inputKey = (inputs) => inputs.map((i) => i.key).join('\n');
@@ -215,7 +221,7 @@ async function update() {
   try {
     const shown = shownExps().map(shownInput);
     panel.shown = await analysisOf(shown);
-    renderConclusion(panel.shown);
+    conclude();
     // Each column as it was until its new analysis is in, and drawn as soon as it is: a small
     // preset's column need not wait for a large one's, nor any column for another preset's
     // recordings (their analysis updates the panel again when it is in).
@@ -250,6 +256,16 @@ async function update() {
   if (panel.changed) resultsChanged();
 }
 
+// The conclusion of the results shown: the core's headline of their claims, and on real words the
+// runs trained to the end (the first size recorded), not the short runs the page shows.
+function conclude() {
+  const a = panel.shown;
+  const size = panel.converged[0];
+  const { wolab } = core.get();
+  const words = size && a ? JSON.parse(wolab.conclude(JSON.stringify(a), JSON.stringify(size.analysis))).words : null;
+  renderConclusion(a, a && wordsOf(a).headline, words && { ...words, size: sizeLabel(size) });
+}
+
 // Runs started, advanced or ended: the running marks, at most every few frames.
 export function claimsChanged() {
   if (panel.ready) invalidate(panel, renderTable);
@@ -258,7 +274,7 @@ export function claimsChanged() {
 // The panel and the conclusion anew (a change of language).
 export function renderClaims() {
   if (!panel.ready) return;
-  renderConclusion(panel.shown);
+  conclude();
   renderTable();
 }
 
@@ -308,6 +324,9 @@ function cellOf(column, id, words = false) {
     return { state: 'none', why };
   }
   const source = column.inputs.get(claim.experiment || read).source;
+  // Real words are judged from the runs trained to the end (their own columns); a preset's
+  // recorded 400-step runs are the short version section 7 trains, not evidence for the claim.
+  if (words && !column.size && source === 'recorded' && panel.converged.length) return { state: 'none', why: 'cellWordsToTheEnd' };
   // The recording read in place of live runs of this preset that ended with none finished
   // (live-runs.js, settle): said, not left to look like the reader's result.
   const ended = source === 'recorded' && mine(claim.experiment || read) && experiments.get(claim.experiment || read).liveEnded;
@@ -354,9 +373,11 @@ function renderCell(box, column, cell) {
 // that verdict below it under its own heading (unless there is none to show in this column).
 function renderCells(td, column, cells) {
   renderCell(td, column, cells.toy);
-  if (!cells.words || cells.words.state === 'none') return;
+  if (!cells.words || (cells.words.state === 'none' && cells.words.why !== 'cellWordsToTheEnd')) return;
   const words = el('div', 'words-verdict');
-  words.append(el('p', 'words-label', t('cellWords')));
+  // A preset's column on real words: the reader's own short runs (section 7), said so.
+  const short = !column.size && cells.words.state === 'verdict';
+  words.append(el('p', 'words-label', t(short ? 'cellWordsShort' : 'cellWords')));
   renderCell(words, column, cells.words);
   td.append(words);
 }

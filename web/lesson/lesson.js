@@ -114,27 +114,24 @@ export function claimFigures(c, th) {
 // ---------- the conclusion ----------
 
 // The core's conclusion (analysis.conclusion, docs/claims.md) of the analysis `a` of the results
-// shown, worded: the verdicts' counts, then the comparison of each claim it quotes. Hidden
-// without results (a null `a`).
-export function renderConclusion(a) {
+// shown, worded: its headline (the core's count of the verdicts), then the comparison of each
+// claim it quotes, then where real words trained to the end agree (`words`: the core's
+// conclude() of them, { agree, differ, size }, or null without them). Hidden without results
+// (a null `a`).
+export function renderConclusion(a, headline, words) {
   const box = $('#conclusion');
   box.hidden = !a;
   if (!a) return;
-  const { counts, still_learning: still, quotes } = a.conclusion;
-  const sentences = [t('conclusionCounts', {
-    total: a.claims.length, s: counts.supported, p: counts.partly_supported, n: counts.not_supported,
-    undecided: counts.not_decided ? t('conclusionUndecided', { nd: counts.not_decided }) : '',
-    untested: counts.not_tested ? t('conclusionUntested', { nt: counts.not_tested }) : '',
-    still: still ? t('conclusionStill') : '',
-  })];
-  for (const id of quotes) {
+  const sentences = [headline, ...(a.conclusion.still_learning ? [t('conclusionStill')] : [])];
+  for (const id of a.conclusion.quotes) {
     const m = a.claims.find((c) => c.id === id).figures.comparison;
     sentences.push(t(`conclusionClaim${id}`, { metric: metricLabel(m, a.thresholds), lead: leadPhrase(m) }));
   }
-  // Claims 1-4 on real words against the toy tasks, where both columns decide.
-  const { agree, differ } = a.conclusion.words;
+  // Claims 1-4 on real words trained to the end against the toy tasks, where both decide.
   const claimList = (ids) => (ids.length ? t(ids.length === 1 ? 'claimOneId' : 'claimIds', { ids: andList(ids.map(String)) }) : t('claimNoId'));
-  if (agree.length || differ.length) sentences.push(t('conclusionWords', { agree: claimList(agree), differ: claimList(differ) }));
+  if (words && (words.agree.length || words.differ.length)) {
+    sentences.push(t('conclusionWords', { size: words.size, agree: claimList(words.agree), differ: claimList(words.differ) }));
+  }
   $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
 }
 

@@ -71,8 +71,9 @@ class SizeView {
     this.claim.dataset.verdict = c ? c.verdict : '';
     if (!c) return;
     const th = e ? e.thresholds : analysis.thresholds;
-    this.claim.append(el('p', null, t('convClaim', { claim: t('claim2') })),
-      el('span', `verdict v-${c.verdict}`, claimWords(c).verdict), el('p', 'figures', claimFigures(c, th)),
+    const said = claimWords(c);
+    this.claim.append(el('p', null, t('convClaim', { claim: said.statement })),
+      el('span', `verdict v-${c.verdict}`, said.verdict), el('p', 'figures', claimFigures(c, th)),
       el('p', 'reason', reasonLine(c, th)));
   }
 }
