@@ -306,7 +306,17 @@ val entry_object(const wolab::Lexicon& lexicon, const std::string& word) {
   out.set("word", word);
   out.set("listed", e.listed);
   out.set("heldout", e.heldout);
+  out.set("trainedLength", wolab::within_trained_lengths(word));
   out.set("pronunciations", prons);
+  return out;
+}
+
+// {min, max}: the letters of the words a g2p run trains on (io/cmudict.h); a word over max is
+// refused (g2p_word), one under min is read but no training shaped the answer.
+val word_letters() {
+  val out = val::object();
+  out.set("min", wolab::kMinLetters);
+  out.set("max", wolab::kMaxLetters);
   return out;
 }
 
@@ -543,6 +553,7 @@ EMSCRIPTEN_BINDINGS(wolab) {
   function("rowHeadNorms", &row_head_norms);
   function("analyze", &analyze);
   function("codes", &codes);
+  function("wordLetters", &word_letters);
   function("analysisWords", &analysis_words);
   function("conclude", &conclude);
   function("claimWords", &claim_words);

@@ -172,6 +172,8 @@ export interface LexiconEntry {
   listed: boolean;
   /** Listed and held out of training (never drawn for a training batch); false when not listed. */
   heldout: boolean;
+  /** At least wordLetters().min letters: as long as some word a run trains on. Shorter, a model's answer is a guess no training shaped. */
+  trainedLength: boolean;
   /** As listed; the first is the one a run trains on. Empty when not listed. */
   pronunciations: Pronunciation[];
 }
@@ -416,6 +418,8 @@ export interface WolabModule {
    * its tables (src/analysis/codes.h, src/config/run_status.h), for a page to word each one.
    */
   codes(): JsonText;
+  /** The letters of the words a g2p run trains on: a longer word is refused, a shorter one read with a caution (LexiconEntry.trainedLength). */
+  wordLetters(): { min: number; max: number };
   /**
    * The words of an analysis in one language, from the core's one table of words
    * (src/analysis/words_table.cpp, the CLI's too): JSON text of {@link AnalysisWords}, each

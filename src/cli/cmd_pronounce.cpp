@@ -86,6 +86,9 @@ int pronounce_command(const std::vector<std::string>& args) {
     }
     std::printf("%s: %s%s\n", p.word.c_str(), p.phonemes.empty() ? "(no phonemes)" : arpabet_and_ipa(p.phonemes).c_str(),
                 p.eos ? "" : " (no [EOS]: cut at the model's last position)");
+    if (!p.trained_length)
+      std::printf("  caution: shorter than every word the model trained on (%d to %d letters): a guess, not a judgement\n",
+                  kMinLetters, kMaxLetters);
     const LexiconEntry e = look_up(*g2p->lexicon, p.word);
     std::string listed;
     for (const std::vector<uint8_t>& pron : e.prons) listed += (listed.empty() ? "" : "; ") + arpabet_and_ipa(pron);

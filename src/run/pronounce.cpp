@@ -36,6 +36,8 @@ std::string g2p_word(const std::string& text) {
   return word;
 }
 
+bool within_trained_lengths(const std::string& word) { return static_cast<int>(word.size()) >= kMinLetters; }
+
 Pronunciation pronounce(Trainer& model, const std::string& text) {
   const TaskKind task = model.config().task.kind;
   if (task != TaskKind::g2p)
@@ -43,6 +45,7 @@ Pronunciation pronounce(Trainer& model, const std::string& text) {
                       "; give a model trained on the task g2p");
   Pronunciation p;
   p.word = g2p_word(text);
+  p.trained_length = within_trained_lengths(p.word);
   const G2pGuess guess = model.g2p_decode({p.word}).front();
   p.phonemes = guess_phonemes(guess.tokens);
   p.eos = guess.eos;

@@ -18,8 +18,14 @@ namespace wolab {
 // character outside a-z (naming the first such character).
 std::string g2p_word(const std::string& text);
 
+// Whether the models can have learned to read `word` (g2p_word's form): false for a word of fewer
+// than kMinLetters letters, shorter than every word a run trains on (the lexicon's word set), so
+// that a model's answer to it is a guess no training shaped.
+bool within_trained_lengths(const std::string& word);
+
 struct Pronunciation {
   std::string word;               // g2p_word(text)
+  bool trained_length = true;     // within_trained_lengths(word)
   std::vector<uint8_t> phonemes;  // ids into kPhonemes; kNotPhoneme for a predicted letter or mark
   bool eos = false;               // false: cut at the model's last position without an EOS
   int layers = 0, heads = 0;

@@ -137,8 +137,14 @@ test('a wide model opens on head blocks (the core’s head norms by column); a b
   const norms = await chartData(page, '#exp-wo_heatmap canvas[data-chart="norms-0"]');
   await expect(caption).toHaveText(/^Head blocks: at 128 × 128 a weight would get about a pixel, so each of these 4 × 4 cells is one 32 × 32 block/);
   await expectBlocks(page, canvas, w, 128, 4, norms[0].y);
-  await expect(section.locator('.colorbar-labels').first()).toHaveText(/^0/);
-  await expect(section.locator('.colorbar-caption').first()).toHaveText(/^Colour scale: block norms, fixed over this run’s snapshots \(0 to \d/);
+  // The block norms' colour scale runs from the smallest to the largest (not from 0), so that
+  // blocks a few percent apart differ in colour.
+  const scaleCaption = section.locator('.colorbar-caption').first();
+  await expect(scaleCaption).toHaveText(/^Colour scale: block norms, fixed over this run’s snapshots \([\d.]+ to [\d.]+: the smallest to the largest/);
+  const [low, high] = (await scaleCaption.textContent()).match(/\(([\d.]+) to ([\d.]+)/).slice(1).map(Number);
+  expect(low).toBeGreaterThan(0);
+  expect(low).toBeLessThan(high);
+  expect(Number(await section.locator('.colorbar-labels > *').first().textContent())).toBeCloseTo(low, 2);
 
   // A click zooms into the block under it: its 32 × 32 weights, each tooltip naming its place in W_o.
   await inView(canvas);

@@ -80,7 +80,9 @@ test('real words on load: recorded charts, table and verdict, and the word box a
 
 test('a word the models cannot read gets the core\'s one line, never an answer', async ({ page }) => {
   const { problems, section, box } = await openWordBox(page);
-  for (const [word, says] of [['b4', '"4" is not a letter'], ['', ''], ['naïve', 'not a letter'], ['abcdefghijklmnop', '']]) {
+  // The box says its limit, the core's, before a word is typed.
+  await expect(box.locator('label[for^="word-"]').first()).toHaveText('A word (2 to 12 letters a–z)');
+  for (const [word, says] of [['b4', '"4" is not a letter'], ['', ''], ['naïve', 'not a letter'], ['abcdefghijklmnop', '16 letters, over the 12']]) {
     await pronounce(section, word);
     await untilAttribute(box, 'data-state', 'refused', 10_000);
     await expect(box.locator('.word-error')).not.toBeEmpty();
@@ -94,6 +96,11 @@ test('a word the models cannot read gets the core\'s one line, never an answer',
   await expect(box.locator('input')).toHaveValue('knight');
   await expect(box.locator('.word-error')).toBeEmpty();
   await expect(box.locator('.word-dictionary')).toContainText('N AY T', { timeout: 20_000 });
+  await expect(box.locator('.word-caution')).toBeHidden();
+  // One letter: read, but shorter than every word the models trained on, so the answer is a guess.
+  await pronounce(section, 'x');
+  await expect(box.locator('.word-caution')).toHaveText('“x” is shorter than every word the models trained on (2 to 12 letters): their answer is a guess, not something they learned.', { timeout: 20_000 });
+  await expect(box.locator('.word-table')).toBeVisible();
   expect(problems).toEqual([]);
 });
 

@@ -428,6 +428,12 @@ TEST_F(Cli, PronounceSaysEachWordOrWhyNot) {
   EXPECT_EQ(o.out, expected);
   EXPECT_NE(o.out.find("  dictionary (held out): N AY T /naɪt/\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("  dictionary (trained on): K AE T /kæt/\n"), std::string::npos) << o.out;
+  // A word shorter than every word it trained on: read, and said to be a guess; no caution above.
+  EXPECT_EQ(o.out.find("caution"), std::string::npos) << o.out;
+  Outcome one = wolab("pronounce --model '" + model + "'" + data_flag + " x");
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NE(one.out.find("\n  caution: shorter than every word the model trained on (2 to 12 letters): a guess, not a judgement\n"),
+            std::string::npos) << one.out;
 
   Outcome help = wolab("pronounce --help");
   EXPECT_EQ(help.code, 0);

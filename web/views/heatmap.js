@@ -3,7 +3,9 @@
 //   full    every weight on a diverging scale ±scale, lines between the heads' columns;
 //   blocks  when a weight would get fewer than MIN_CELL_PX pixels (d_model 256 in 320 px: one
 //           each, which reads as noise), the (heads × heads) grid of its (d_head × d_head) blocks'
-//           Frobenius norms on a sequential scale 0..blockScale. Block (i, j) is output features
+//           Frobenius norms on a sequential scale blockFloor..blockScale (the smallest to the
+//           largest: a wide model's blocks differ by a few percent, which a scale from 0 would
+//           paint one colour). Block (i, j) is output features
 //           i·d_head.. of head j's columns, so column j's blocks combine (root sum of squares)
 //           into ‖W_o[:, head j]‖, the record's head_norms the analysis reads;
 //   zoom    one block's weights at full resolution on the full view's scale: a click on a block,
@@ -54,6 +56,12 @@ applyHeatTheme();
 export function maxAbs(data) {
   let m = 0;
   for (let i = 0; i < data.length; i++) m = Math.max(m, Math.abs(data[i]));
+  return m;
+}
+
+export function minOf(data) {
+  let m = Infinity;
+  for (let i = 0; i < data.length; i++) m = Math.min(m, data[i]);
   return m;
 }
 
@@ -183,15 +191,16 @@ export class Heatmap {
 
   // data: (rows, cols) row-major; heads: how many equal column blocks; label: the canvas's name.
   // scale: the |weight| drawn at full colour (default: this matrix's max|value|), caption: what
-  // the colour bar says of it; blockScale and blockCaption: the same for the block norms (default:
+  // the colour bar says of it; blockFloor, blockScale and blockCaption: the same for the block
+  // norms, from the smallest to the largest (default:
   // this matrix's largest). A zoomed block stays zoomed while the shape stays the same.
-  draw(data, rows, cols, heads, label, { scale = maxAbs(data), caption = '', blockScale = null, blockCaption = '' } = {}) {
+  draw(data, rows, cols, heads, label, { scale = maxAbs(data), caption = '', blockFloor = null, blockScale = null, blockCaption = '' } = {}) {
     const prev = this.matrix;
     if (!prev || prev.rows !== rows || prev.cols !== cols || prev.heads !== heads) {
       this.zoom = null;
       this.cursor = null;
     }
-    this.matrix = { data, rows, cols, heads, label, scale, caption, blockScale, blockCaption, view: defaultView(cols, heads) };
+    this.matrix = { data, rows, cols, heads, label, scale, caption, blockFloor, blockScale, blockCaption, view: defaultView(cols, heads) };
     this.note.hidden = true;
     this.canvas.hidden = false;
     this.heads.hidden = false;
@@ -207,7 +216,7 @@ export class Heatmap {
     const headLabel = (h) => t(m.heads <= 4 ? 'headN' : 'heatHeadShort', { head: h });
     let s, heads, rowsTitle, colsTitle, caption, label;
     if (view === 'full') {
-      s = { data: m.data, rows: m.rows, cols: m.cols, vstep: dh, hstep: 0, sequential: false, scale: m.scale,
+      s = { data: m.data, rows: m.rows, cols: m.cols, vstep: dh, hstep: 0, sequential: false, floor: 0, scale: m.scale,
         tip: (r, c, v) => t('cellTip', { row: r, col: c, head: Math.floor(c / dh), value: fmt(v) }) };
       heads = Array.from({ length: m.heads }, (_, h) => headLabel(h));
       rowsTitle = t('heatRows');
@@ -217,7 +226,7 @@ export class Heatmap {
     } else if (view === 'blocks') {
       const norms = blockNorms(m.data, m.rows, m.cols, m.heads);
       s = { data: norms, rows: m.heads, cols: m.heads, vstep: 1, hstep: 1, sequential: true,
-        scale: m.blockScale ?? maxAbs(norms),
+        floor: m.blockFloor ?? minOf(norms), scale: m.blockScale ?? maxAbs(norms),
         tip: (i, j, v) => t('blockTip', { r0: i * bh, r1: (i + 1) * bh - 1, head: j, value: fmt(v) }) };
       heads = Array.from({ length: m.heads }, (_, h) => headLabel(h));
       rowsTitle = t('heatBlockRows', { n: bh });
@@ -228,7 +237,7 @@ export class Heatmap {
       const [i, j] = this.zoom;
       const where = { r0: i * bh, r1: (i + 1) * bh - 1, c0: j * dh, c1: (j + 1) * dh - 1, head: j };
       s = { data: blockOf(m.data, m.rows, m.cols, m.heads, i, j), rows: bh, cols: dh, vstep: 0, hstep: 0,
-        sequential: false, scale: m.scale,
+        sequential: false, floor: 0, scale: m.scale,
         tip: (r, c, v) => t('cellTip', { row: i * bh + r, col: j * dh + c, head: j, value: fmt(v) }) };
       heads = [headLabel(j)];
       rowsTitle = t('heatZoomRows', where);
@@ -255,8 +264,8 @@ export class Heatmap {
     if (this.zoom) this.canvas.dataset.block = this.zoom.join(',');
     else delete this.canvas.dataset.block;
     this.canvas.setAttribute('aria-label', label);
-    this.barLabels[0].textContent = s.sequential ? '0' : fmt(-s.scale);
-    this.barLabels[1].textContent = s.sequential ? fmt(s.scale / 2) : '0';
+    this.barLabels[0].textContent = s.sequential ? fmt(s.floor) : fmt(-s.scale);
+    this.barLabels[1].textContent = s.sequential ? fmt((s.floor + s.scale) / 2) : '0';
     this.barLabels[2].textContent = fmt(s.scale);
     this.barCaption.textContent = s.sequential ? m.blockCaption : m.caption;
     this.drawColorBar();
@@ -265,13 +274,13 @@ export class Heatmap {
 
   paint() {
     if (!this.shown) return;
-    const { data, rows, cols, vstep, hstep, scale } = this.shown;
+    const { data, rows, cols, vstep, hstep, floor, scale } = this.shown;
     const cell = this.cell;
     const pixels = new ImageData(cols, rows);  // one pixel per cell, scaled up below
     const px = pixels.data;
-    const k = scale > 0 ? LEVELS / scale : 0;
+    const k = scale > floor ? LEVELS / (scale - floor) : 0;
     for (let i = 0; i < rows * cols; i++) {
-      const j = 3 * Math.min(2 * LEVELS, Math.max(0, Math.round(LEVELS + data[i] * k)));
+      const j = 3 * Math.min(2 * LEVELS, Math.max(0, Math.round(LEVELS + (data[i] - floor) * k)));
       px[i * 4] = LUT[j];
       px[i * 4 + 1] = LUT[j + 1];
       px[i * 4 + 2] = LUT[j + 2];
@@ -301,12 +310,12 @@ export class Heatmap {
   // Each block's norm written in its cell, dark on light colours and light on dark: block norms
   // of one W_o often differ by a few percent, which colour alone does not show.
   labelCells(ctx, cell) {
-    const { data, rows, cols, scale } = this.shown;
+    const { data, rows, cols, floor, scale } = this.shown;
     ctx.font = `${Math.min(14, Math.round(cell / 5))}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     for (let i = 0; i < rows * cols; i++) {
-      const [r, g, b] = divergingColor(scale > 0 ? data[i] / scale : 0);
+      const [r, g, b] = divergingColor(scale > floor ? (data[i] - floor) / (scale - floor) : 0);
       ctx.fillStyle = 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#111' : '#fff';
       ctx.fillText(data[i].toPrecision(3), (i % cols + 0.5) * cell, (Math.floor(i / cols) + 0.5) * cell);
     }

@@ -34,7 +34,12 @@ class SizeView {
     wrap.append(this.table);
     this.verdicts = el('div', 'sentence converged-verdicts');
     this.claim = el('div', 'converged-claim');
-    this.box.append(this.heading, grid, wrap, this.verdicts, this.claim);
+    // The table beside what the analysis says of it, where the width allows.
+    const words = el('div', 'converged-words');
+    words.append(this.verdicts, this.claim);
+    const foot = el('div', 'converged-foot');
+    foot.append(wrap, words);
+    this.box.append(this.heading, grid, foot);
     container.append(this.box);
   }
 

@@ -8,7 +8,7 @@ import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { subtract } from './aggregate.js';
 import { barOptions, ChartBox, lineOptions, PALETTE } from './charts.js';
 import { download, npyBytes } from '../results/export.js';
-import { blockNorms, defaultView, Heatmap, maxAbs } from './heatmap.js';
+import { blockNorms, defaultView, Heatmap, maxAbs, minOf } from './heatmap.js';
 import { LayerPanels } from './layer-panels.js';
 import { woMatrices } from '../results/recorded.js';
 
@@ -65,7 +65,8 @@ export class HeatmapView {
   }
 
   // Over every snapshot of the run (of W_o − W_o(init) when diff): the largest |weight| and, when
-  // the map opens on head blocks, the largest block norm; kept until the run gains a snapshot.
+  // the map opens on head blocks, the smallest and largest block norms; kept until the run gains
+  // a snapshot.
   // Snapshots only ever join a run's list at its end: the maxima so far are kept, and only the
   // new ones are read (reading all of them at each new probe made the live heatmap's render a
   // long task at d_model 256).
@@ -73,7 +74,7 @@ export class HeatmapView {
     const key = `${run.id}:${diff}:${heads}`;
     if (!this.scales || this.scaleKey !== key || this.scales.seen > snaps.length) {
       this.scaleKey = key;
-      this.scales = { scale: 0, blockScale: 0, seen: 0 };
+      this.scales = { scale: 0, blockFloor: Infinity, blockScale: 0, seen: 0 };
     }
     const sc = this.scales;
     for (const s of snaps.slice(sc.seen)) {
@@ -81,7 +82,10 @@ export class HeatmapView {
       if (diff && !init) continue;
       const data = init ? subtract(s.data, init.data) : s.data;
       sc.scale = Math.max(sc.scale, maxAbs(data));
-      if (defaultView(s.cols, heads) === 'blocks') sc.blockScale = Math.max(sc.blockScale, maxAbs(blockNorms(data, s.rows, s.cols, heads)));
+      if (defaultView(s.cols, heads) !== 'blocks') continue;
+      const norms = blockNorms(data, s.rows, s.cols, heads);
+      sc.blockFloor = Math.min(sc.blockFloor, minOf(norms));
+      sc.blockScale = Math.max(sc.blockScale, maxAbs(norms));
     }
     sc.seen = snaps.length;
     return sc;
@@ -171,13 +175,16 @@ export class HeatmapView {
       p.map.showNote(t('heatStep0Diff'));
     } else {
       const blocks = defaultView(snap.cols, heads) === 'blocks';
-      const scales = perSnapshot ? { scale: maxAbs(data), blockScale: blocks ? maxAbs(blockNorms(data, snap.rows, snap.cols, heads)) : 0 }
+      const norms = blocks ? blockNorms(data, snap.rows, snap.cols, heads) : [];
+      const scales = perSnapshot ? { scale: maxAbs(data), blockFloor: minOf(norms), blockScale: maxAbs(norms) }
         : this.runScales(run, snaps, diff, heads);
       p.map.draw(data, snap.rows, snap.cols, heads, name, {
         scale: scales.scale,
         caption: t(perSnapshot ? 'heatScaleSnap' : 'heatScaleRun', { max: scales.scale.toPrecision(3) }),
+        blockFloor: scales.blockFloor,
         blockScale: scales.blockScale,
-        blockCaption: t(perSnapshot ? 'heatBlockScaleSnap' : 'heatBlockScaleRun', { max: scales.blockScale.toPrecision(3) }),
+        blockCaption: blocks ? t(perSnapshot ? 'heatBlockScaleSnap' : 'heatBlockScaleRun', {
+          min: scales.blockFloor.toPrecision(3), max: scales.blockScale.toPrecision(3) }) : '',
       });
     }
     p.npy.textContent = t('npyButton');

@@ -10,6 +10,7 @@ import { headerCells, labelRow, fitTable } from '../views/tables.js';
 import { nearViewport, recordedModels } from '../results/recorded.js';
 import { pronounce, setModel } from './words.js';
 import { convergedRecording } from '../results/converged.js';
+import { core } from '../state/engine.js';
 
 // The edit alignment of `got` to `want` (phoneme lists): for each phoneme of `got`, whether it
 // is the one `want` has there, and the number of edits.
@@ -74,6 +75,8 @@ export class WordBox {
     this.error = el('p', 'error word-error');
     this.error.setAttribute('role', 'alert');
     this.dictionary = el('p', 'word-dictionary');
+    this.caution = el('p', 'word-caution');
+    this.caution.hidden = true;
     const wrap = el('div', 'table-wrap');
     this.table = el('table', 'word-table');
     this.table.hidden = true;
@@ -98,14 +101,16 @@ export class WordBox {
     const pick = el('p', 'word-attention-pick');
     pick.append(this.attnVariantLabel, this.attnVariant, ' ', this.attnLayerLabel, this.attnLayer);
     this.attn.append(this.attnTitle, pick, this.heads);
-    this.box.append(this.heading, form, this.chips, this.status, this.error, this.dictionary, wrap, this.attn);
+    this.box.append(this.heading, form, this.chips, this.status, this.error, this.dictionary, this.caution, wrap, this.attn);
     this.answer = null;  // the latest answer shown, redrawn on a change of language
     this.redrawSection = () => this.exp.redraw();  // one function, so that nearViewport keeps it once
   }
 
   render() {
     this.heading.textContent = t('wordTitle');
-    this.label.textContent = t('wordLabel');
+    const { wolab } = core.get();
+    this.letters = wolab ? wolab.wordLetters() : this.letters;
+    this.label.textContent = this.letters ? t('wordLabelLimits', this.letters) : t('wordLabel');
     this.go.textContent = t('wordGo');
     this.input.placeholder = t('wordPlaceholder');
     if (this.chipsLead) this.chipsLead.textContent = t('wordChips');
@@ -236,6 +241,7 @@ export class WordBox {
       this.asked = '';
       this.error.textContent = errorText(e);
       this.dictionary.textContent = '';
+      this.caution.hidden = true;
       this.table.hidden = true;
       this.attn.hidden = true;
       this.heads.replaceChildren();
@@ -261,6 +267,9 @@ export class WordBox {
       : t(dictionary.heldout ? 'wordHeldOut' : 'wordTrainedOn', {
         word: dictionary.word, arpabet: listed.map((p) => p.arpabet).join(' | '), ipa: listed.map((p) => `/${p.ipa}/`).join(' | '),
       });
+    // A word shorter than any the models trained on: their answer is a guess, said so.
+    this.caution.hidden = dictionary.trainedLength;
+    this.caution.textContent = dictionary.trainedLength ? '' : t('wordOutside', { word: dictionary.word, ...this.letters });
     this.table.hidden = answers.length === 0;
     this.table.replaceChildren();
     this.table.createCaption().textContent = t('wordCaption', { word: dictionary.word });
