@@ -36,13 +36,16 @@ test('a Lexicon reads the compact format, splits it and looks words up', async (
     assert.equal(lexicon.words(), 30);
     assert.equal(lexicon.heldoutWords(), 2);
     assert.deepEqual(lexicon.lookUp('Knight'), {
-      word: 'knight', listed: true, heldout: true,
+      word: 'knight', listed: true, heldout: true, trainedLength: true,
       pronunciations: [{ arpabet: 'N AY T', ipa: 'naɪt', phonemes: ['N', 'AY', 'T'], ipaPhonemes: ['n', 'aɪ', 't'] }],
     });
     const read = lexicon.lookUp('read');
     assert.equal(read.heldout, false);
     assert.deepEqual(read.pronunciations.map((p) => p.ipa), ['ɹɛd', 'ɹid']);
-    assert.deepEqual(lexicon.lookUp('qzxv'), { word: 'qzxv', listed: false, heldout: false, pronunciations: [] });
+    assert.deepEqual(lexicon.lookUp('qzxv'), { word: 'qzxv', listed: false, heldout: false, trainedLength: true, pronunciations: [] });
+    // One letter: shorter than every word a run trains on (wordLetters().min), read all the same.
+    assert.deepEqual(wolab.wordLetters(), { min: 2, max: 12 });
+    assert.equal(lexicon.lookUp('x').trainedLength, false);
     assert.throws(() => lexicon.lookUp('b4'), { message: 'word "b4": "4" is not a letter a-z; give 1 to 12 letters a-z' });
   } finally {
     lexicon.delete();
