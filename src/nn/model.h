@@ -98,7 +98,7 @@ class Model {
   std::vector<S> attention(int l, int b, int h) const;     // (T,T) example b, head h
   // W_o of layer l, or nullptr when there is no matrix (identity, identity_matched, scalar_gain).
   const S* wo(int l) const;
-  // scalar_gain's gain of layer l; 1 for identity and identity_matched. Meaningless with a matrix.
+  // scalar_gain's gain of layer l; 1 for every other variant (wo() is the matrix of those with one).
   S wo_gain(int l) const;
   int ffn_width() const { return ffn_; }  // the FFN's hidden width, ffn_width(config())
   const S* wv(int l) const;
