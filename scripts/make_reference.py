@@ -31,7 +31,7 @@ except ImportError as e:
 # design, which the notebooks inline too.
 from wolab_torch import (G2P_EOS, LEARNED_WO_GAIN, WO_MODES, build_model, copy_batch,  # noqa: E402
                          ffn_width, g2p_batch, loss_fn, make_optimizer, parameter_count,
-                         train_step, trainable)
+                         train_step)
 
 LN_MODES = ("post", "pre")
 

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <vector>
 
+#include "helpers.h"
 #include "nn/layers.h"
 #include "nn/model.h"
 #include "nn/rng.h"
@@ -105,7 +106,7 @@ TEST(GradCheck, BlockDiagonalLinear) {
   Vec numeric = numeric_grad(W, loss);
   int between = 0;
   for (int i = 0; i < C * C; i++)
-    if ((i / C) / (C / H) != (i % C) / (C / H)) {
+    if (between_heads(i, C, H)) {
       EXPECT_EQ(dW[i], 0.0) << i;
       between += std::abs(numeric[i]) > 1e-3;
       numeric[i] = 0;
@@ -286,8 +287,7 @@ TEST_P(ModelGradCheck, EveryParameter) {
       // the blocks against finite differences; between them no gradient, whatever the loss's
       Vec blocks_a, blocks_n;
       for (size_t i = 0; i < p.size; i++) {
-        const int r = static_cast<int>(i) / cfg.d_model, c = static_cast<int>(i) % cfg.d_model, dk = cfg.d_model / cfg.heads;
-        if (r / dk != c / dk) {
+        if (between_heads(static_cast<int>(i), cfg.d_model, cfg.heads)) {
           ASSERT_EQ(a[i], 0.0) << p.name << " between heads";
           continue;
         }

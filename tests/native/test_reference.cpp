@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "helpers.h"
 #include "io/checkpoint.h"
 #include "io/cmudict.h"
 #include "lab/config.h"
@@ -101,11 +102,11 @@ TEST_P(Reference, MatchesPyTorch) {
     adam.step(model.params, model.grads, model.param_info());
   }
   if (cfg.model.wo == WoMode::block_diagonal) {
-    const int C = cfg.model.d_model, dk = C / cfg.model.heads;
+    const int C = cfg.model.d_model;
     for (int l = 0; l < cfg.model.layers; l++) {
       const ParamInfo* wo = model.find("layers." + std::to_string(l) + ".attn.W_o.weight");
       for (int i = 0; i < C * C; i++)
-        if ((i / C) / dk != (i % C) / dk) {
+        if (between_heads(i, C, cfg.model.heads)) {
           ASSERT_EQ(model.params[wo->offset + i], 0.0f) << wo->name << "[" << i << "]";
           ASSERT_EQ(adam.m[wo->offset + i], 0.0f);
           ASSERT_EQ(adam.v[wo->offset + i], 0.0f);

@@ -160,18 +160,14 @@ INSTANTIATE_TEST_SUITE_P(Experiment5, FrozenWoModes,
 
 // ---- block_diagonal ----
 
-// Whether row r and column c of a (C,C) W_o fall in one head's block (d_k = C/H wide).
-bool in_block(int r, int c, int C, int H) { return r / (C / H) == c / (C / H); }
-
 TEST(BlockDiagonal, StartsAsLearnedsBlocksWithZerosBetweenHeads) {
   for (uint64_t seed : {0, 3}) {
     const int C = 16, H = 4;
     const Trainer learned(tiny(WoMode::learned, seed)), block(tiny(WoMode::block_diagonal, seed));
     for (int l = 0; l < 2; l++) {
       const std::vector<float> a = learned.wo_init(l), b = block.wo_init(l);
-      for (int r = 0; r < C; r++)
-        for (int c = 0; c < C; c++)
-          ASSERT_EQ(b[r * C + c], in_block(r, c, C, H) ? a[r * C + c] : 0.0f) << "seed " << seed << " (" << r << ", " << c << ")";
+      for (int i = 0; i < C * C; i++)
+        ASSERT_EQ(b[i], between_heads(i, C, H) ? 0.0f : a[i]) << "seed " << seed << " [" << i << "]";
     }
     // the bias is learned's too
     EXPECT_EQ(tensors_of(block).f32.at("layers.1.attn.W_o.bias").data,
@@ -197,19 +193,17 @@ TEST(BlockDiagonal, EntriesBetweenHeadsStayExactlyZeroThroughTraining) {
       const std::vector<float>& m = st.f32.at("adam.m." + name).data;
       const std::vector<float>& v = st.f32.at("adam.v." + name).data;
       EXPECT_EQ(t.wo_weights(l), w);
-      for (int r = 0; r < C; r++)
-        for (int c = 0; c < C; c++) {
-          const int i = r * C + c;
-          if (in_block(r, c, C, heads)) {
-            moved += l == 0 && w[i] != before[i];
-            continue;
-          }
-          uint32_t bits[3];  // +0.0f, bit for bit: the weight and both of Adam's moments
-          std::memcpy(&bits[0], &w[i], 4);
-          std::memcpy(&bits[1], &m[i], 4);
-          std::memcpy(&bits[2], &v[i], 4);
-          ASSERT_EQ(bits[0] | bits[1] | bits[2], 0u) << name << " (" << r << ", " << c << "), heads " << heads;
+      for (int i = 0; i < C * C; i++) {
+        if (!between_heads(i, C, heads)) {
+          moved += l == 0 && w[i] != before[i];
+          continue;
         }
+        uint32_t bits[3];  // +0.0f, bit for bit: the weight and both of Adam's moments
+        std::memcpy(&bits[0], &w[i], 4);
+        std::memcpy(&bits[1], &m[i], 4);
+        std::memcpy(&bits[2], &v[i], 4);
+        ASSERT_EQ(bits[0] | bits[1] | bits[2], 0u) << name << " [" << i << "], heads " << heads;
+      }
     }
     EXPECT_EQ(moved, C * C / heads) << "every entry of the blocks trains";
   }
