@@ -264,7 +264,7 @@ export declare class Trainer {
   /** The latest probe, or null before the first probe step. */
   stats(): ProbeStats | null;
 
-  /** (d*d) W_o of `layer` now, row-major (out, in) as in PyTorch; the identity in identity mode. */
+  /** (d*d) W_o of `layer` now, row-major (out, in) as in PyTorch; the identity without one (identity, identity_matched), g·I for scalar_gain. */
   woWeights(layer: number): Float32Array;
   /** (d*d) W_o of `layer` at step 0. */
   woInit(layer: number): Float32Array;
@@ -281,7 +281,7 @@ export declare class Trainer {
    *   model of another task.
    */
   pronounce(word: string): WordPronunciation;
-  /** Trainable parameters, counted as PyTorch counts them. */
+  /** The parameters that train, counted as PyTorch counts them but for block_diagonal's zeros between heads. */
   parameterCount(): number;
 
   /**

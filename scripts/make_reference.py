@@ -29,8 +29,9 @@ except ImportError as e:
 
 # The model, its W_o variants, the batches and the training step: the one Python source of the
 # design, which the notebooks inline too.
-from wolab_torch import (G2P_EOS, WO_MODES, build_model, copy_batch, g2p_batch, loss_fn,  # noqa: E402
-                         make_optimizer, train_step, trainable)
+from wolab_torch import (G2P_EOS, LEARNED_WO_GAIN, WO_MODES, build_model, copy_batch,  # noqa: E402
+                         ffn_width, g2p_batch, loss_fn, make_optimizer, parameter_count,
+                         train_step)
 
 LN_MODES = ("post", "pre")
 
@@ -183,7 +184,7 @@ def make_fixture(config):
     metadata = {"format": "wolab-reference", "version": "1",
                 "config": json.dumps(config, separators=(",", ":")),
                 "torch": torch.__version__, "torch_seed": str(SEED),
-                "parameters": str(sum(p.numel() for p in trainable(model)))}
+                "parameters": str(parameter_count(model))}
     if scheduler:
         metadata["schedule_config"] = json.dumps(dict(config["train"], **SCHEDULE_LONG), separators=(",", ":"))
     if config["task"]["name"] == "g2p":
@@ -193,16 +194,19 @@ def make_fixture(config):
 
 def crosscheck_logits(config, tensors):
     """Our model against PyTorch's own nn.TransformerEncoderLayer (same weights, W_o folded into
-    out_proj, identity as I): an independent check that the model is the spec's."""
+    out_proj, identity as I, scalar_gain's gain as gain · I, identity_matched's FFN at its width):
+    an independent check that the model is the spec's."""
     m = config["model"]
     d, T = m["d_model"], tensors["input"].shape[1]
     future = torch.ones(T, T, dtype=torch.bool).triu(1)
     x = tensors["tok_emb.weight"][tensors["input"].long()] + tensors["pos_emb.weight"][:T]
     for i in range(m["layers"]):
         prefix = f"layers.{i}."
-        layer = nn.TransformerEncoderLayer(d, m["heads"], m["d_ff"], dropout=0.0, batch_first=True,
+        width = ffn_width(d, m["d_ff"], m["wo"])
+        layer = nn.TransformerEncoderLayer(d, m["heads"], width, dropout=0.0, batch_first=True,
                                            layer_norm_eps=1e-5, norm_first=m["ln"] == "pre")
-        wo_weight = tensors.get(f"{prefix}attn.W_o.weight", torch.eye(d))
+        gain = tensors.get(f"{prefix}attn.W_o.gain", torch.ones(1))
+        wo_weight = tensors.get(f"{prefix}attn.W_o.weight", gain * torch.eye(d))
         wo_bias = tensors.get(f"{prefix}attn.W_o.bias", torch.zeros(d))
         with torch.no_grad():
             sa = layer.self_attn
@@ -234,19 +238,29 @@ def check_fixture(path, config, tensors, metadata):
     params = [n for n in back if n not in ("input", "target", "logits", "loss", "adam_losses", "adam_lrs", "schedule_lrs")
               and not n.startswith("grad.")]
     grads = [n[len("grad."):] for n in back if n.startswith("grad.")]
-    has_wo_bias = m["wo"] in ("learned", "learned_identity_init")
+    has_wo_bias = m["wo"] in ("learned", "learned_identity_init", "block_diagonal")
+    d_k, width = d // m["heads"], ffn_width(d, m["d_ff"], m["wo"])
+    between_heads = torch.arange(d)[:, None] // d_k != torch.arange(d)[None, :] // d_k
     for i in range(m["layers"]):
-        assert (f"layers.{i}.attn.W_o.weight" in params) == (m["wo"] != "identity")
+        assert (f"layers.{i}.attn.W_o.weight" in params) == (m["wo"] not in ("identity", "identity_matched", "scalar_gain"))
         assert (f"layers.{i}.attn.W_o.bias" in params) == has_wo_bias
         assert (f"layers.{i}.attn.W_o.weight" in grads) == has_wo_bias
+        assert (f"layers.{i}.attn.W_o.gain" in grads) == (m["wo"] == "scalar_gain")
+        assert back[f"layers.{i}.ffn.fc1.weight"].shape == (width, d)
         if m["wo"] == "learned_identity_init":
             assert torch.equal(back[f"layers.{i}.attn.W_o.weight"], torch.eye(d))
         if m["wo"] == "frozen_orthogonal":
             w = back[f"layers.{i}.attn.W_o.weight"].double()
             assert torch.allclose(w.T @ w, torch.eye(d, dtype=torch.float64), rtol=0, atol=1e-6)
+        if m["wo"] == "block_diagonal":
+            for name in (f"layers.{i}.attn.W_o.weight", f"grad.layers.{i}.attn.W_o.weight"):
+                assert (back[name][between_heads] == 0).all(), f"{name} between heads"
+        if m["wo"] == "scalar_gain":
+            assert back[f"layers.{i}.attn.W_o.gain"].item() == torch.tensor(LEARNED_WO_GAIN).item()
     assert ("ln_f.weight" in params) == (m["ln"] == "pre")
     assert grads == [n for n in params if n in grads], "grads not in parameter order"
-    assert sum(back[n].numel() for n in grads) == int(metadata["parameters"])
+    zeros = m["layers"] * int(between_heads.sum()) if m["wo"] == "block_diagonal" else 0
+    assert sum(back[n].numel() for n in grads) - zeros == int(metadata["parameters"])
     assert back["adam_losses"][0] == back["loss"][0], "adam_losses[0] != loss"
     if config["task"]["name"] == "g2p":  # each word's phonemes and its EOS
         answers = sum(len(phonemes) + 1 for _, phonemes in g2p_words(G2P_WORDS))
@@ -302,17 +316,32 @@ def main():
                   f"{metadata['parameters']} parameters, loss {tensors['loss'].item():.6f}, "
                   f"after {ADAM_STEPS} Adam steps {tensors['adam_losses'][-1].item():.6f}")
 
-    # Variants of one seed differ only in W_o: the C++ experiments promise the same.
+    # Variants of one seed differ only in W_o (and identity_matched's extra FFN units, after
+    # every variant's): the C++ experiments promise the same.
     for (wo, ln), tensors in written.items():
-        for name, t in written[("learned", ln)].items():
+        learned = written[("learned", ln)]
+        for name, t in learned.items():
             if "W_o" not in name and not name.startswith(("grad.", "logits", "loss", "adam")):
-                assert torch.equal(tensors[name], t), f"ref_{wo}_{ln}: {name} differs from learned"
-        for i in range(fixture_config(wo, ln)["model"]["layers"]):
+                ours = tensors[name]
+                if ours.shape != t.shape:  # identity_matched's wider fc1, fc1.bias and fc2
+                    assert wo == "identity_matched" and ".ffn." in name, f"ref_{wo}_{ln}: {name}"
+                    ours = ours[tuple(slice(0, n) for n in t.shape)]
+                assert torch.equal(ours, t), f"ref_{wo}_{ln}: {name} differs from learned"
+        model = fixture_config(wo, ln)["model"]
+        for i in range(model["layers"]):
             name = f"layers.{i}.attn.W_o.weight"
             if wo == "frozen_random":
-                assert torch.equal(tensors[name], written[("learned", ln)][name])
+                assert torch.equal(tensors[name], learned[name])
             if wo == "frozen_random_scaled":
-                assert torch.equal(tensors[name], written[("learned", ln)][name] * math.sqrt(3))
+                assert torch.equal(tensors[name], learned[name] * math.sqrt(3))
+            if wo == "block_diagonal":  # learned's blocks, and learned's bias
+                d_k = model["d_model"] // model["heads"]
+                head = torch.arange(model["d_model"]) // d_k
+                assert torch.equal(tensors[name], learned[name] * (head[:, None] == head[None, :]))
+                assert torch.equal(tensors[name.replace("weight", "bias")], learned[name.replace("weight", "bias")])
+        if wo == "identity_matched":  # learned's parameter count, within 1%
+            counts = [sum(t.numel() for n, t in f.items() if n.startswith("grad.")) for f in (tensors, learned)]
+            assert abs(counts[0] - counts[1]) < 0.01 * counts[1], f"ref_{wo}_{ln}: {counts}"
     # W_o = I with bias 0 computes exactly what no W_o computes.
     for ln in LN_MODES:
         a, b = written[("identity", ln)], written[("learned_identity_init", ln)]

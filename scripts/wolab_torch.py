@@ -31,7 +31,7 @@ class Attention(nn.Module):
         self.W_q = nn.Linear(d_model, d_model)
         self.W_k = nn.Linear(d_model, d_model)
         self.W_v = nn.Linear(d_model, d_model)
-        self.W_o = make_wo(d_model, wo, layer)
+        self.W_o = make_wo(d_model, heads, wo, layer)
         self.record = False
 
     def forward(self, x):  # x (B,T,d) -> (B,T,d)
@@ -62,6 +62,22 @@ class FFN(nn.Module):
     def forward(self, x):  # (B,T,d) -> (B,T,d)
         return self.fc2(F.relu(self.fc1(x)))
 
+    @torch.no_grad()
+    def widen(self, width, generator):
+        """identity_matched's wider FFN: its d_ff units first, as every variant has them, then
+        width - d_ff more, drawn like them (fc1's rows and biases U(±1/√d), fc2's columns
+        U(±1/√d_ff), d_ff's bound) from `generator`, so that no later weight's draw moves."""
+        d, d_ff = self.fc1.in_features, self.fc1.out_features
+        extra = width - d_ff
+        a, b = 1 / math.sqrt(d), 1 / math.sqrt(d_ff)
+        w1 = torch.empty(extra, d).uniform_(-a, a, generator=generator)  # (extra,d)
+        b1 = torch.empty(extra).uniform_(-a, a, generator=generator)  # (extra)
+        w2 = torch.empty(d, extra).uniform_(-b, b, generator=generator)  # (d,extra)
+        self.fc1.weight = nn.Parameter(torch.cat([self.fc1.weight, w1]))  # (width,d)
+        self.fc1.bias = nn.Parameter(torch.cat([self.fc1.bias, b1]))  # (width)
+        self.fc2.weight = nn.Parameter(torch.cat([self.fc2.weight, w2], dim=1))  # (d,width)
+        self.fc1.out_features = self.fc2.in_features = width
+
 
 class Block(nn.Module):
     def __init__(self, d_model, heads, d_ff, ln, wo, layer):
@@ -70,6 +86,9 @@ class Block(nn.Module):
         self.attn = Attention(d_model, heads, wo, layer)
         self.ln1 = nn.LayerNorm(d_model, eps=1e-5)
         self.ffn = FFN(d_model, d_ff)
+        if wo == "identity_matched":  # a generator of its own: the stream stays as it was
+            seed = torch.initial_seed() + 1000 + layer
+            self.ffn.widen(ffn_width(d_model, d_ff, wo), torch.Generator().manual_seed(seed))
         self.ln2 = nn.LayerNorm(d_model, eps=1e-5)
 
     def forward(self, x):  # (B,T,d) -> (B,T,d)
@@ -118,20 +137,75 @@ def trainable(model):
     return [p for p in model.parameters() if p.requires_grad]
 
 
+def parameter_count(model):
+    """The parameters that train, as the lab counts them: block_diagonal's zeros between the
+    heads' blocks, which never move, left out."""
+    zeros = sum(int((m.mask == 0).sum()) for m in model.modules() if isinstance(m, BlockDiagonal))
+    return sum(p.numel() for p in trainable(model)) - zeros
+
+
 def wo_matrix(model, layer):
-    """Layer `layer`'s W_o (d,d), (out, in); the identity matrix when there is none."""
+    """Layer `layer`'s W_o (d,d), (out, in); the identity matrix when there is none, and the
+    gain times it for scalar_gain."""
     W_o = model.layers[layer].attn.W_o
-    d = model.tok_emb.weight.shape[1]
-    return torch.eye(d, device=model.head.weight.device) if W_o is None else W_o.weight.detach()
+    eye = torch.eye(model.tok_emb.weight.shape[1], device=model.head.weight.device)
+    if W_o is None:
+        return eye
+    return W_o.gain.detach() * eye if isinstance(W_o, ScalarGain) else W_o.weight.detach()
 
 
 # %% [variants]
 # The W_o variants (docs/config.md, model.wo). Every mode draws the learned W_o first, so the
 # mode never shifts the random stream: all variants of a seed share every other weight, and
-# frozen_random's W_o is learned's initial W_o.
+# frozen_random's W_o is learned's initial W_o. Three controls change one thing each:
+# block_diagonal keeps learned's W_o to its heads' blocks, scalar_gain replaces it with one
+# learned scalar, and identity_matched drops it but widens the FFN to learned's parameter count.
 WO_MODES = ("learned", "identity", "frozen_random", "learned_identity_init",
-            "frozen_random_scaled", "frozen_orthogonal")
+            "frozen_random_scaled", "frozen_orthogonal", "block_diagonal", "scalar_gain",
+            "identity_matched")
 FROZEN_MODES = ("frozen_random", "frozen_random_scaled", "frozen_orthogonal")
+# The gain of learned's initial W_o: entries U(±1/√d) have variance 1/(3d), so E‖W_o x‖² =
+# ‖x‖²/3 and the RMS ratio ‖W_o x‖/‖x‖ is 1/√3 whatever d. scalar_gain starts there.
+LEARNED_WO_GAIN = 1 / math.sqrt(3)
+
+
+def ffn_width(d_model, d_ff, wo):
+    """The FFN's hidden width: d_ff, but identity_matched adds the whole number of units nearest
+    to W_o's d² + d parameters (2d + 1 each: a row of fc1, its bias, a column of fc2)."""
+    if wo != "identity_matched":
+        return d_ff
+    unit = 2 * d_model + 1
+    return d_ff + (2 * d_model * (d_model + 1) + unit) // (2 * unit)
+
+
+class BlockDiagonal(nn.Module):
+    """block_diagonal's W_o: learned's nn.Linear (its draw, its bias) with the weight kept to the
+    heads' d_k × d_k blocks on its diagonal. Forward multiplies the weight by a 0/1 mask, so the
+    gradient between the blocks is exactly 0, and Adam (whose moments there stay 0) never moves
+    the zeros."""
+
+    def __init__(self, linear, heads):
+        super().__init__()
+        d = linear.in_features
+        head = torch.arange(d) // (d // heads)  # the head of each row and column
+        self.register_buffer("mask", (head[:, None] == head[None, :]).float(), persistent=False)
+        self.weight = nn.Parameter(linear.weight.detach() * self.mask)  # (d,d)
+        self.bias = linear.bias  # (d)
+
+    def forward(self, x):  # (B,T,d) -> (B,T,d)
+        return F.linear(x, self.weight * self.mask, self.bias)
+
+
+class ScalarGain(nn.Module):
+    """scalar_gain's W_o: no matrix and no bias (like identity), the concat times one learned
+    scalar, starting at learned's initial gain."""
+
+    def __init__(self):
+        super().__init__()
+        self.gain = nn.Parameter(torch.full((1,), LEARNED_WO_GAIN))
+
+    def forward(self, x):  # (B,T,d) -> (B,T,d)
+        return x * self.gain
 
 
 def random_orthogonal(d, generator):
@@ -141,11 +215,16 @@ def random_orthogonal(d, generator):
     return (q * torch.sign(torch.diagonal(r))).float()
 
 
-def make_wo(d_model, wo, layer):
-    """Layer `layer`'s W_o in mode `wo`: an nn.Linear, or None for identity (output = concat)."""
+def make_wo(d_model, heads, wo, layer):
+    """Layer `layer`'s W_o in mode `wo`: an nn.Linear, BlockDiagonal or ScalarGain, or None for
+    identity and identity_matched (output = concat)."""
     W_o = nn.Linear(d_model, d_model)
-    if wo == "identity":
+    if wo in ("identity", "identity_matched"):
         return None
+    if wo == "block_diagonal":
+        return BlockDiagonal(W_o, heads)
+    if wo == "scalar_gain":
+        return ScalarGain()
     if wo in FROZEN_MODES:  # never trained, no bias
         W_o.register_parameter("bias", None)
         W_o.weight.requires_grad_(False)
@@ -463,7 +542,7 @@ def train_run(run_config, keep, data, progress=None):
     optimizer = make_optimizer(model, train["lr"])
     batches = torch.Generator().manual_seed(seed + 1)  # the data: every variant sees the same
     record = {"variant": model_cfg["wo"], "seed": seed, "lr": train["lr"], "clip": train["clip"],
-              "parameters": sum(p.numel() for p in trainable(model)),
+              "parameters": parameter_count(model),
               "wo_sv": [torch.linalg.svdvals(wo_matrix(model, l).double()).tolist()
                         for l in range(len(model.layers))],
               "curve": {"step": [], "loss": []}, "eval": {"step": []}, "stats": [], "wo": [], "ov": [],

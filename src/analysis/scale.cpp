@@ -179,7 +179,8 @@ json early_late(const Exp& e) {
                     {"early_mean", at(early, "mean")}, {"early_std", early_std},
                     {"late_mean", at(late, "mean")}, {"late_std", late_std}, {"std_ratio", ratio}};
         // Without W_o its output is the concat itself: the row repeats the concat's.
-        if (std::string(site) == "wo_out" && wo_mode_from_string(v) == WoMode::identity) row["same_as"] = "concat";
+        const auto mode = wo_mode_from_string(v);
+        if (std::string(site) == "wo_out" && mode && wo_absent(*mode)) row["same_as"] = "concat";
         rows.push_back(row);
       }
   }

@@ -46,10 +46,13 @@ int eval_command(const std::vector<std::string>& args) {
   const RunConfig& c = t.config();
   EvalResult e = t.evaluate();
   float greedy = t.greedy_exact();
-  std::printf("%s: W_o %s, %s-LN, d_model %d, %d head%s, %d layer%s, d_ff %d; %s, alphabet %d, length %d; "
+  // identity_matched's FFN is wider than the setting (docs/config.md, "The W_o variants")
+  std::string d_ff = std::to_string(c.model.d_ff);
+  if (ffn_width(c.model) != c.model.d_ff) d_ff += " (widened to " + std::to_string(ffn_width(c.model)) + ")";
+  std::printf("%s: W_o %s, %s-LN, d_model %d, %d head%s, %d layer%s, d_ff %s; %s, alphabet %d, length %d; "
               "seed %llu, step %d of %d (%s), %lld parameters\n",
               path.c_str(), to_string(c.model.wo), to_string(c.model.ln), c.model.d_model, c.model.heads,
-              c.model.heads == 1 ? "" : "s", c.model.layers, c.model.layers == 1 ? "" : "s", c.model.d_ff, to_string(c.task.kind), c.task.alphabet, c.task.length,
+              c.model.heads == 1 ? "" : "s", c.model.layers, c.model.layers == 1 ? "" : "s", d_ff.c_str(), to_string(c.task.kind), c.task.alphabet, c.task.length,
               static_cast<unsigned long long>(c.train.seed), t.steps_done(), c.train.steps, describe(t.status()).c_str(),
               static_cast<long long>(t.parameter_count()));
   std::printf("held-out loss %.4f, token accuracy %.4f, exact match %.4f, greedy exact match %.4f\n", e.loss,

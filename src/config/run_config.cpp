@@ -10,7 +10,10 @@ const std::vector<std::string> kWoNames = {"learned",
                                            "frozen_random",
                                            "learned_identity_init",
                                            "frozen_random_scaled",
-                                           "frozen_orthogonal"};
+                                           "frozen_orthogonal",
+                                           "block_diagonal",
+                                           "scalar_gain",
+                                           "identity_matched"};
 const std::vector<std::string> kLnNames = {"post", "pre"};
 const std::vector<std::string> kTaskNames = {"copy", "reverse", "sort", "g2p"};
 const std::vector<std::string> kScheduleNames = {"constant", "cosine"};
@@ -31,6 +34,13 @@ const char* enum_name(const std::vector<std::string>& names, E e) {
 }
 
 }  // namespace
+
+int ffn_width(const ModelConfig& m) {
+  if (m.wo != WoMode::identity_matched) return m.d_ff;
+  // the nearest integer to d(d+1)/(2d+1), in integers: ⌊(2·d(d+1) + (2d+1)) / (2·(2d+1))⌋
+  const int64_t d = m.d_model, unit = 2 * d + 1;
+  return m.d_ff + static_cast<int>((2 * d * (d + 1) + unit) / (2 * unit));
+}
 
 std::optional<WoMode> wo_mode_from_string(const std::string& s) { return enum_from<WoMode>(kWoNames, s); }
 std::optional<LnPlace> ln_place_from_string(const std::string& s) { return enum_from<LnPlace>(kLnNames, s); }

@@ -13,20 +13,30 @@
 namespace wolab {
 
 // frozen_random_scaled is frozen_random's matrix times √3 (E‖W‖²_F = d, like I's);
-// frozen_orthogonal is a random orthogonal matrix (every singular value 1).
+// frozen_orthogonal is a random orthogonal matrix (every singular value 1). Three controls, each
+// one change away from learned or identity (docs/config.md, "The W_o variants"): block_diagonal
+// is learned's W_o with the blocks between heads held at exactly 0; scalar_gain has no matrix,
+// one learned scalar per layer times the concat, starting at learned's initial gain
+// (kLearnedWoGain, nn/model.h); identity_matched is identity with the FFN widened to learned's
+// parameter count (ffn_width).
 enum class WoMode {
   learned,
   identity,
   frozen_random,
   learned_identity_init,
   frozen_random_scaled,
-  frozen_orthogonal
+  frozen_orthogonal,
+  block_diagonal,
+  scalar_gain,
+  identity_matched
 };
 // W_o exists but is never trained (and has no bias).
 inline bool wo_frozen(WoMode m) {
   return m == WoMode::frozen_random || m == WoMode::frozen_random_scaled ||
          m == WoMode::frozen_orthogonal;
 }
+// No W_o at all: the heads' concat goes into the residual stream as it is.
+inline bool wo_absent(WoMode m) { return m == WoMode::identity || m == WoMode::identity_matched; }
 enum class LnPlace { post, pre };
 // g2p: a word's pronunciation from its spelling (run/g2p.h, docs/g2p.md).
 enum class TaskKind { copy, reverse, sort, g2p };
@@ -38,7 +48,7 @@ struct ModelConfig {
   int d_model = 64;
   int heads = 4;
   int layers = 2;
-  int d_ff = 256;
+  int d_ff = 256;  // the setting; the model's FFN is ffn_width() wide
   LnPlace ln = LnPlace::post;
   WoMode wo = WoMode::learned;
   int vocab = 12;    // derived: alphabet + 2 (BOS, SEP); g2p's 68 tokens (run/g2p.h)
@@ -69,6 +79,11 @@ struct TrainConfig {
   int loss_every = 1;      // the record's loss curve: one point per N steps, their mean loss (not the training's)
   uint64_t seed = 0;
 };
+
+// The FFN's hidden width of a model of `m`: model.d_ff, but for identity_matched, which adds the
+// units nearest to W_o's d² + d parameters (2d + 1 each: a row of fc1, its bias, a column of
+// fc2), so that its parameter count is learned's within half a unit per layer.
+int ffn_width(const ModelConfig& m);
 
 // One training run: one model, one W_o mode, one seed.
 struct RunConfig {

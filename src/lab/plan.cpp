@@ -23,8 +23,8 @@ namespace {
 // callback costs nothing next to the training.
 constexpr int kChunk = 10;
 
-// W_o is a trained matrix: the variants whose snapshots show something learning.
-bool wo_learns(WoMode m) { return m != WoMode::identity && !wo_frozen(m); }
+// W_o trains: the variants whose snapshots show something learning.
+bool wo_learns(WoMode m) { return !wo_absent(m) && !wo_frozen(m); }
 
 std::string experiment_list() {
   std::string list;

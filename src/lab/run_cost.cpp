@@ -10,7 +10,8 @@ namespace {
 // Multiply-adds of one token's forward pass through the model, and the share of them that are
 // matrix products (backward does those twice over: the input's gradient and the weights').
 // Per layer: the Q, K, V projections, the causal scores and their weighted sum (query t sees
-// t + 1 keys: (T + 1) / 2 on average), W_o unless it is the identity, the feed-forward layer,
+// t + 1 keys: (T + 1) / 2 on average), W_o's product where it has a matrix (scalar_gain's one
+// multiply per element is in the element-wise work), the feed-forward layer at its width,
 // and the element-wise work of softmax, two LayerNorms, the activation and the residual sums;
 // then the output layer and its softmax.
 struct TokenCost {
@@ -20,10 +21,10 @@ struct TokenCost {
 };
 
 TokenCost token_cost(const ModelConfig& m) {
-  const double C = m.d_model, F = m.d_ff, H = m.heads, T = m.seq_len, V = m.vocab;
+  const double C = m.d_model, F = ffn_width(m), H = m.heads, T = m.seq_len, V = m.vocab;
   const double keys = (T + 1) / 2;
   TokenCost c;
-  c.wo = m.wo == WoMode::identity ? 0 : m.layers * C * C;
+  c.wo = wo_absent(m.wo) || m.wo == WoMode::scalar_gain ? 0 : m.layers * C * C;
   c.products = m.layers * (3 * C * C + 2 * keys * C + 2 * C * F) + c.wo + C * V;
   c.elementwise = m.layers * (3 * keys * H + 12 * C + F) + 3 * V + C;
   return c;

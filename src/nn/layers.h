@@ -32,6 +32,34 @@ void linear_backward(S* dinp, S* dW, S* db,                         // (N,C), (O
                      const S* dout, const S* inp, const S* W,       // (N,OC), (N,C), (OC,C)
                      int N, int C, int OC);
 
+// block_diagonal.cpp: a (C,C) Linear whose weight W is block-diagonal, H blocks of d_k = C/H
+// on the diagonal (block h maps head h's columns to the same columns) and exact zeros between
+// them: block_diagonal's W_o. The forward is linear_forward's, the zeros adding nothing. The
+// backward is linear_backward's with dW between the blocks left 0, so that no update (Adam's
+// moments included) ever moves those zeros.
+template <class S>
+void block_diagonal_forward(S* out,                                 // (N,C)
+                            const S* inp, const S* W, const S* b,   // (N,C), (C,C), (C)
+                            int N, int C);
+template <class S>
+void block_diagonal_backward(S* dinp, S* dW, S* db,                 // (N,C), (C,C), (C)
+                             const S* dout, const S* inp, const S* W,  // (N,C), (N,C), (C,C)
+                             int N, int C, int H);
+// W's entries between the heads' blocks set to 0 (learned's draw becomes block_diagonal's W_o)
+template <class S>
+void zero_between_heads(S* W,                                       // (C,C)
+                        int C, int H);
+
+// scale.cpp: out = g·inp, one scalar g for every element (scalar_gain's W_o: no matrix, no bias)
+template <class S>
+void scale_forward(S* out,                                          // (n)
+                   const S* inp, const S* g,                        // (n), (1)
+                   int n);
+template <class S>
+void scale_backward(S* dinp, S* dg,                                 // (n), (1)
+                    const S* dout, const S* inp, const S* g,        // (n), (n), (1)
+                    int n);
+
 // attention.cpp: causal scaled dot-product attention of H heads over q, k, v already projected;
 // head h owns columns h·C/H .. (h+1)·C/H - 1, and `out` is the heads' outputs side by side
 // (the concat that W_o then mixes). `att` caches the softmax probabilities for the backward,

@@ -43,8 +43,8 @@ size_t Model<S>::add(const std::string& name, std::vector<int64_t> shape, bool t
 
 template <class S>
 Model<S>::Model(const ModelConfig& cfg, int max_batch, LayoutOnly)
-    : cfg_(cfg), max_batch_(max_batch) {
-  const int64_t C = cfg.d_model, F = cfg.d_ff, V = cfg.vocab, T = cfg.seq_len;
+    : cfg_(cfg), ffn_(wolab::ffn_width(cfg)), max_batch_(max_batch) {
+  const int64_t C = cfg.d_model, F = ffn_, V = cfg.vocab, T = cfg.seq_len;
   tok_emb_ = add("tok_emb.weight", {V, C});
   pos_emb_ = add("pos_emb.weight", {T, C});
   for (int l = 0; l < cfg.layers; l++) {
@@ -56,10 +56,12 @@ Model<S>::Model(const ModelConfig& cfg, int max_batch, LayoutOnly)
     lp.bk = add(p + "attn.W_k.bias", {C});
     lp.wv = add(p + "attn.W_v.weight", {C, C});
     lp.bv = add(p + "attn.W_v.bias", {C});
-    lp.wo = lp.bo = npos;
+    lp.wo = lp.bo = lp.gain = npos;
     if (wo_frozen(cfg.wo)) {
       lp.wo = add(p + "attn.W_o.weight", {C, C}, /*trainable=*/false);
-    } else if (cfg.wo != WoMode::identity) {
+    } else if (cfg.wo == WoMode::scalar_gain) {
+      lp.gain = add(p + "attn.W_o.gain", {1});
+    } else if (!wo_absent(cfg.wo)) {
       lp.wo = add(p + "attn.W_o.weight", {C, C});
       lp.bo = add(p + "attn.W_o.bias", {C});
     }
@@ -88,7 +90,7 @@ Model<S>::Model(const ModelConfig& cfg, int max_batch, LayoutOnly)
 // malloc_and_point_activations), and sizes() sums them (its fill_in_activation_sizes).
 template <class S>
 std::vector<std::pair<S**, uint64_t>> Model<S>::buffer_table() {
-  const uint64_t B = max_batch_, T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff,
+  const uint64_t B = max_batch_, T = cfg_.seq_len, C = cfg_.d_model, F = ffn_,
                  V = cfg_.vocab, H = cfg_.heads, BT = B * T;
   const bool pre = cfg_.ln == LnPlace::pre;
   std::vector<std::pair<S**, uint64_t>> table;
@@ -124,7 +126,7 @@ ModelSizes Model<S>::sizes() {
   s.tokens = 2 * static_cast<uint64_t>(max_batch_) * cfg_.seq_len;  // input_, target_
   for (const auto& entry : buffer_table()) s.activations += padded(entry.second);
   // Every Linear's products (forward; backward's dx and dW) at training's rows and decoding's
-  const int C = cfg_.d_model, F = cfg_.d_ff, V = cfg_.vocab;
+  const int C = cfg_.d_model, F = ffn_, V = cfg_.vocab;
   const int shapes[][2] = {{C, C}, {C, F}, {F, C}, {C, V}};  // (in, out)
   for (int rows : {max_batch_ * cfg_.seq_len, max_batch_})
     for (const auto& [in, out] : shapes)
@@ -166,12 +168,21 @@ template <class S>
 int64_t Model<S>::trainable_count() const {
   int64_t n = 0;
   for (const ParamInfo& p : info_) n += p.trainable ? static_cast<int64_t>(p.size) : 0;
+  if (cfg_.wo == WoMode::block_diagonal) {
+    const int64_t C = cfg_.d_model;
+    n -= cfg_.layers * (C * C - C * (C / cfg_.heads));
+  }
   return n;
 }
 
 template <class S>
 const S* Model<S>::wo(int l) const {
   return P_[l].wo == npos ? nullptr : params.data() + P_[l].wo;
+}
+
+template <class S>
+S Model<S>::wo_gain(int l) const {
+  return P_[l].gain == npos ? S(1) : params[P_[l].gain];
 }
 
 template <class S>
@@ -187,23 +198,33 @@ std::vector<S> Model<S>::attention(int l, int b, int h) const {
 }
 
 template <class S>
-void Model<S>::init_linear(size_t w, size_t b, int fan_in, uint64_t seed) {
+const ParamInfo& Model<S>::info_at(size_t offset) const {
+  return *std::find_if(info_.begin(), info_.end(), [&](const ParamInfo& q) { return q.offset == offset; });
+}
+
+template <class S>
+void Model<S>::draw_uniform(size_t offset, int64_t base_rows, int64_t base_cols, float bound, uint64_t seed) {
+  const ParamInfo& p = info_at(offset);
+  const int64_t rows = p.shape.size() == 2 ? p.shape[0] : 1, cols = p.shape.back();
+  Rng base(stream_seed(seed, p.name)), extra(stream_seed(seed, p.name + ".extra"));
+  S* out = params.data() + offset;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++)
+      out[r * cols + c] = (r < base_rows && c < base_cols ? base : extra).uniform(-bound, bound);
+}
+
+template <class S>
+void Model<S>::init_linear(size_t w, size_t b, int fan_in, uint64_t seed, int64_t base_out, int64_t base_in) {
   const float bound = 1.0f / std::sqrt(static_cast<float>(fan_in));
-  for (size_t off : {w, b}) {
-    if (off == npos) continue;
-    const ParamInfo& p = *std::find_if(info_.begin(), info_.end(),
-                                       [&](const ParamInfo& q) { return q.offset == off; });
-    Rng rng(stream_seed(seed, p.name));
-    for (size_t i = 0; i < p.size; i++) params[off + i] = rng.uniform(-bound, bound);
-  }
+  draw_uniform(w, base_out, base_in, bound, seed);
+  if (b != npos) draw_uniform(b, 1, base_out, bound, seed);
 }
 
 template <class S>
 void Model<S>::init(uint64_t seed) {
-  const int C = cfg_.d_model;
+  const int C = cfg_.d_model, F = cfg_.d_ff;
   for (size_t off : {tok_emb_, pos_emb_}) {
-    const ParamInfo& p = *std::find_if(info_.begin(), info_.end(),
-                                       [&](const ParamInfo& q) { return q.offset == off; });
+    const ParamInfo& p = info_at(off);
     Rng rng(stream_seed(seed, p.name));
     for (size_t i = 0; i < p.size; i++) params[off + i] = rng.normal();
   }
@@ -220,13 +241,19 @@ void Model<S>::init(uint64_t seed) {
       Rng rng(stream_seed(seed, name));
       const std::vector<double> q = random_orthogonal(C, rng);
       std::copy(q.begin(), q.end(), params.begin() + lp.wo);
+    } else if (lp.gain != npos) {
+      params[lp.gain] = static_cast<S>(kLearnedWoGain);
     } else if (lp.wo != npos) {
-      init_linear(lp.wo, lp.bo, C, seed);  // frozen_random's W_o is learned's initial W_o
+      // frozen_random's W_o is learned's initial W_o, and block_diagonal's its heads' blocks
+      init_linear(lp.wo, lp.bo, C, seed);
       if (cfg_.wo == WoMode::frozen_random_scaled)
         for (int i = 0; i < C * C; i++) params[lp.wo + i] *= static_cast<S>(std::sqrt(3.0));
+      if (cfg_.wo == WoMode::block_diagonal) zero_between_heads(params.data() + lp.wo, C, cfg_.heads);
     }
-    init_linear(lp.fc1w, lp.fc1b, C, seed);
-    init_linear(lp.fc2w, lp.fc2b, cfg_.d_ff, seed);
+    // (ffn_,C) and (C,ffn_): every variant's d_ff units first, identity_matched's extra ones
+    // after them; fc2 keeps d_ff's bound, so that each extra unit is drawn like the others
+    init_linear(lp.fc1w, lp.fc1b, C, seed, F, C);
+    init_linear(lp.fc2w, lp.fc2b, F, seed, C, F);
     for (size_t w : {lp.ln1w, lp.ln2w}) std::fill_n(params.begin() + w, C, S(1));
     for (size_t b : {lp.ln1b, lp.ln2b}) std::fill_n(params.begin() + b, C, S(0));
   }
@@ -274,15 +301,12 @@ void Model<S>::attention_sublayer(int l, int B) {
 
 template <class S>
 void Model<S>::output_sublayers(int l, const S* x, const S* concat, int n) {
-  const int C = cfg_.d_model, F = cfg_.d_ff;
+  const int C = cfg_.d_model, F = ffn_;
   const bool post = cfg_.ln == LnPlace::post;
   const LayerParams& p = P_[l];
   LayerActs& a = L_[l];
   const S* w = params.data();
-  if (p.wo == npos)
-    std::copy_n(concat, n * C, a.wo_out);
-  else
-    linear_forward(a.wo_out, concat, w + p.wo, p.bo == npos ? nullptr : w + p.bo, n, C, C);
+  wo_forward(l, a.wo_out, concat, n);
   add_into(a.res1, x, a.wo_out, n * C);
 
   // FFN sublayer on x1: post-LN x1 = ln1(res1) feeds the FFN; pre-LN x1 = res1 feeds ln2(x1)
@@ -298,6 +322,22 @@ void Model<S>::output_sublayers(int l, const S* x, const S* concat, int n) {
   ffn_forward(a.res2, a.h, a.a, ffn_in, w + p.fc1w, w + p.fc1b, w + p.fc2w, w + p.fc2b, n, C, F);
   add_into(a.res2, x1, a.res2, n * C);  // x1 + ffn(x1), in place
   if (post) layernorm_forward(a.ln2, a.ln2_mean, a.ln2_rstd, a.res2, w + p.ln2w, w + p.ln2b, n, C);
+}
+
+template <class S>
+void Model<S>::wo_forward(int l, S* out, const S* concat, int n) {
+  const int C = cfg_.d_model;
+  const LayerParams& p = P_[l];
+  const S* w = params.data();
+  const S* bias = p.bo == npos ? nullptr : w + p.bo;
+  if (p.gain != npos)
+    scale_forward(out, concat, w + p.gain, n * C);
+  else if (p.wo == npos)
+    std::copy_n(concat, n * C, out);
+  else if (cfg_.wo == WoMode::block_diagonal)
+    block_diagonal_forward(out, concat, w + p.wo, bias, n, C);
+  else
+    linear_forward(out, concat, w + p.wo, bias, n, C, C);
 }
 
 template <class S>
@@ -361,7 +401,7 @@ S Model<S>::forward_scored(const int* input, const int* target, int B, int T) {
 
 template <class S>
 void Model<S>::layer_backward(int l, S* dx, int B) {
-  const int T = T_, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, N = B * T;
+  const int T = T_, C = cfg_.d_model, F = ffn_, H = cfg_.heads, N = B * T;
   const bool post = cfg_.ln == LnPlace::post;
   const LayerParams& p = P_[l];
   LayerActs& a = L_[l];
@@ -390,13 +430,19 @@ void Model<S>::layer_backward(int l, S* dx, int B) {
 
   // attention sublayer: dx (= dres1) flows on through the residual and into W_o
   S* dconcat = a.dconcat;
-  if (p.wo == npos) {
+  if (p.gain != npos) {
+    zero(dconcat, N * C);
+    scale_backward(dconcat, g + p.gain, dx, a.concat, w + p.gain, N * C);
+  } else if (p.wo == npos) {
     std::copy_n(dx, N * C, dconcat);
   } else {
-    std::fill_n(dconcat, N * C, S(0));
+    zero(dconcat, N * C);
     S* dwo = wo_frozen(cfg_.wo) ? nullptr : g + p.wo;
     S* dbo = p.bo == npos ? nullptr : g + p.bo;
-    linear_backward(dconcat, dwo, dbo, dx, a.concat, w + p.wo, N, C, C);
+    if (cfg_.wo == WoMode::block_diagonal)
+      block_diagonal_backward(dconcat, dwo, dbo, dx, a.concat, w + p.wo, N, C, H);
+    else
+      linear_backward(dconcat, dwo, dbo, dx, a.concat, w + p.wo, N, C, C);
   }
   zero(dq_, N * C);
   zero(dk_, N * C);
@@ -443,7 +489,7 @@ void Model<S>::backward() {
 // at t go to its (B,T,C) cache, and attention reads positions 0..t from it.
 template <class S>
 const S* Model<S>::decode(const int* tokens, int t, int B, bool predict) {
-  const int T = cfg_.seq_len, C = cfg_.d_model, F = cfg_.d_ff, H = cfg_.heads, V = cfg_.vocab;
+  const int T = cfg_.seq_len, C = cfg_.d_model, F = ffn_, H = cfg_.heads, V = cfg_.vocab;
   const bool post = cfg_.ln == LnPlace::post;
   const S* w = params.data();
   DecodeActs& d = dec_;
@@ -465,10 +511,7 @@ const S* Model<S>::decode(const int* tokens, int t, int B, bool predict) {
     if (!predict && l == cfg_.layers - 1) return nullptr;
     linear_forward(d.q, att_in, w + p.wq, w + p.bq, B, C, C);
     attention_forward_at(d.att, att_scratch_, d.q, a.k, a.v, t, B, T, C, H);
-    if (p.wo == npos)
-      std::copy_n(d.att, B * C, d.sub);
-    else
-      linear_forward(d.sub, d.att, w + p.wo, p.bo == npos ? nullptr : w + p.bo, B, C, C);
+    wo_forward(l, d.sub, d.att, B);
     add_into(d.sub, d.x, d.sub, B * C);  // res1
     if (post) {  // x1 = ln1(res1) into x; ffn(x1) into sub; ln2(x1 + ffn) into x
       layernorm_forward(d.x, d.mean, d.rstd, d.sub, w + p.ln1w, w + p.ln1b, B, C);

@@ -19,6 +19,11 @@ struct ParamInfo {
   bool trainable = true;       // false only for a frozen W_o (wo_frozen)
 };
 
+// The gain of learned's initial W_o, where scalar_gain's starts: entries U(-1/√d, 1/√d)
+// (nn.Linear's default) have variance 1/(3d), so E‖W_o x‖² = d · ‖x‖²/(3d) for any x, and the
+// RMS ratio ‖W_o x‖/‖x‖ is 1/√3 ≈ 0.577 whatever d (docs/config.md, "The W_o variants").
+inline constexpr double kLearnedWoGain = 0.57735026918962576451;  // 1/√3
+
 // What a Model of `cfg` holds for batches of up to `batch` examples, in elements. The model
 // allocates exactly this (its buffer table in model.cpp) and estimate_bytes sums it, so the
 // memory estimate cannot leave a buffer out, as llm.c's fill_in_activation_sizes serves both
@@ -43,7 +48,8 @@ class Model {
   Model& operator=(const Model&) = delete;
 
   // PyTorch's default init, each parameter from its own stream (rng.h) so that every W_o
-  // variant of one seed starts from the same weights apart from W_o itself.
+  // variant of one seed starts from the same weights apart from W_o itself; identity_matched's
+  // wider FFN has every other variant's units first and its extra ones from streams of their own.
   void init(uint64_t seed);
 
   // Returns the mean loss over the targets ≥ 0 (0 when there are none); caches activations.
@@ -74,7 +80,10 @@ class Model {
   const std::vector<ParamInfo>& param_info() const { return info_; }
   const ParamInfo* find(const std::string& name) const;
   std::vector<S> params;  // every parameter, concatenated in param_info() order
-  std::vector<S> grads;   // same layout; frozen parameters' gradients stay 0
+  std::vector<S> grads;   // same layout; frozen parameters' gradients stay 0, and so do those
+                          // of block_diagonal's W_o between its heads' blocks
+  // The parameters that train: the trainable ones' sizes, without block_diagonal's zeros
+  // between heads (d² − d²/heads per layer), which never move.
   int64_t trainable_count() const;
 
   // Activations of the last forward / backward, for metrics and probes.
@@ -87,13 +96,16 @@ class Model {
   const S* residual(int l) const { return L_[l].res1; }    // (B,T,C) x + W_o(concat)
   const S* dconcat(int l) const { return L_[l].dconcat; }  // (B,T,C) after backward
   std::vector<S> attention(int l, int b, int h) const;     // (T,T) example b, head h
-  // W_o of layer l, or nullptr in identity mode.
+  // W_o of layer l, or nullptr when there is no matrix (identity, identity_matched, scalar_gain).
   const S* wo(int l) const;
+  // scalar_gain's gain of layer l; 1 for every other variant (wo() is the matrix of those with one).
+  S wo_gain(int l) const;
+  int ffn_width() const { return ffn_; }  // the FFN's hidden width, ffn_width(config())
   const S* wv(int l) const;
 
  private:
   struct LayerParams {  // offsets into params/grads; npos where a parameter does not exist
-    size_t wq, bq, wk, bk, wv, bv, wo, bo, ln1w, ln1b, fc1w, fc1b, fc2w, fc2b, ln2w, ln2b;
+    size_t wq, bq, wk, bk, wv, bv, wo, bo, gain, ln1w, ln1b, fc1w, fc1b, fc2w, fc2b, ln2w, ln2b;
   };
   // Each buffer below is a slice of `acts_`, sized by the buffer table (model.cpp).
   struct LayerActs {
@@ -104,7 +116,7 @@ class Model {
     S* wo_out;                     // (B,T,C)
     S* res1;                       // (B,T,C) x + attn
     S *ln2, *ln2_mean, *ln2_rstd;  // (B,T,C), (B,T), (B,T)
-    S *h, *a;                      // (B,T,F) FFN pre-activation and ReLU
+    S *h, *a;                      // (B,T,F) FFN pre-activation and ReLU, F = ffn_width()
     S* res2;                       // (B,T,C) x1 + ffn
     S* dconcat;                    // (B,T,C) kept for the per-head gradient probe
   };
@@ -132,13 +144,26 @@ class Model {
   // The rest of layer l on n rows, x (n,C) its input and concat (n,C) its attention's: W_o, the
   // residual, the FFN sublayer and the LayerNorms, into the first n rows of the layer's buffers.
   void output_sublayers(int l, const S* x, const S* concat, int n);
+  // Layer l's W_o on n rows: out (n,C) = W_o(concat (n,C)), as the variant has it.
+  void wo_forward(int l, S* out, const S* concat, int n);
   S head_loss(const S* last, const int* target, int n);  // (n,C) layer output -> loss
   void layer_backward(int l, S* dx, int B);  // dx (B,T,C): in = dLoss/d output, out = d input
   const S* layer_input(int l) const;   // (B,T,C)
   const S* layer_output(int l) const;  // (B,T,C)
-  void init_linear(size_t w, size_t b, int fan_in, uint64_t seed);
+  const ParamInfo& info_at(size_t offset) const;
+  // Fills the parameter at `offset`, read as (rows, cols) (a bias as one row), with
+  // U(-bound, bound): its first base_rows × base_cols corner from the stream of its name, in the
+  // order a parameter of that shape draws it, and the rest (identity_matched's extra FFN units)
+  // from the stream "<name>.extra", row-major.
+  void draw_uniform(size_t offset, int64_t base_rows, int64_t base_cols, float bound, uint64_t seed);
+  // nn.Linear's init, U(±1/√fan_in) for the weight (out, in) at w and the bias (out) at b (npos:
+  // none); only the first base_out × base_in of the weight and base_out of the bias are the
+  // parameter every variant draws (draw_uniform), all of it when they are not given.
+  void init_linear(size_t w, size_t b, int fan_in, uint64_t seed, int64_t base_out = INT64_MAX,
+                   int64_t base_in = INT64_MAX);
 
   ModelConfig cfg_;
+  int ffn_;  // the FFN's hidden width, ffn_width(cfg_)
   int max_batch_, B_ = 0, T_ = 0;
   bool backward_ready_ = false;  // the last forward was forward(), not forward_scored()
   std::vector<ParamInfo> info_;

@@ -6,6 +6,7 @@
 
 #include "io/messages.h"
 #include "nn/adam.h"
+#include "nn/layers.h"
 #include "nn/model.h"
 #include "nn/rng.h"
 #include "run/memory_estimate.h"
@@ -20,6 +21,15 @@ void check_index(const char* what, int i, int n) {
   if (i < 0 || i >= n)
     throw std::out_of_range(std::string(what) + " " + std::to_string(i) + " is out of range; 0.." +
                             std::to_string(n - 1));
+}
+
+// block_diagonal's W_o keeps to its heads' blocks only if it and its Adam moments are 0 between
+// them: nothing ever moves those entries, so a file's nonzero ones would stay, and mix the heads.
+void check_zero_between_heads(const std::string& name, const float* v, int C, int H) {
+  std::vector<float> blocks(v, v + static_cast<size_t>(C) * C);
+  zero_between_heads(blocks.data(), C, H);
+  if (!std::equal(blocks.begin(), blocks.end(), v))
+    throw ConfigError("checkpoint: tensor " + name + " is not 0 between the heads' blocks, as block_diagonal's W_o is");
 }
 
 }  // namespace
@@ -55,6 +65,7 @@ struct Trainer::Impl {
 
   int steps_done() const { return static_cast<int>(adam.t); }
 
+  // (C,C) W_o as a matrix: the identity without one, scalar_gain's gain times the identity
   std::vector<float> wo_matrix(int l) const {
     const int C = cfg.model.d_model;
     const float* wo = model.wo(l);
@@ -62,7 +73,7 @@ struct Trainer::Impl {
     if (wo)
       std::copy_n(wo, out.size(), out.begin());
     else
-      for (int i = 0; i < C; i++) out[i * C + i] = 1.0f;
+      for (int i = 0; i < C; i++) out[i * C + i] = model.wo_gain(l);
     return out;
   }
 
@@ -74,9 +85,11 @@ struct Trainer::Impl {
 
   void snapshot_ov(int step) {
     const int C = cfg.model.d_model, H = cfg.model.heads;
-    for (int l = 0; l < cfg.model.layers; l++)
+    for (int l = 0; l < cfg.model.layers; l++) {
+      const std::vector<float> wo = wo_matrix(l);
       for (int h = 0; h < H; h++)
-        ov_snapshots.push_back({step, l, h, wolab::ov_singular_values(model.wo(l), model.wv(l), C, H, h)});
+        ov_snapshots.push_back({step, l, h, wolab::ov_singular_values(wo.data(), model.wv(l), C, H, h)});
+    }
   }
 
   // Stats of this step's forward and backward, before the update changes the weights.
@@ -397,9 +410,8 @@ std::vector<float> Trainer::head_block_norms(int layer) const {
 std::vector<float> Trainer::ov_singular_values(int layer, int head) const {
   check_index("layer", layer, impl_->cfg.model.layers);
   check_index("head", head, impl_->cfg.model.heads);
-  const Model<float>& m = impl_->model;
-  return wolab::ov_singular_values(m.wo(layer), m.wv(layer), impl_->cfg.model.d_model,
-                                   impl_->cfg.model.heads, head);
+  return wolab::ov_singular_values(impl_->wo_matrix(layer).data(), impl_->model.wv(layer),
+                                   impl_->cfg.model.d_model, impl_->cfg.model.heads, head);
 }
 
 std::vector<float> Trainer::attention(int layer, int head, int example) {
@@ -467,6 +479,14 @@ Trainer Trainer::from_checkpoint(const RunConfig& cfg, const RunCheckpoint& c, s
     // update NaN, and the run look as if it had diverged.
     take_tensor(c.tensors, "adam.v." + p.name, p.shape, m.adam.v.data() + p.offset, /*non_negative=*/true);
   }
+  if (m.cfg.model.wo == WoMode::block_diagonal)
+    for (const ParamInfo& p : m.model.param_info()) {
+      if (p.name.find("attn.W_o.weight") == std::string::npos) continue;
+      const int C = m.cfg.model.d_model, H = m.cfg.model.heads;
+      check_zero_between_heads(p.name, m.model.params.data() + p.offset, C, H);
+      check_zero_between_heads("adam.m." + p.name, m.adam.m.data() + p.offset, C, H);
+      check_zero_between_heads("adam.v." + p.name, m.adam.v.data() + p.offset, C, H);
+    }
   const int64_t C = m.cfg.model.d_model;
   for (int l = 0; l < m.cfg.model.layers; l++)
     take_tensor(c.tensors, "init.layers." + std::to_string(l) + ".attn.W_o.weight", {C, C}, m.wo_init.data() + l * C * C);

@@ -109,13 +109,14 @@ class Trainer {
   void keep_wo_snapshots(bool keep);
   const std::vector<WoSnapshot>& wo_snapshots() const;
   const std::vector<OvSnapshot>& ov_snapshots() const;  // (snapshots · layers · heads)
-  int64_t parameter_count() const;  // trainable parameters, as PyTorch counts them
+  int64_t parameter_count() const;  // the parameters that train (Model::trainable_count)
   // The data the run sees, so that tests can check every variant of a seed sees the same.
   // (batch, seq_len) last step's input tokens; g2p: (batch, T) in front, T its longest example
   const std::vector<int>& last_batch() const;
   const std::vector<int>& heldout_inputs() const;  // (task.heldout, seq_len) the held-out input tokens
 
-  // Inspection. In identity mode W_o is the identity matrix.
+  // Inspection. Without a W_o (identity, identity_matched) it is the identity matrix, and
+  // scalar_gain's is its gain times it.
   std::vector<float> wo_weights(int layer) const;        // (d, d)
   std::vector<float> wo_init(int layer) const;           // (d, d) at step 0
   std::vector<float> head_block_norms(int layer) const;  // (heads) ‖W_o[:, head cols]‖_F

@@ -18,6 +18,10 @@
 
 namespace wolab {
 
+// Whether entry i of a row-major (C,C) W_o lies between two heads' blocks (row and column of
+// different heads, d_k = C/H wide), where block_diagonal's W_o is 0.
+inline bool between_heads(int i, int C, int H) { return (i / C) / (C / H) != (i % C) / (C / H); }
+
 // A model of 8 wide, 2 heads, 1 layer on a 4-letter alphabet: 2 seeds of 20 steps, probed every
 // 5; real_words the same size, on 16 probed words (small_lexicon()'s).
 inline ExperimentConfig small_config() {

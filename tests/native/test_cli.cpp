@@ -190,6 +190,19 @@ TEST_F(Cli, TinyRunWritesResultsAndACheckpoint) {
   EXPECT_NE(e.out.find(expected), std::string::npos) << e.out;
 }
 
+// eval names identity_matched's FFN width beside the setting it widens, and counts its parameters.
+TEST_F(Cli, EvalSaysIdentityMatchedsFfnIsWider) {
+  Trainer t(tiny(WoMode::identity_matched));
+  t.step(2);
+  const std::string path = dir_ + "matched.safetensors";
+  write_file_atomic(path, save_checkpoint(t));
+  Outcome e = wolab("eval --checkpoint '" + path + "'");
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("W_o identity_matched, post-LN, d_model 16, 4 heads, 2 layers, d_ff 32 (widened to 40); "), std::string::npos)
+      << e.out;
+  EXPECT_NE(e.out.find(std::to_string(t.parameter_count()) + " parameters"), std::string::npos) << e.out;
+}
+
 // Without --out, a quick look: the summary and the report, and no file written. Its header says
 // "2 heads, 2 layers" as the report's does.
 TEST_F(Cli, RunWithoutOutPrintsTheSummaryAndTheReportAndWritesNothing) {

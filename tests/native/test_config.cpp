@@ -158,7 +158,8 @@ TEST(Config, PresetsAreValidAndComplete) {
 
 TEST(Config, EnumNamesRoundTrip) {
   for (WoMode m : {WoMode::learned, WoMode::identity, WoMode::frozen_random, WoMode::learned_identity_init,
-                   WoMode::frozen_random_scaled, WoMode::frozen_orthogonal})
+                   WoMode::frozen_random_scaled, WoMode::frozen_orthogonal, WoMode::block_diagonal,
+                   WoMode::scalar_gain, WoMode::identity_matched})
     EXPECT_EQ(wo_mode_from_string(to_string(m)), m);
   for (LnPlace p : {LnPlace::post, LnPlace::pre}) EXPECT_EQ(ln_place_from_string(to_string(p)), p);
   for (TaskKind t : {TaskKind::copy, TaskKind::reverse, TaskKind::sort})
@@ -189,7 +190,7 @@ TEST(Config, StructureErrorsNameTheField) {
             "model.ln: expected a string, got a number; use post or pre");
   EXPECT_EQ(first_problem(R"({"model": {"wo": "none"}})"),
             "model.wo: unknown value \"none\"; use learned, identity, frozen_random, learned_identity_init, "
-            "frozen_random_scaled or frozen_orthogonal");
+            "frozen_random_scaled, frozen_orthogonal, block_diagonal, scalar_gain or identity_matched");
   EXPECT_EQ(first_problem("[1, 2]"),
             "config: expected a JSON object, got an array; write a JSON object such as {\"model\": {\"d_model\": 64}}");
   EXPECT_EQ(first_problem("{\"model\": {").rfind("config: not valid JSON (", 0), 0u);

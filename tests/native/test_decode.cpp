@@ -23,7 +23,9 @@ namespace {
 
 const WoMode kModes[] = {WoMode::learned,       WoMode::identity,
                          WoMode::frozen_random, WoMode::learned_identity_init,
-                         WoMode::frozen_random_scaled, WoMode::frozen_orthogonal};
+                         WoMode::frozen_random_scaled, WoMode::frozen_orthogonal,
+                         WoMode::block_diagonal, WoMode::scalar_gain,
+                         WoMode::identity_matched};
 
 struct DecodeCase {
   WoMode wo;

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <vector>
 
+#include "helpers.h"
 #include "nn/layers.h"
 #include "nn/model.h"
 #include "nn/rng.h"
@@ -86,6 +87,53 @@ TEST(GradCheck, Linear) {
   EXPECT_LT(rel_error(dx, numeric_grad(x, loss)), kTol);
   EXPECT_LT(rel_error(dW, numeric_grad(W, loss)), kTol);
   EXPECT_LT(rel_error(db, numeric_grad(b, loss)), kTol);
+}
+
+// block_diagonal's W_o: the gradient of the blocks is linear_backward's, and nothing between
+// them (where finite differences would see one: the loss does depend on those entries)
+TEST(GradCheck, BlockDiagonalLinear) {
+  const int N = 5, C = 6, H = 3;
+  Vec x = randn(N * C, 1), W = randn(C * C, 2), b = randn(C, 3), r = randn(N * C, 4), out(N * C);
+  zero_between_heads(W.data(), C, H);
+  auto loss = [&] {
+    block_diagonal_forward(out.data(), x.data(), W.data(), b.data(), N, C);
+    return dot(out, r);
+  };
+  Vec dx(x.size(), 0), dW(W.size(), 0), db(b.size(), 0);
+  block_diagonal_backward(dx.data(), dW.data(), db.data(), r.data(), x.data(), W.data(), N, C, H);
+  EXPECT_LT(rel_error(dx, numeric_grad(x, loss)), kTol);
+  EXPECT_LT(rel_error(db, numeric_grad(b, loss)), kTol);
+  Vec numeric = numeric_grad(W, loss);
+  int between = 0;
+  for (int i = 0; i < C * C; i++)
+    if (between_heads(i, C, H)) {
+      EXPECT_EQ(dW[i], 0.0) << i;
+      between += std::abs(numeric[i]) > 1e-3;
+      numeric[i] = 0;
+    }
+  EXPECT_GT(between, 0) << "the entries between heads do matter to the loss";
+  EXPECT_LT(rel_error(dW, numeric), kTol);
+  // each output column reads only its own head's input columns
+  loss();
+  Vec x2 = x;
+  x2[0 * C + 5] += 1.0;  // head 2's input
+  Vec out2(N * C);
+  block_diagonal_forward(out2.data(), x2.data(), W.data(), b.data(), N, C);
+  for (int c = 0; c < 4; c++) EXPECT_EQ(out2[c], out[c]) << "column " << c;
+}
+
+// scalar_gain's W_o: out = g·x
+TEST(GradCheck, Scale) {
+  const int n = 7;
+  Vec x = randn(n, 1), g = randn(1, 2), r = randn(n, 3), out(n);
+  auto loss = [&] {
+    scale_forward(out.data(), x.data(), g.data(), n);
+    return dot(out, r);
+  };
+  Vec dx(n, 0), dg(1, 0);
+  scale_backward(dx.data(), dg.data(), r.data(), x.data(), g.data(), n);
+  EXPECT_LT(rel_error(dx, numeric_grad(x, loss)), kTol);
+  EXPECT_LT(rel_error(dg, numeric_grad(g, loss)), kTol);
 }
 
 struct AttentionShape {
@@ -195,8 +243,9 @@ struct ModelCase {
 class ModelGradCheck : public testing::TestWithParam<ModelCase> {};
 
 // The whole model, every parameter, in each W_o mode: this is what checks the attention
-// sublayer with W_o learned, identity, identity-init and the three frozen ones (no gradient
-// may reach them).
+// sublayer with W_o learned, identity, identity-init, the three frozen ones (no gradient
+// may reach them) and the three controls (block_diagonal's W_o gets none between its heads'
+// blocks; identity_matched's FFN is wider).
 TEST_P(ModelGradCheck, EveryParameter) {
   ModelConfig cfg;
   cfg.d_model = 8;
@@ -234,13 +283,27 @@ TEST_P(ModelGradCheck, EveryParameter) {
         EXPECT_LT(std::abs(a[i]), 1e-12) << p.name;
         EXPECT_LT(std::abs(n[i]), 1e-7) << p.name;
       }
+    } else if (cfg.wo == WoMode::block_diagonal && p.name.find("W_o.weight") != std::string::npos) {
+      // the blocks against finite differences; between them no gradient, whatever the loss's
+      Vec blocks_a, blocks_n;
+      for (size_t i = 0; i < p.size; i++) {
+        if (between_heads(static_cast<int>(i), cfg.d_model, cfg.heads)) {
+          ASSERT_EQ(a[i], 0.0) << p.name << " between heads";
+          continue;
+        }
+        blocks_a.push_back(a[i]);
+        blocks_n.push_back(n[i]);
+      }
+      EXPECT_LT(rel_error(blocks_a, blocks_n), kTol) << p.name;
     } else if (p.trainable) {
       EXPECT_LT(rel_error(a, n), kTol) << p.name;
     } else {
       for (double g : a) ASSERT_EQ(g, 0.0) << p.name << " is frozen but got a gradient";
     }
   }
-  EXPECT_EQ(model.find("layers.0.attn.W_o.weight") == nullptr, cfg.wo == WoMode::identity);
+  EXPECT_EQ(model.find("layers.0.attn.W_o.weight") == nullptr, wo_absent(cfg.wo) || cfg.wo == WoMode::scalar_gain);
+  EXPECT_EQ(model.find("layers.0.attn.W_o.gain") != nullptr, cfg.wo == WoMode::scalar_gain);
+  EXPECT_EQ(model.find("layers.0.ffn.fc1.weight")->shape[0], cfg.wo == WoMode::identity_matched ? 12 + 4 : 12);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -256,7 +319,13 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{WoMode::frozen_random, LnPlace::pre},
                     ModelCase{WoMode::learned_identity_init, LnPlace::pre},
                     ModelCase{WoMode::frozen_random_scaled, LnPlace::pre},
-                    ModelCase{WoMode::frozen_orthogonal, LnPlace::pre}),
+                    ModelCase{WoMode::frozen_orthogonal, LnPlace::pre},
+                    ModelCase{WoMode::block_diagonal, LnPlace::post},
+                    ModelCase{WoMode::scalar_gain, LnPlace::post},
+                    ModelCase{WoMode::identity_matched, LnPlace::post},
+                    ModelCase{WoMode::block_diagonal, LnPlace::pre},
+                    ModelCase{WoMode::scalar_gain, LnPlace::pre},
+                    ModelCase{WoMode::identity_matched, LnPlace::pre}),
     [](const testing::TestParamInfo<ModelCase>& info) {
       return std::string(to_string(info.param.wo)) + "_" + to_string(info.param.ln);
     });

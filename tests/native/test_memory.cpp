@@ -103,6 +103,11 @@ INSTANTIATE_TEST_SUITE_P(
              "train": {"steps": 20}})", false},
         MemoryCase{"frozen_orthogonal", R"({"model": {"wo": "frozen_orthogonal", "d_model": 128},
              "train": {"steps": 10}})", true},
+        // identity_matched's wider FFN (d_ff 4096 + 64 units at d_model 128) and scalar_gain's
+        // W_o of one number
+        MemoryCase{"identity_matched", R"({"model": {"wo": "identity_matched", "d_model": 128, "layers": 1, "d_ff": 4096},
+             "train": {"steps": 10}})", false},
+        MemoryCase{"scalar_gain", R"({"model": {"wo": "scalar_gain"}, "train": {"steps": 20, "probe_every": 5}})", true},
         MemoryCase{"many_probes", R"({"model": {"d_model": 8, "heads": 2, "layers": 1, "d_ff": 8},
              "task": {"length": 2}, "train": {"batch": 2, "steps": 1000, "probe_every": 1}})", false},
         MemoryCase{"many_snapshots", R"({"model": {"d_model": 32, "layers": 1, "d_ff": 32},

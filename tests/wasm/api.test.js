@@ -21,12 +21,14 @@ function tiny(model = {}, train = {}) {
   return JSON.stringify({ ...TINY, model: { ...TINY.model, ...model }, train: { ...TINY.train, ...train } });
 }
 
-// Trainable parameters of the spec's PyTorch model.
+// Trainable parameters of the spec's PyTorch model, but block_diagonal's zeros between heads.
 function pytorchParameterCount(wo, ln) {
   const linear = (i, o) => o * i + o;
-  const frozen = ['identity', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'].includes(wo);
-  const woParams = frozen ? 0 : linear(D, D);
-  const layer = 3 * linear(D, D) + woParams + 2 * D + linear(D, FF) + linear(FF, D) + 2 * D;
+  const frozen = ['identity', 'identity_matched', 'frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'].includes(wo);
+  const woParams = { scalar_gain: 1, block_diagonal: D * DK + D }[wo] ?? (frozen ? 0 : linear(D, D));
+  // identity_matched: D·(D+1)/(2D+1) = 8.2 more FFN units, rounded
+  const ff = wo === 'identity_matched' ? FF + 8 : FF;
+  const layer = 3 * linear(D, D) + woParams + 2 * D + linear(D, ff) + linear(ff, D) + 2 * D;
   return V * D + T * D + LAYERS * layer + (ln === 'pre' ? 2 * D : 0) + linear(D, V);
 }
 
@@ -191,7 +193,9 @@ test('evaluate, greedyExact and stats', async () => {
 test('W_o accessors: shapes and meaning in each W_o mode', async () => {
   const wolab = await loadWolab();
   const identity = Float32Array.from({ length: D * D }, (_, i) => (i % (D + 1) === 0 ? 1 : 0));
-  for (const wo of ['learned', 'identity', 'frozen_random', 'learned_identity_init', 'frozen_random_scaled', 'frozen_orthogonal']) {
+  const modes = ['learned', 'identity', 'frozen_random', 'learned_identity_init', 'frozen_random_scaled', 'frozen_orthogonal',
+    'block_diagonal', 'scalar_gain', 'identity_matched'];
+  for (const wo of modes) {
     for (const ln of ['post', 'pre']) {
       await withTrainer(wolab, tiny({ wo, ln }), (t) => {
         assert.equal(t.parameterCount(), pytorchParameterCount(wo, ln), `${wo}/${ln} parameter count`);
@@ -205,10 +209,16 @@ test('W_o accessors: shapes and meaning in each W_o mode', async () => {
           const w = t.woWeights(l);
           assertFiniteArray(w, D * D, `woWeights(${l})`);
           assert.deepEqual(t.woInit(l), init[l], 'woInit does not move');
-          if (wo === 'identity') assert.deepEqual(w, identity);
+          if (wo === 'identity' || wo === 'identity_matched') assert.deepEqual(w, identity);
           if (wo === 'learned_identity_init') assert.deepEqual(init[l], identity);
           if (wo.startsWith('frozen_')) assert.deepEqual(w, init[l], 'a frozen W_o never changes');
-          if (wo === 'learned' || wo === 'learned_identity_init') assert.notDeepEqual(w, init[l]);
+          if (['learned', 'learned_identity_init', 'block_diagonal', 'scalar_gain'].includes(wo)) assert.notDeepEqual(w, init[l]);
+          // block_diagonal: nothing between the heads' blocks; scalar_gain: g·I, g from 1/√3
+          if (wo === 'block_diagonal') w.forEach((x, i) => Math.floor(i / D / DK) !== Math.floor((i % D) / DK) && assert.equal(x, 0));
+          if (wo === 'scalar_gain') {
+            assert.equal(init[l][0], Math.fround(1 / Math.sqrt(3)));
+            assert.deepEqual(w, identity.map((x) => x * w[0]));
+          }
 
           // ‖W_o[:, head cols]‖_F from the weights themselves (row-major (out, in)).
           const norms = t.headBlockNorms(l);

@@ -23,6 +23,10 @@ const CONFIGS = [
   // odd head size: both must round the same in wasm as natively.
   { model: { wo: 'frozen_random_scaled', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 2, batch: 16 } },
   { model: { wo: 'frozen_orthogonal', ln: 'pre', d_model: 36 }, task: { name: 'reverse' }, train: { seed: 5, batch: 16 } },
+  // The three controls: W_o's blocks, a gain of 1/√3, and an FFN widened with extra streams.
+  { model: { wo: 'block_diagonal', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 7, batch: 16 } },
+  { model: { wo: 'scalar_gain', ln: 'pre', layers: 1 }, train: { seed: 4, batch: 16 } },
+  { model: { wo: 'identity_matched', layers: 1, d_model: 40, d_ff: 72 }, train: { seed: 9, batch: 16 } },
 ];
 const FROZEN = ['frozen_random', 'frozen_random_scaled', 'frozen_orthogonal'];
 
