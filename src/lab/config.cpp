@@ -540,6 +540,12 @@ const Preset kPresets[] = {
       "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001, "loss_every": 10},
       "real_words": {"d_model": 32, "heads": 8, "layers": 2, "d_ff": 128, "steps": 10000, "batch": 32,
                      "probe_every": 250, "heldout": 1024}})", /*page=*/false},
+    // d_model 128 with heads of width 16 (8 heads): the third size of "What W_o is for" on real
+    // words, so that learned's lead and each control's are seen against d_model.
+    {"converged_large", R"({"experiment": "words_purpose", "seeds": 5,
+      "train": {"steps": 10000, "schedule": "cosine", "warmup": 250, "lr_min": 0.00001, "loss_every": 10},
+      "real_words": {"d_model": 128, "heads": 8, "layers": 2, "d_ff": 512, "steps": 10000, "batch": 32,
+                     "probe_every": 250, "heldout": 1024}})", /*page=*/false},
 };
 }  // namespace
 

@@ -12,7 +12,11 @@ using json = nlohmann::json;
 
 const std::vector<ExperimentInfo>& experiments() {
   using W = WoMode;
-  // name, variants, stats, wo_snapshots, lr_sweep, needs_data
+  // name, variants, stats, wo_snapshots, lr_sweep, needs_data, page
+  // wo_purpose and words_purpose (docs/claims.md, "What W_o is for"): learned and identity with
+  // three controls, each one change away from them: mixing (block_diagonal keeps each head's
+  // own block and no other), gain (scalar_gain, one learned scale) and parameters
+  // (identity_matched, a wider FFN); on real words also the frozen matrices of identity's gain.
   static const std::vector<ExperimentInfo> list = {
       {"remove_wo", {W::learned, W::identity}, false, false, false, ""},
       {"freeze_wo", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, false, ""},
@@ -24,6 +28,12 @@ const std::vector<ExperimentInfo>& experiments() {
       {"lr_stability", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, true, ""},
       {"real_words", {W::learned, W::identity, W::frozen_random, W::learned_identity_init}, false, false, false,
        "lexicon"},
+      {"wo_purpose", {W::learned, W::identity, W::block_diagonal, W::scalar_gain, W::identity_matched}, false,
+       false, false, ""},
+      {"words_purpose",
+       {W::learned, W::identity, W::block_diagonal, W::scalar_gain, W::identity_matched, W::frozen_random_scaled,
+        W::frozen_orthogonal},
+       false, false, false, "lexicon", /*page=*/false},
   };
   return list;
 }
@@ -37,13 +47,14 @@ const ExperimentInfo* find_experiment(const std::string& name) {
 std::vector<const ExperimentInfo*> selected_experiments(const std::string& name) {
   std::vector<const ExperimentInfo*> out;
   for (const auto& e : experiments())
-    if (name == "all" || name == e.name) out.push_back(&e);
+    if ((name == "all" && e.page) || name == e.name) out.push_back(&e);
   return out;
 }
 
-json experiments_json() {
+json experiments_json(bool with_native) {
   json out = json::array();
   for (const auto& e : experiments()) {
+    if (!e.page && !with_native) continue;
     json variants = json::array(), frozen = json::array();
     for (WoMode v : e.variants) {
       variants.push_back(to_string(v));

@@ -57,14 +57,18 @@ struct ExperimentInfo {
   // end must load and hand to the trainer; "" for the toy tasks, which need none. Such an
   // experiment trains with run_config(), not base.
   std::string needs_data;
+  // Trained by the page and by "all"; false: by name only, natively (a sweep too long for a
+  // browser, whose recorded results the page shows).
+  bool page = true;
 };
 
 // remove_wo, freeze_wo, wo_heatmap, activation_stats, gain_vs_learning, lr_stability,
-// real_words: the order "all" lists them in.
+// real_words, wo_purpose: the order "all" lists them in; then words_purpose, the native one.
 const std::vector<ExperimentInfo>& experiments();
 // nullptr for an unknown name (and for "all", which is not one experiment).
 const ExperimentInfo* find_experiment(const std::string& name);
-// The experiments a config's "experiment" names: one, every one for "all", none if unknown.
+// The experiments a config's "experiment" names: one, every one the page trains for "all", none
+// if unknown.
 std::vector<const ExperimentInfo*> selected_experiments(const std::string& name);
 // The learning rates an experiment trains at (lr_stability.lrs for a sweep, else train.lr) and
 // its gradient clip (lr_stability.clip for a sweep, else train.clip).
@@ -86,7 +90,8 @@ std::vector<float> learning_rates(const ExperimentConfig& cfg);
 // [{"name": "remove_wo", "variants": ["learned", "identity"], "stats": false,
 //   "wo_snapshots": false, "lr_sweep": false, "frozen": [], "not_kept": ["stats", "wo", "ov"],
 //   "needs_data": null}, ...]; needs_data: ExperimentInfo::needs_data, null when empty.
-// frozen: its variants whose W_o never trains (wo_frozen), in the order of variants.
-nlohmann::json experiments_json();
+// frozen: its variants whose W_o never trains (wo_frozen), in the order of variants. The page's
+// experiments only, unless with_native.
+nlohmann::json experiments_json(bool with_native = false);
 
 }  // namespace wolab
