@@ -40,6 +40,12 @@ inline constexpr double kFarAccuracyGap = 0.10;
 // The article's claimed accuracy drop without W_o, in points: the claim tested, not a measurement.
 inline constexpr double kClaimedDropLow = 0.05;
 inline constexpr double kClaimedDropHigh = 0.15;
+// What W_o is for (decompose.cpp): a control recovers "most" of learned's lead over identity when
+// the 95% interval of its share lies at or above this, "little" at or below it; the interval
+// comes from this many resamples of the seeds, drawn by std::mt19937 seeded so.
+inline constexpr double kRecoversMost = 0.5;
+inline constexpr int kShareResamples = 4000;
+inline constexpr unsigned kShareBootstrapSeed = 20260407;
 // Held-out token accuracy at or above this is at the ceiling.
 inline constexpr double kCeilingAccuracy = 0.99;
 // kSmoothShare (0.05), the share of the run the loss at a fixed step is the mean over (ending

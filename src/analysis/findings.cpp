@@ -22,6 +22,12 @@ const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& k
                             {"frozen_random", "identity"}, {"learned", "identity"}}},
       // each variant against learned, on final PER and WER (every held-out word)
       {"real_words", {{"identity", "learned"}, {"frozen_random", "learned"}, {"learned_identity_init", "learned"}}},
+      // learned and each control against identity: the gaps the decomposition divides
+      {"wo_purpose", {{"learned", "identity"}, {"block_diagonal", "identity"}, {"scalar_gain", "identity"},
+                      {"identity_matched", "identity"}}},
+      {"words_purpose", {{"learned", "identity"}, {"block_diagonal", "identity"}, {"scalar_gain", "identity"},
+                         {"identity_matched", "identity"}, {"frozen_random_scaled", "identity"},
+                         {"frozen_orthogonal", "identity"}}},
   };
   return pairs;
 }
@@ -102,6 +108,7 @@ json finding(const Exp& e) {
     out["singular_values"] = singular_values(e);
   }
   if (e.name == "wo_heatmap") out["wo"] = wo_structure(e).to_json();
+  if (e.name == "wo_purpose" || e.name == "words_purpose") out["decomposition"] = decomposition(e);
   if (e.name == "activation_stats") {
     out["scale"] = scale_facts(e).to_json();
     out["early_late"] = early_late(e);

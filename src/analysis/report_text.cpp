@@ -317,6 +317,15 @@ std::string finding_text(const json& e) {
       out += against + "speed (" + metric_label(p["speed"]) + "): " + lead_phrase(p["speed"]) + "; token accuracy: " +
              lead_phrase(p["accuracy"]) + ".\n";
     }
+  if (f.contains("decomposition") && !f["decomposition"].is_null()) {
+    const json said = decomposition_words(f["decomposition"], Lang::en);
+    out += "  What W_o is for: " + said["lead"].get<std::string>() + " " + said["answer"].get<std::string>() + "\n";
+    for (const json& c : said["controls"])
+      out += "    " + c["variant"].get<std::string>() + " (" + c["name"].get<std::string>() + "): its lead over identity " +
+             (c["gap"].is_null() ? std::string("-") : c["gap"].get<std::string>()) +
+             (c["share"].is_null() ? std::string("") : "; " + c["share"].get<std::string>() + " of the lead") + "\n";
+    out += "    (shares: 95% intervals from " + std::to_string(kShareResamples) + " resamples of the seeds)\n";
+  }
   if (f.contains("speed_vs_identity")) {
     std::string list;
     for (const auto& [v, outcome] : f["speed_vs_identity"].items())

@@ -386,6 +386,10 @@ json words_figures(const Exp& e, const Pair& p);
 // ---- Findings per experiment (findings.cpp) ----
 
 json finding(const Exp& e);
+// wo_purpose and words_purpose: learned's lead over identity (its measure, n, effect, whether it
+// is real) and per control its gap to identity, its share of the lead with a bootstrap interval
+// and its reading (decompose.cpp, docs/claims.md "What W_o is for"); null without the pair.
+json decomposition(const Exp& e);
 
 // ---- The conclusion (conclusion.cpp) ----
 

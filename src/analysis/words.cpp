@@ -355,7 +355,19 @@ json analysis_words(const json& analysis, Lang lang) {
   json claims = json::array(), words_claims = json::array();
   for (const json& c : analysis["claims"]) claims.push_back(claim_words(c, lang));
   for (const json& c : analysis["words_claims"]) words_claims.push_back(claim_words(c, lang));
+  json purpose = json::array();
+  if (analysis.contains("experiments"))
+    for (const json& e : analysis["experiments"]) {
+      const json& f = e["finding"];
+      if (!f.is_object() || !f.contains("decomposition") || f["decomposition"].is_null()) continue;
+      json p = {{"experiment", e["experiment"]},
+                {"d_model", e["run_config"]["model"]["d_model"]},
+                {"heads", e["run_config"]["model"]["heads"]}};
+      p.update(decomposition_words(f["decomposition"], lang));
+      purpose.push_back(p);
+    }
   return {{"lang", kLangCodes[static_cast<size_t>(lang)]},
+          {"purpose", purpose},
           {"groups", groups},
           {"statements", statements},
           {"headline", claims.empty() ? json(nullptr) : json(headline_words(analysis["claims"], lang))},

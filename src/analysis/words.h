@@ -77,6 +77,10 @@ std::string plain_words(const nlohmann::json& plain, Lang lang);
 // The title of a design philosophy of kClaimGroups.
 std::string group_words(const std::string& group, Lang lang);
 
+// What W_o is for: a decomposition (decompose.cpp, an experiment finding's "decomposition")
+// worded: {"lead": "Without W_o the final PER ... was worse by ...", "answer": the plain sentence
+// of its code, "controls": [{"variant", "name", "share": "87% (61% to 104%)" or null, "gap"}]}.
+nlohmann::json decomposition_words(const nlohmann::json& decomposition, Lang lang);
 // Claim `id` as the article states it ("Without W_o, the loss falls clearly slower.").
 std::string statement_words(int id, Lang lang);
 // What a list of claims (analyze()'s "claims") found overall, in one line: "Of the article's 9
@@ -88,7 +92,9 @@ nlohmann::json claim_words(const nlohmann::json& claim, Lang lang);
 // The words of a whole analysis for the page (docs/api.md, analysisWords):
 // {"lang", "groups": [{"code", "title", "claims": [id, ...]}], "statements": [{"id", "text",
 //  "says"}] (every claim's, analysed or not: its statement, and "The article: " before it), "headline" (headline_words of its claims; null for none),
-//  "claims": [claim words], "words_claims": [claim words]}, each claim's words claim_words'.
+//  "claims": [claim words], "words_claims": [claim words], "purpose": [{"experiment", "d_model",
+//  "heads", ...decomposition_words}] per experiment with a decomposition}, each claim's words
+//  claim_words'.
 nlohmann::json analysis_words(const nlohmann::json& analysis, Lang lang);
 
 }  // namespace wolab

@@ -45,6 +45,25 @@ const std::vector<WordsRow>& words_rows() {
       {"headline_comma", ", ", "，"},
       {"headline_and", " and ", "，"},
 
+      // ---- What W_o is for: learned's lead over identity, decomposed by the controls ----
+      {"purpose_measure_per", "final PER on the held-out words", "留出单词上的最终 PER"},
+      {"purpose_measure_loss_at_100", "training loss at the end", "训练结束时的损失"},
+      {"purpose_lead", "Without W_o the {measure} was worse by {lead}, over {n} seeds.",
+       "没有 W_o 时，{measure}差了 {lead}（{n} 个种子）。"},
+      {"purpose_lead_too_small", "W_o's lead over none is too small here to say what it comes from.",
+       "这里 W_o 相对没有 W_o 的领先太小，无法分解其来源。"},
+      {"purpose_mixing_adds_little", "A per-head projection without mixing recovers {share} of W_o's lead: mixing heads adds little here.",
+       "不混合各头、每个头各自的投影找回了 W_o 领先的 {share}：在这里混合各头作用不大。"},
+      {"purpose_mixing_matters", "A per-head projection without mixing recovers only {share} of W_o's lead: mixing heads matters here.",
+       "不混合各头、每个头各自的投影只找回了 W_o 领先的 {share}：在这里混合各头是关键。"},
+      {"purpose_mixing_unsure", "A per-head projection without mixing recovers {share} of W_o's lead: too uncertain to say whether mixing heads matters.",
+       "不混合各头、每个头各自的投影找回了 W_o 领先的 {share}：太不确定，无法判断混合各头是否重要。"},
+      {"purpose_block_diagonal", "per-head blocks, no mixing", "每头一块，不混合"},
+      {"purpose_scalar_gain", "one learned gain, no matrix", "一个可学习的增益，无矩阵"},
+      {"purpose_identity_matched", "no W_o, its parameters in a wider FFN", "无 W_o，参数移到更宽的 FFN"},
+      {"purpose_frozen_random_scaled", "a frozen random matrix of identity's gain", "与单位矩阵增益相同的冻结随机矩阵"},
+      {"purpose_frozen_orthogonal", "a frozen orthogonal matrix", "冻结的正交矩阵"},
+
       // ---- The article's three design philosophies (kClaimGroups) ----
       {"group_fusion", "Fusion of the heads: from concatenation to a shared space", "特征融合：从“拼接”到“交响”"},
       {"group_freedom", "Learnable freedom: a layer, not a fixed matrix", "可学习的自由度：一个层，而不是固定的矩阵"},

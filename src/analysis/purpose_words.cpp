@@ -1,0 +1,62 @@
+// What W_o is for, worded (words.h): the decomposition of learned's lead over identity by the
+// controls (decompose.cpp), from the words table, for the CLI and the page.
+#include <cmath>
+
+#include "analysis/words.h"
+
+namespace wolab {
+
+using json = nlohmann::json;
+
+namespace {
+
+using wording::fmt;
+
+// A share of the lead in percent, whole numbers ("87%", "-12%").
+std::string share_percent(double x) { return fmt("%.0f%%", 100 * x); }
+
+// "87% (61% to 104%)", or "87%" without an interval.
+std::string share_words(const json& share, Lang lang) {
+  std::string out = share_percent(share["mean"].get<double>());
+  if (share["lo"].is_null()) return out;
+  return out + words("plain_interval", lang, {{"lo", share_percent(share["lo"].get<double>())},
+                                              {"hi", share_percent(share["hi"].get<double>())}});
+}
+
+// An effect in the favour of the first variant of its pair: points of PER, or the other's loss
+// that much higher (e^x - 1, in percent); its interval after it.
+std::string effect_words(const json& effect, Lang lang) {
+  const bool log_ratio = effect["scale"] == "log_ratio";
+  const auto at = [&](double x) {
+    return log_ratio ? fmt("%.0f%%", 100 * std::expm1(x)) : words("plain_gap_points", lang, {{"x", fmt("%.2f", 100 * x)}});
+  };
+  std::string out = at(effect["mean"].get<double>());
+  if (effect["lo"].is_null()) return out;
+  return out + words("plain_interval", lang, {{"lo", at(effect["lo"].get<double>())}, {"hi", at(effect["hi"].get<double>())}});
+}
+
+}  // namespace
+
+json decomposition_words(const json& d, Lang lang) {
+  const std::string measure = words(std::string("purpose_measure_") + d["measure"].get<std::string>(), lang);
+  const std::string lead = d["lead"].is_null() ? "-" : effect_words(d["lead"], lang);
+  const Fill fill = {{"measure", measure}, {"lead", lead}, {"n", std::to_string(d["n"].get<int>())}};
+  json controls = json::array();
+  std::string mixing;
+  for (const json& c : d["controls"]) {
+    const std::string v = c["variant"].get<std::string>();
+    const std::string share = c["share"].is_null() ? "" : share_words(c["share"], lang);
+    if (v == "block_diagonal") mixing = share;
+    controls.push_back({{"variant", v},
+                        {"name", words("purpose_" + v, lang)},
+                        {"share", c["share"].is_null() ? json(nullptr) : json(share)},
+                        {"gap", c["effect"].is_null() ? json(nullptr) : json(effect_words(c["effect"], lang))}});
+  }
+  Fill answer = fill;
+  answer["share"] = mixing;
+  return {{"lead", words("purpose_lead", lang, fill)},
+          {"answer", words("purpose_" + d["code"].get<std::string>(), lang, answer)},
+          {"controls", controls}};
+}
+
+}  // namespace wolab
