@@ -247,7 +247,8 @@ json thresholds_json() {
           {"scale_change", kScaleChange},             {"trainable_share", kTrainableShare},
           {"much_smaller_lr", kMuchSmallerLr},        {"min_seeds", kMinSeeds},
           {"near_chance", kNearChance},               {"word_rate_tie", kWordRateTie},
-          {"threshold_window", kThresholdWindow},     {"interval_level", 0.95}};
+          {"threshold_window", kThresholdWindow},     {"interval_level", 0.95},
+          {"recovers_most", kRecoversMost}};
 }
 
 }  // namespace

@@ -20,8 +20,8 @@ std::string output_path(const std::string& path, const std::string& part) {
 
 std::vector<std::string> results_paths(const ExperimentConfig& cfg, const std::string& out) {
   std::vector<std::string> outputs;
-  for (const ExperimentInfo& e : experiments())
-    if (cfg.experiment == "all") outputs.push_back(output_path(out, "." + e.name));
+  if (cfg.experiment == "all")
+    for (const ExperimentInfo* e : selected_experiments("all")) outputs.push_back(output_path(out, "." + e->name));
   if (outputs.empty()) outputs.push_back(out);
   return outputs;
 }

@@ -205,7 +205,7 @@ TEST(Config, EveryRangeHasItsMessage) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"experiment": "all_of_them"})",
        "experiment: unknown value \"all_of_them\"; use remove_wo, freeze_wo, wo_heatmap, activation_stats, "
-       "gain_vs_learning, lr_stability, real_words or all"},
+       "gain_vs_learning, lr_stability, real_words, wo_purpose, words_purpose or all"},
       {R"({"seeds": 0})", "seeds: 0 is out of range; use an integer in 1..100"},
       {R"({"seeds": 101})", "seeds: 101 is out of range; use an integer in 1..100"},
       {R"({"model": {"d_model": 0}})", "model.d_model: 0 is out of range; use an integer in 1..1024"},

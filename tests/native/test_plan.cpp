@@ -43,8 +43,16 @@ TEST(Experiment, VariantsAndNeedsMatchTheDocs) {
             (V{"learned", "identity", "frozen_random", "frozen_random_scaled", "frozen_orthogonal"}));
   EXPECT_EQ(variant_names("lr_stability"), (V{"learned", "identity", "frozen_random", "learned_identity_init"}));
   EXPECT_EQ(variant_names("real_words"), (V{"learned", "identity", "frozen_random", "learned_identity_init"}));
+  EXPECT_EQ(variant_names("wo_purpose"), (V{"learned", "identity", "block_diagonal", "scalar_gain", "identity_matched"}));
+  EXPECT_EQ(variant_names("words_purpose"), (V{"learned", "identity", "block_diagonal", "scalar_gain", "identity_matched",
+                                                "frozen_random_scaled", "frozen_orthogonal"}));
   EXPECT_EQ(find_experiment("all"), nullptr);
-  EXPECT_EQ(selected_experiments("all").size(), 7u);
+  // "all": the page's experiments, not words_purpose (native only: by name)
+  EXPECT_EQ(selected_experiments("all").size(), 8u);
+  EXPECT_EQ(selected_experiments("words_purpose").size(), 1u);
+  EXPECT_FALSE(find_experiment("words_purpose")->page);
+  EXPECT_EQ(experiments_json().size(), 8u);
+  EXPECT_EQ(experiments_json(true).size(), 9u);
   EXPECT_TRUE(selected_experiments("nope").empty());
   std::vector<std::string> needs;
   for (const ExperimentInfo& e : experiments())
@@ -111,13 +119,14 @@ TEST(Plan, AllTrainsEachDistinctRunOnce) {
   cfg.seeds = 3;
   const auto plan = plan_runs(cfg, {"all"});
   // Per seed: the six W_o modes at train.lr and train.clip, shared by the first five
-  // experiments, lr_stability's 4 variants × 5 rates, all unclipped, so shared with none, and
-  // real_words' 4 on words.
-  ASSERT_EQ(plan.size(), 3u * (6 + 4 * 5 + 4));
+  // experiments, lr_stability's 4 variants × 5 rates, all unclipped, so shared with none,
+  // real_words' 4 on words, and wo_purpose's 3 controls (its learned and identity shared).
+  ASSERT_EQ(plan.size(), 3u * (6 + 4 * 5 + 4 + 3));
   std::set<Key> keys;
   for (const PlannedRun& r : plan) EXPECT_TRUE(keys.insert(key_of(r)).second) << to_string(r.config.model.wo);
   // Every run an experiment needs on its own is in the plan of "all", under that experiment.
-  for (const ExperimentInfo& e : experiments()) {
+  for (const ExperimentInfo* one : selected_experiments("all")) {
+    const ExperimentInfo& e = *one;
     const auto mine = plan_runs(cfg, {e.name});
     size_t found = 0;
     for (const PlannedRun& r : plan) {
@@ -129,11 +138,11 @@ TEST(Plan, AllTrainsEachDistinctRunOnce) {
     }
     EXPECT_EQ(found, mine.size()) << e.name;
   }
-  // The learned run of a seed serves five experiments and keeps what two of them show.
+  // The learned run of a seed serves six experiments and keeps what two of them show.
   const PlannedRun& learned = plan[0];
   EXPECT_EQ(learned.config.model.wo, WoMode::learned);
   EXPECT_EQ(learned.experiments, (std::vector<std::string>{"remove_wo", "freeze_wo", "wo_heatmap",
-                                                          "activation_stats", "gain_vs_learning"}));
+                                                          "activation_stats", "gain_vs_learning", "wo_purpose"}));
   EXPECT_TRUE(learned.keep_stats);
   EXPECT_TRUE(learned.keep_wo);
   for (const PlannedRun& r : plan) {
@@ -200,7 +209,7 @@ TEST(Plan, BadNamesAndConfigsAreRefused) {
     ADD_FAILURE();
   } catch (const ConfigError& e) {
     EXPECT_STREQ(e.what(), "experiments: unknown experiment \"nope\"; use remove_wo, freeze_wo, wo_heatmap, "
-                           "activation_stats, gain_vs_learning, lr_stability, real_words, or all");
+                           "activation_stats, gain_vs_learning, lr_stability, real_words, wo_purpose, words_purpose, or all");
   }
   EXPECT_THROW(plan_runs(cfg, {}), ConfigError);
   ExperimentConfig bad = cfg;
@@ -259,10 +268,10 @@ TEST(Experiment, AllSharesRunsAndEachResultKeepsItsOwn) {
   cfg.lr_stability.lrs = {0.001f, 0.01f};
   int runs_seen = 0;
   auto results = run_experiment(cfg, [&](int, int runs, const Trainer&) { runs_seen = runs; }, 1, small_lexicon());
-  EXPECT_EQ(runs_seen, 6 + 4 * 2 + 4);  // not the 2+4+1+2+5+8+4 = 26 runs of the seven experiments
-  ASSERT_EQ(results.size(), 7u);
-  const size_t runs[] = {2, 4, 1, 2, 5, 8, 4};
-  for (size_t i = 0; i < 7; ++i) {
+  EXPECT_EQ(runs_seen, 6 + 4 * 2 + 4 + 3);  // not the 2+4+1+2+5+8+4+5 = 31 runs of the eight experiments
+  ASSERT_EQ(results.size(), 8u);
+  const size_t runs[] = {2, 4, 1, 2, 5, 8, 4, 5};
+  for (size_t i = 0; i < 8; ++i) {
     const std::string name = experiments()[i].name;
     EXPECT_EQ(results[i]["experiment"], name);
     EXPECT_EQ(results[i]["runs"].size(), runs[i]) << name;

@@ -86,7 +86,7 @@ std::vector<ShardText> shard_texts(const ExperimentConfig& cfg, int n) {
 TEST(Shard, MergedSlicesAreTheUnshardedResultsOfEveryExperiment) {
   const ExperimentConfig cfg = all_config();
   const std::vector<json> whole = run_experiment(cfg, nullptr, 1, small_lexicon());
-  ASSERT_EQ(whole.size(), experiments().size());
+  ASSERT_EQ(whole.size(), selected_experiments("all").size());
   for (int n : {1, 3}) {  // one slice is the whole plan
     std::vector<ShardText> files = shard_texts(cfg, n);
     std::reverse(files.begin(), files.end());  // any order
@@ -101,6 +101,7 @@ TEST(Shard, MergedSlicesAreTheUnshardedResultsOfEveryExperiment) {
   }
   // Each experiment alone, too: its own plan is cut (runs keep only what it keeps).
   for (const ExperimentInfo& e : experiments()) {
+    if (!e.page) continue;  // words_purpose: real_words' training, seven variants over
     ExperimentConfig one = cfg;
     one.experiment = e.name;
     const Merged merged = merge_shards(shard_texts(one, 2));
