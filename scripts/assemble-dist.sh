@@ -52,6 +52,11 @@ node scripts/render-doc.js docs/claims.md "$tmp/rules.html" || cannot_assemble "
 if [[ -d recorded/converged ]]; then
   cp -R recorded/converged "$tmp/converged" || cannot_assemble "copying recorded/converged failed"
 fi
+# What W_o is for, trained natively (scripts/sweep-purpose.sh, recorded by record-purpose.sh): the
+# first screen's figure reads the sizes its manifest's "figure" names.
+if [[ -d recorded/purpose ]]; then
+  cp -R recorded/purpose "$tmp/purpose" || cannot_assemble "copying recorded/purpose failed"
+fi
 # The presets' recordings: the committed ones where they match their manifest, else those in place.
 if bash scripts/check-manifest.sh recorded/presets; then
   cp -R recorded/presets "$tmp/recorded" && rm "$tmp/recorded/manifest.json" ||

@@ -39,6 +39,9 @@ if [[ ${1:-} == --list ]]; then
   echo "$sweeps"
   exit 0
 fi
+mkdir -p "$work"
+# The core the sweeps train with: the commit, and how many of its source files differed from it.
+[[ -s $work/commit.txt ]] || echo "$(git rev-parse HEAD) $(git status --porcelain -- src bindings CMakeLists.txt | wc -l)" > "$work/commit.txt"
 read -r -a only <<<"${PURPOSE_ONLY:-}"
 while IFS='|' read -r name experiment flags; do
   [[ ${#only[@]} -eq 0 || " ${only[*]} " == *" $name "* ]] || continue

@@ -28,6 +28,7 @@ import { setRunCodes } from './state/run-status.js';
 import { setUpLinkLanding } from './controls/link-landing.js';
 import { renderDiagram, setUpDiagram } from './lesson/block-diagram.js';
 import { renderFusion, setUpFusion } from './lesson/fusion-figure.js';
+import { renderPurpose, setUpPurpose } from './lesson/purpose-figure.js';
 
 // Resolves in a task of its own, after whatever else is queued (input, rendering).
 const nextTask = () => new Promise((resolve) => setTimeout(resolve));
@@ -41,6 +42,7 @@ function renderAll() {
   overall.renderNow();
   renderDiagram();
   renderFusion();
+  renderPurpose();
   renderClaims();
   if (core.get().wolab) showEngine();
 }
@@ -131,6 +133,7 @@ async function boot() {
   pool.set(new Runner(engine, poolSize(), onWorker));
   startAnalysis(engine);
   if (!chrome.get().embed) setUpFusion(experimentInfos(), core.get().presetNames[0]);
+  if (!chrome.get().embed) setUpPurpose(core.get().presetNames[0]);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();

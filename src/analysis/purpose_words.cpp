@@ -47,9 +47,11 @@ json decomposition_words(const json& d, Lang lang) {
     const std::string v = c["variant"].get<std::string>();
     const std::string share = c["share"].is_null() ? "" : share_words(c["share"], lang);
     if (v == "block_diagonal") mixing = share;
+    const std::string name = words("purpose_" + v, lang);
     controls.push_back({{"variant", v},
-                        {"name", words("purpose_" + v, lang)},
+                        {"name", name},
                         {"share", c["share"].is_null() ? json(nullptr) : json(share)},
+                        {"line", c["share"].is_null() ? json(nullptr) : json(words("purpose_control", lang, {{"name", name}, {"share", share}}))},
                         {"gap", c["effect"].is_null() ? json(nullptr) : json(effect_words(c["effect"], lang))}});
   }
   Fill answer = fill;

@@ -79,7 +79,8 @@ std::string group_words(const std::string& group, Lang lang);
 
 // What W_o is for: a decomposition (decompose.cpp, an experiment finding's "decomposition")
 // worded: {"lead": "Without W_o the final PER ... was worse by ...", "answer": the plain sentence
-// of its code, "controls": [{"variant", "name", "share": "87% (61% to 104%)" or null, "gap"}]}.
+// of its code, "controls": [{"variant", "name", "share": "87% (61% to 104%)" or null, "gap", "line": "per-head
+// blocks, no mixing: 87% (61% to 104%) of W_o's lead." or null}]}.
 nlohmann::json decomposition_words(const nlohmann::json& decomposition, Lang lang);
 // Claim `id` as the article states it ("Without W_o, the loss falls clearly slower.").
 std::string statement_words(int id, Lang lang);

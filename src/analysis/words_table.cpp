@@ -58,6 +58,7 @@ const std::vector<WordsRow>& words_rows() {
        "不混合各头、每个头各自的投影只找回了 W_o 领先的 {share}：在这里混合各头是关键。"},
       {"purpose_mixing_unsure", "A per-head projection without mixing recovers {share} of W_o's lead: too uncertain to say whether mixing heads matters.",
        "不混合各头、每个头各自的投影找回了 W_o 领先的 {share}：太不确定，无法判断混合各头是否重要。"},
+      {"purpose_control", "{name}: {share} of W_o's lead.", "{name}：找回 W_o 领先的 {share}。"},
       {"purpose_block_diagonal", "per-head blocks, no mixing", "每头一块，不混合"},
       {"purpose_scalar_gain", "one learned gain, no matrix", "一个可学习的增益，无矩阵"},
       {"purpose_identity_matched", "no W_o, its parameters in a wider FFN", "无 W_o，参数移到更宽的 FFN"},

@@ -253,10 +253,24 @@ function lrLines(f, th) {
 
 // The verdict sentences of one experiment's analysis (exp.analysis, experiment-section.js): its comparisons,
 // its own interpretation (experiments 3 to 6), then which variants were still learning.
+// What W_o is for (wo_purpose, words_purpose): the core's words of its decomposition, the answer
+// first; null without one. `e`: an experiment of an analysis (its experiments[i]).
+export function purposeWords(e) {
+  if (!e.finding || !e.finding.decomposition) return null;
+  const analysis = { claims: [], words_claims: [], experiments: [e] };
+  return parseWords(core.get().wolab.analysisWords(JSON.stringify(analysis), lang())).purpose[0];
+}
+
+function purposeLines(e) {
+  const said = purposeWords(e);
+  return said ? [said.answer, said.lead, ...said.controls.map((c) => c.line).filter(Boolean)] : [];
+}
+
 export function verdictSentences(e) {
   const f = e.finding || {};
   const th = e.thresholds;
-  return [...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th), ...convergenceLines(e)];
+  return [...purposeLines(e), ...pairLines(f, th), ...gainLines(f, th), ...woLines(f.wo, th), ...scaleLines(f.scale), ...lrLines(f, th),
+    ...convergenceLines(e)];
 }
 
 // The verdict box under an experiment's heading: one sentence per line.

@@ -111,6 +111,21 @@ const failsFirst = {
   },
 };
 
+// What W_o is for: which control brings back most of learned W_o's lead over none (a control
+// whose share of it reads "most", docs/claims.md "What W_o is for"), or none of them; open when
+// the lead is too small to decompose or no control clearly recovers most or little.
+const purpose = {
+  ...worded(['block_diagonal', 'scalar_gain', 'identity_matched', 'none']),
+  read({ finding: { decomposition: d } }) {
+    if (!d) return null;
+    if (!d.decided) return { borneOut: [], measured: t('pmPurposeSmall') };
+    const most = d.controls.filter((c) => c.reading === 'most').map((c) => c.variant);
+    const none = d.controls.every((c) => c.reading === 'little');
+    const items = d.controls.filter((c) => c.share).map((c) => t('pmPurposeItem', { variant: c.variant, share: fixed(100 * c.share.mean, 0) }));
+    return { borneOut: most.length ? most : none ? ['none'] : [], measured: t('pmPurpose', { list: join(items) }) };
+  },
+};
+
 // A sweep asks which variant fails first; W_o snapshots, whether W_o looks diagonal; activation
 // statistics, W_o's early scale; frozen matrices scaled like the identity, whether scale is what
 // a frozen W_o lacks; real words, whether no W_o or the learned one ends with fewer phonemes wrong; else a speed race
@@ -119,6 +134,7 @@ const failsFirst = {
 export function questionFor(info) {
   const has = (v) => info.variants.includes(v);
   if (info.lr_sweep) return failsFirst;
+  if (has('block_diagonal')) return purpose;
   if (info.wo_snapshots) return diagonal;
   if (info.stats) return earlyScale;
   if (has('frozen_random_scaled')) return scaling;
