@@ -24,15 +24,20 @@ std::string share_words(const json& share, Lang lang) {
 }
 
 // An effect in the favour of the first variant of its pair: points of PER, or the other's loss
-// that much higher (e^x - 1, in percent); its interval after it.
+// that much higher (e^x - 1, in percent); its interval after it, bare ("0.23 points (0.08 to
+// 0.39)").
 std::string effect_words(const json& effect, Lang lang) {
   const bool log_ratio = effect["scale"] == "log_ratio";
-  const auto at = [&](double x) {
-    return log_ratio ? fmt("%.0f%%", 100 * std::expm1(x)) : words("plain_gap_points", lang, {{"x", fmt("%.2f", 100 * x)}});
+  // Points as the plain sentences write a gap: two decimals under 1, one under 10, whole above.
+  const auto number = [&](double x) {
+    if (log_ratio) return fmt("%.0f%%", 100 * std::expm1(x));
+    const double p = 100 * x;
+    return fmt(std::fabs(p) < 1 ? "%.2f" : std::fabs(p) < 10 ? "%.1f" : "%.0f", p);
   };
-  std::string out = at(effect["mean"].get<double>());
+  const std::string mean = number(effect["mean"].get<double>());
+  std::string out = log_ratio ? mean : words("plain_gap_points", lang, {{"x", mean}});
   if (effect["lo"].is_null()) return out;
-  return out + words("plain_interval", lang, {{"lo", at(effect["lo"].get<double>())}, {"hi", at(effect["hi"].get<double>())}});
+  return out + words("plain_interval", lang, {{"lo", number(effect["lo"].get<double>())}, {"hi", number(effect["hi"].get<double>())}});
 }
 
 }  // namespace

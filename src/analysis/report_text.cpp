@@ -454,7 +454,7 @@ std::string claims_text(const json& claims) {
 // The answer first: each claim's plain sentence and verdict, grouped by the article's three
 // design philosophies (kClaimGroups), the claims of real words after their group's.
 std::string plain_summary(const json& analysis, Lang lang) {
-  std::string out = words("summary_title", lang) + "\n " + headline_words(analysis["claims"], lang) + "\n";
+  std::string out = words("summary_title", lang) + "\n " + headline_words(analysis, lang) + "\n";
   // The claim as the article states it, then what the runs found.
   const auto line = [&](const json& c, const char* where) {
     char head[64];

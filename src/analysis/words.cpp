@@ -316,7 +316,12 @@ std::string plain_words(const json& plain, Lang lang) {
 
 std::string statement_words(int id, Lang lang) { return words("claim_" + std::to_string(id), lang); }
 
-std::string headline_words(const json& claims, Lang lang) {
+std::string headline_words(const json& analysis, Lang lang) {
+  // The toy tasks' claims; real words' alone when the toy tasks tested none (a real-words input).
+  bool toy = false;
+  for (const json& c : analysis["claims"]) toy = toy || c["reason"] != code(Reason::experiment_absent);
+  const bool words_only = !toy && analysis.contains("words_claims") && !analysis["words_claims"].empty();
+  const json& claims = analysis[words_only ? "words_claims" : "claims"];
   std::map<std::string, int> counts;
   for (const json& c : claims) ++counts[c["verdict"].get<std::string>()];
   const auto count = [&](Verdict v) { return counts[code(v)]; };
@@ -329,7 +334,8 @@ std::string headline_words(const json& claims, Lang lang) {
   std::string rest;
   for (Verdict v : {Verdict::not_decided, Verdict::not_tested})
     if (count(v) > 0) rest += words("headline_" + std::string(code(v)), lang, {{"k", std::to_string(count(v))}});
-  return words("headline", lang, {{"n", std::to_string(claims.size())}, {"parts", joined}, {"rest", rest}});
+  return words(words_only ? "headline_words" : "headline", lang,
+               {{"n", std::to_string(claims.size())}, {"parts", joined}, {"rest", rest}});
 }
 
 json claim_words(const json& c, Lang lang) {
@@ -370,7 +376,7 @@ json analysis_words(const json& analysis, Lang lang) {
           {"purpose", purpose},
           {"groups", groups},
           {"statements", statements},
-          {"headline", claims.empty() ? json(nullptr) : json(headline_words(analysis["claims"], lang))},
+          {"headline", claims.empty() ? json(nullptr) : json(headline_words(analysis, lang))},
           {"claims", claims},
           {"words_claims", words_claims}};
 }

@@ -84,9 +84,10 @@ std::string group_words(const std::string& group, Lang lang);
 nlohmann::json decomposition_words(const nlohmann::json& decomposition, Lang lang);
 // Claim `id` as the article states it ("Without W_o, the loss falls clearly slower.").
 std::string statement_words(int id, Lang lang);
-// What a list of claims (analyze()'s "claims") found overall, in one line: "Of the article's 9
-// claims, these runs support 1, partly support 4 and do not support 2; 2 not decided."
-std::string headline_words(const nlohmann::json& claims, Lang lang);
+// What an analysis's claims found overall, in one line: "Of the article's 9 claims, these runs
+// support 1, partly support 4 and do not support 2; 2 not decided."; for an input of real words
+// alone (no toy task tested), its words_claims': "Of the article's claims 1–4, on real words, ...".
+std::string headline_words(const nlohmann::json& analysis, Lang lang);
 // One claim of analyze()'s JSON worded: {"id", "group", "statement", "verdict", "reason",
 // "plain", "lead"}, lead the lead words of figures.comparison, or null for a claim without one.
 nlohmann::json claim_words(const nlohmann::json& claim, Lang lang);

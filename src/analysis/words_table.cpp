@@ -36,6 +36,8 @@ const std::vector<WordsRow>& words_rows() {
 
       // ---- The headline: what the runs found overall, from the verdicts' counts ----
       {"headline", "Of the article's {n} claims, these runs {parts}{rest}.", "文章的 {n} 个论断中，这些运行{parts}{rest}。"},
+      {"headline_words", "Of the article's claims 1–4, judged on real words, these runs {parts}{rest}.",
+       "文章的论断 1–4 在真实单词上，这些运行{parts}{rest}。"},
       {"headline_supported", "support {k}", "支持 {k} 个"},
       {"headline_partly_supported", "partly support {k}", "部分支持 {k} 个"},
       {"headline_not_supported", "do not support {k}", "不支持 {k} 个"},

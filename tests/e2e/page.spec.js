@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { openPage, presets, query, runAndWait, screenshot, TIMED, TINY, untilAttribute } from './helpers.js';
 
-const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words'];
+const EXPERIMENTS = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words', 'wo_purpose'];
 
 test('loads with no console errors, nothing off-origin, the Quick preset selected', async ({ page }) => {
   const problems = await openPage(page);
@@ -334,7 +334,7 @@ test('no main-thread task over 100 ms while all the experiments train', TIMED, a
   const problems = await openPage(page, query({ ...TINY, d_model: 16, heads: 4, steps: 200, seeds: 2, lrs: '0.01' }));
   await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline'] });
   await page.locator('#run-all').click();
-  for (const e of EXPERIMENTS.filter((e) => e !== 'real_words')) {  // Run all: 1 to 6
+  for (const e of EXPERIMENTS.filter((e) => e !== 'real_words')) {  // Run all: 1 to 6 and 8
     await untilAttribute(page.locator(`#exp-${e}`), 'data-state', 'settled', 60_000);
   }
   await page.waitForTimeout(300);  // the last throttled renders

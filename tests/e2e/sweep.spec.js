@@ -179,7 +179,8 @@ test('?embed=lr_stability shows experiment 6 alone and runs it', async ({ page }
 // The experiments, their variants and what they keep are the core's (Embind experiments()):
 // apart from the texts (i18n*.js) and comments, no script of the page names one.
 test('the page scripts hold no experiment names outside the texts', async () => {
-  const names = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words'];
+  const names = ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'real_words', 'wo_purpose',
+    'words_purpose'];
   const dir = path.resolve('web');
   const scripts = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('i18n'));
   expect(scripts.length).toBeGreaterThan(10);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/words.h"
 #include "analysis_fixtures.h"
 
 namespace wolab::analysis_test {
@@ -159,6 +160,11 @@ TEST(Analysis, RealWordsAreTheSecondColumnBesideTheToyTasks) {
   const json apart = analyze({words_results(words({{0.60, 0.61, 0.80, 0.60}, {0.60, 0.61, 0.80, 0.60}, {0.60, 0.61, 0.80, 0.60}}))});
   EXPECT_EQ(conclude(analyze({toy}), apart)["words"], a["conclusion"]["words"]);
   EXPECT_EQ(conclude(analyze({toy}), apart)["counts"], analyze({toy})["conclusion"]["counts"]);
+  // Its headline counts the claims it tests: 1 to 4 on real words, not the toy tasks' nine.
+  EXPECT_EQ(analysis_words(apart, Lang::en)["headline"].get<std::string>().rfind(
+                "Of the article's claims 1–4, judged on real words, these runs partly support 2 and do not support 2.", 0),
+            0u) << analysis_words(apart, Lang::en)["headline"];
+  EXPECT_EQ(analysis_words(a, Lang::en)["headline"].get<std::string>().rfind("Of the article's 9 claims, these runs support 1", 0), 0u);
 }
 
 // Claim 1 on real words reads the held-out PER over the run, not the training loss: here learned

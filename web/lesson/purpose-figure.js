@@ -2,7 +2,8 @@
 // wo_purpose or words_purpose, its lead over none (identity) with its 95% interval over seeds, and
 // the core's plain answer (docs/claims.md, "What W_o is for"). Read from the recorded runs: real
 // words trained to the end natively (recorded/purpose, which assemble-dist.sh copies to
-// dist/purpose/) where they are, else the first preset's recording of wo_purpose.
+// dist/purpose/) where they are, else the first preset's recording of the experiment whose
+// analysis decomposes the lead (wo_purpose).
 import { t } from '../i18n/i18n.js';
 import { $, el } from '../views/dom.js';
 import { recordedAnalysis } from '../results/recorded.js';
@@ -36,7 +37,7 @@ export async function setUpPurpose(preset) {
   let found = await wordsRecording();
   if (!found) {
     const analysis = await recordedAnalysis(preset);
-    const experiment = analysis && analysis.experiments.find((e) => e.experiment === 'wo_purpose');
+    const experiment = analysis && analysis.experiments.find((e) => e.finding && e.finding.decomposition);
     if (experiment) found = { experiment, source: 'purposeSourcePreset' };
   }
   if (found) Object.assign(figure, found);
