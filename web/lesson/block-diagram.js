@@ -142,21 +142,38 @@ function woName(x, y) {
   return name;
 }
 
+// The controls of "What W_o is for": each head's own block and no other (separate boxes), or one
+// gain and no matrix (a dial).
+function blocks() {
+  return LANES.map((lane, i) => svg('rect', { x: X.wo + 6, y: segment(i).y0 - 4, width: X.woW - 12, height: segment(i).y1 - segment(i).y0 + 8,
+    rx: 6, class: 'bd-block', style: { stroke: headColor(i) } }));
+}
+function dial(x, y) {
+  const g = svg('g', { class: 'bd-dial', transform: `translate(${x},${y})` });
+  g.append(svg('circle', { cx: 0, cy: 0, r: 15 }), svg('path', { d: 'M0,0 L9,-9' }), svg('text', { x: 0, y: 28, 'text-anchor': 'middle' }, 'g'));
+  return g;
+}
+
 // W_o as the variant shown draws it.
 function wo() {
   const v = diagram.variant;
-  const identity = v === 'identity';
+  // No matrix that mixes: identity, and the controls but block_diagonal's blocks.
+  const noMatrix = v === 'identity' || v === 'identity_matched' || v === 'scalar_gain';
+  const own = noMatrix || v === 'block_diagonal';  // each head keeps its own slice
   const frozen = diagram.frozen.has(v);
   const fromIdentity = v === 'learned_identity_init';
   const shapes = [
-    svg('rect', { x: X.wo, y: TOP - 4, width: X.woW, height: BOTTOM - TOP + 8, rx: 10, class: `bd-wo${identity ? ' absent' : ''}${frozen ? ' frozen' : ''}` }),
-    wires(!identity, identity || fromIdentity),
-    identity ? svg('text', { x: X.wo + X.woW / 2, y: TOP - 12, class: 'bd-wo-name', 'text-anchor': 'middle' }, t('dNoWo')) : woName(X.wo + X.woW / 2, TOP - 12),
+    svg('rect', { x: X.wo, y: TOP - 4, width: X.woW, height: BOTTOM - TOP + 8, rx: 10, class: `bd-wo${noMatrix ? ' absent' : ''}${frozen ? ' frozen' : ''}` }),
+    wires(!own, own || fromIdentity),
+    v === 'identity' || v === 'identity_matched' ? svg('text', { x: X.wo + X.woW / 2, y: TOP - 12, class: 'bd-wo-name', 'text-anchor': 'middle' }, t('dNoWo'))
+      : woName(X.wo + X.woW / 2, TOP - 12),
   ];
+  if (v === 'block_diagonal') shapes.push(...blocks());
+  if (v === 'scalar_gain') shapes.push(dial(X.wo + X.woW / 2, (TOP + BOTTOM) / 2 - 8));
   // What the variant does to the block, in a line under the box.
   shapes.push(svg('text', { x: X.wo + X.woW / 2, y: BOTTOM + 22, class: 'bd-wo-note', 'text-anchor': 'middle' }, t(`dv_${v}`)));
   if (frozen) shapes.push(lock(X.wo + X.woW - 14, TOP - 30));
-  LANES.forEach((lane, i) => shapes.push(svg('rect', { x: X.out, y: segment(i).y0, width: 20, height: 50, class: 'bd-seg', style: { fill: identity ? headColor(i) : 'var(--wo-out)' } })));
+  LANES.forEach((lane, i) => shapes.push(svg('rect', { x: X.out, y: segment(i).y0, width: 20, height: 50, class: 'bd-seg', style: { fill: own ? headColor(i) : 'var(--wo-out)' } })));
   shapes.push(svg('rect', { x: X.out - 2, y: TOP, width: 24, height: BOTTOM - TOP, rx: 4, class: 'bd-outline' }));
   return part('wo', ...shapes);
 }
@@ -238,7 +255,8 @@ function formula() {
   const v = diagram.variant;
   const concat = [mi('Concat'), mo('('), sub('head', m('mn', '1')), mo(','), mo('…'), mo(','), sub('head', 'h'), mo(')')];
   const row = m('mrow', mi('MultiHead'), mo('('), mi('Q'), mo(','), mi('K'), mo(','), mi('V'), mo(')'), mo('='), ...concat);
-  if (v === 'identity') row.append(mi('I'));
+  if (v === 'identity' || v === 'identity_matched') row.append(mi('I'));
+  else if (v === 'scalar_gain') row.append(mo('·'), mi('g'));
   else row.append(WO());
   const math = m('math', row);
   math.setAttribute('display', 'block');
@@ -290,6 +308,9 @@ export function setUpDiagram(experiments, claimSources) {
   }).observe($('#block-diagram'));
   const compared = experiments.find((e) => e.frozen.length > 0 && !e.lr_sweep) || experiments[0];
   diagram.variants = compared ? [...compared.variants] : [];
+  // Then the controls of the experiment that separates W_o's jobs (its block-diagonal W_o).
+  const controls = experiments.find((e) => e.variants.includes('block_diagonal'));
+  if (controls) diagram.variants.push(...controls.variants.filter((v) => !diagram.variants.includes(v)));
   diagram.frozen = new Set(experiments.flatMap((e) => e.frozen));
   for (const v of diagram.variants) {
     const first = experiments.find((e) => e.variants.length > 1 && e.variants.includes(v));
