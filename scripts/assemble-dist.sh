@@ -56,6 +56,9 @@ fi
 # first screen's figure reads the sizes its manifest's "figure" names.
 if [[ -d recorded/purpose ]]; then
   cp -R recorded/purpose "$tmp/purpose" || cannot_assemble "copying recorded/purpose failed"
+else  # none recorded: a manifest that names no sweep, so that the page asks for nothing missing
+  mkdir -p "$tmp/purpose" && echo '{"figure": []}' > "$tmp/purpose/manifest.json" ||
+    cannot_assemble "writing purpose/manifest.json failed"
 fi
 # The presets' recordings: the committed ones where they match their manifest, else those in place.
 if bash scripts/check-manifest.sh recorded/presets; then

@@ -12,11 +12,13 @@ test('the diagram: every part drawn, the formula under it, and the variant switc
   for (const part of ['heads', 'concat', 'wo', 'residual', 'norm', 'gradient']) {
     await expect(drawing(page).locator(`[data-part="${part}"]`)).toHaveCount(1);
   }
-  // The switch offers the variants of the core's experiment that compares a frozen W_o.
+  // The switch offers the variants of the core's experiment that compares a frozen W_o, then the
+  // controls of the one that separates W_o's jobs.
   const core = await page.evaluate(async () => JSON.parse((await createWolab()).experiments()));
   const compared = core.find((e) => e.frozen.length > 0 && !e.lr_sweep);
-  await expect(page.locator('#variant-switch button')).toHaveCount(compared.variants.length);
-  expect(await page.locator('#variant-switch button').evaluateAll((bs) => bs.map((b) => b.dataset.variant))).toEqual(compared.variants);
+  const controls = core.find((e) => e.variants.includes('block_diagonal')).variants.filter((v) => !compared.variants.includes(v));
+  expect(controls).toEqual(['block_diagonal', 'scalar_gain', 'identity_matched']);
+  expect(await page.locator('#variant-switch button').evaluateAll((bs) => bs.map((b) => b.dataset.variant))).toEqual([...compared.variants, ...controls]);
   await expect(page.locator('#variant-switch button[aria-pressed="true"]')).toHaveText('learned');
 
   // learned: every head's slice wired to every output, W_o named, the formula ends in W^O.
@@ -52,6 +54,21 @@ test('the diagram: every part drawn, the formula under it, and the variant switc
   await expect(wo.locator('.bd-wire')).toHaveCount(3);
   await expect(wo.locator('.bd-mix.faint')).toHaveCount(6);
   await expect(wo.locator('.bd-lock')).toHaveCount(0);
+
+  // The controls: each head its own block and no mixing; one dial and no matrix; no W_o at all.
+  await page.locator('#variant-switch [data-variant="block_diagonal"]').click();
+  await expect(wo.locator('.bd-block')).toHaveCount(3);
+  await expect(wo.locator('.bd-wire')).toHaveCount(3);
+  await expect(wo.locator('.bd-mix')).toHaveCount(0);
+  await expect(page.locator('#formula math msup')).toHaveText('WO');
+  await page.locator('#variant-switch [data-variant="scalar_gain"]').click();
+  await expect(wo.locator('.bd-dial')).toHaveCount(1);
+  await expect(wo.locator('.bd-wo.absent')).toHaveCount(1);
+  await expect(page.locator('#formula math')).toHaveText(/\)·g$/);
+  await page.locator('#variant-switch [data-variant="identity_matched"]').click();
+  await expect(wo.locator('.bd-wo.absent')).toHaveCount(1);
+  await expect(page.locator('#formula .bd-where')).toHaveText(/wider|widened/);
+  await screenshot(page, 'diagram_scalar_gain', page.locator('#lesson-top'));
   expect(problems).toEqual([]);
 });
 

@@ -20,14 +20,17 @@ const extent = (locator) => locator.evaluate((el) => {
   return { top: r.top + scrollY, bottom: r.bottom + scrollY, height: r.height };
 });
 
-test('1280 × 800: the diagram and the first plain answer on the first screen, the whole summary within 1.5 screens', async ({ page }) => {
+test('1280 × 800: the diagram, what W_o is for and the headline on the first screen, the whole summary within 1.5 screens', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const problems = await openPage(page);
   await answered(page);
   await expect(page.locator('#block-diagram svg')).toBeInViewport({ ratio: 1 });
   await expect(page.locator('#formula math')).toBeInViewport({ ratio: 1 });
   await expect(page.locator('#fusion-body')).toBeInViewport();
-  await expect(plain(page).first()).toBeInViewport({ ratio: 1 });
+  // What W_o is for, under the diagram: the core's answer and a bar per variant, from a recording.
+  await expect(page.locator('#purpose .pu-answer')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#purpose .pu-bar')).toHaveCount(4);
+  await expect(page.locator('#purpose .pu-source')).toHaveText(/^Recorded, /);
   await expect(page.locator('#claims-title')).toHaveText('What the runs found');
   await expect(page.locator('#claims-source')).toHaveText(/^From the runs recorded with the Quick preset \(3 seeds each/);
   await expect(page.locator('#claims-source')).toHaveAttribute('data-source', 'recorded');
@@ -124,7 +127,8 @@ test('中文 and the dark theme: the picture, the switch and the summary in Chin
   expect(colours.text).toBe('rgb(230, 232, 235)');  // --fg of the dark theme
   expect(colours.wo).toBe('rgb(157, 147, 255)');    // --wo-out of the dark theme
   expect(colours.panel).toMatch(/rgb\(26, 30, 37\)/);
-  await expect(plain(page).first()).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#claims-headline')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#purpose .pu-answer')).toHaveText(/[\u4e00-\u9fff]/);
   await docScreenshot(page, 'first_screen_1280_zh_dark', null, 'first_screen_1280_zh_dark');
   await page.setViewportSize({ width: 390, height: 844 });
   await docScreenshot(page, 'first_screen_390_zh_dark', null, 'first_screen_390_zh_dark');
