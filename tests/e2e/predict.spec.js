@@ -12,6 +12,7 @@ const QUESTION = {
   gain_vs_learning: /Scaled up to the identity’s size .* as fast as no W_o \(identity\)\?$/,
   lr_stability: /As the learning rate grows, which variant will stop training first\?$/,
   real_words: /^Guess first, or show the recorded result: On real words, .*\(identity\).*\(learned\): which will end with fewer phonemes of the held-out words wrong \(a lower PER\)\?$/,
+  wo_purpose: /^Guess first, or show the recorded result: Without W_o, what brings back most of what a learned W_o gives: .*wider FFN\?$/,
 };
 
 // The answer sentence's measured part, and the verdict it should carry for `guess`.
