@@ -61,8 +61,12 @@ json decomposition_words(const json& d, Lang lang) {
   }
   Fill answer = fill;
   answer["share"] = mixing;
+  // Mixing matters, and without it the per-head projection does worse than no W_o at all.
+  std::string code = d["code"].get<std::string>();
+  for (const json& c : d["controls"])
+    if (code == "mixing_matters" && c["variant"] == "block_diagonal" && c["share"]["mean"].get<double>() < 0) code += "_worse";
   return {{"lead", words("purpose_lead", lang, fill)},
-          {"answer", words("purpose_" + d["code"].get<std::string>(), lang, answer)},
+          {"answer", words("purpose_" + code, lang, answer)},
           {"controls", controls}};
 }
 

@@ -58,6 +58,8 @@ const std::vector<WordsRow>& words_rows() {
        "不混合各头、每个头各自的投影找回了 W_o 领先的 {share}：在这里混合各头作用不大。"},
       {"purpose_mixing_matters", "A per-head projection without mixing recovers only {share} of W_o's lead: mixing heads matters here.",
        "不混合各头、每个头各自的投影只找回了 W_o 领先的 {share}：在这里混合各头是关键。"},
+      {"purpose_mixing_matters_worse", "A per-head projection without mixing does worse than no W_o at all, {share} of W_o's lead: mixing heads matters here.",
+       "不混合各头、每个头各自的投影比完全没有 W_o 还差，相当于 W_o 领先的 {share}：在这里混合各头是关键。"},
       {"purpose_mixing_unsure", "A per-head projection without mixing recovers {share} of W_o's lead: too uncertain to say whether mixing heads matters.",
        "不混合各头、每个头各自的投影找回了 W_o 领先的 {share}：太不确定，无法判断混合各头是否重要。"},
       {"purpose_control", "{name}: {share} of W_o's lead.", "{name}：找回 W_o 领先的 {share}。"},

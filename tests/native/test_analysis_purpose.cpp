@@ -69,6 +69,15 @@ TEST(AnalysisPurpose, MixingMattersWhenThePerHeadProjectionRecoversLittle) {
       << decomposition_words(d, Lang::en)["answer"];
 }
 
+TEST(AnalysisPurpose, APerHeadProjectionWorseThanNoneIsSaidSo) {
+  const json d = purpose(4, {-0.5, 0.5, 0.5}, 0.05);
+  EXPECT_EQ(d["code"], "mixing_matters");
+  EXPECT_LT(control(d, "block_diagonal")["share"]["hi"].get<double>(), 0);
+  EXPECT_EQ(decomposition_words(d, Lang::en)["answer"].get<std::string>().rfind(
+                "A per-head projection without mixing does worse than no W_o at all, -", 0),
+            0u) << decomposition_words(d, Lang::en)["answer"];
+}
+
 TEST(AnalysisPurpose, AHalfWithSpreadIsUnsure) {
   const json d = purpose(2, {0.5, 0.5, 0.5}, 0.2);
   EXPECT_EQ(control(d, "block_diagonal")["reading"], "unsure");

@@ -113,11 +113,11 @@ Replay replay(const std::string& folder, const std::string& file) {
   return r;
 }
 
-// The steps each recorded run is trained again for: the converged runs' first 40 (four points of
-// a curve kept per 10 steps); the presets' first 5 (a point per step). Rounding differences grow
+// The steps each recorded run is trained again for: the first 40 of a run that keeps its curve
+// per 10 steps (real words to the end: four points); the first 5 of one that keeps every step. Rounding differences grow
 // as a run trains: Article's learned run drifts by 3e-7 of its first loss over 5 steps between
 // the two builds, 1e-5 over 10 and 3e-5 over 15, when its loss has fallen a hundredfold.
-int steps_of(const std::string& folder) { return folder == "converged" ? 40 : 5; }
+int steps_of(const Replay& r) { return r.run.train.loss_every > 1 ? 40 : 5; }
 
 // Trains r's run again (`perturb` applied to its weights first) and returns the drift of its
 // first steps; -1 when the run needs the lexicon and this build has none (the wasm suite).
@@ -159,17 +159,19 @@ TEST(Recorded, EveryExperimentOfThePagesPresetsIsRecorded) {
 // end, and of the first run of every experiment recorded at the page's presets.
 TEST(Recorded, TheFirstStepsOfRecordedRunsReproduceWithinTheTolerance) {
   int replayed = 0;
-  for (const std::string folder : {"converged", "presets"}) {
+  for (const std::string folder : {"converged", "presets", "purpose"}) {
     for (const std::string& file : results_files(folder)) {
       const Replay r = replay(folder, file);
-      // The recorded config is the preset's, so `--preset` trains these runs today.
+      // The recorded config is the preset's, so `--preset` trains these runs today; a sweep of
+      // What W_o is for changes a preset by its flags (its manifest's commands), so its config is
+      // its own.
       const std::string preset = std::filesystem::path(file).parent_path();
-      json planned = presets(/*with_native=*/true)[preset];
+      json planned = folder == "purpose" ? r.config : presets(/*with_native=*/true)[preset];
       planned["experiment"] = r.config["experiment"];  // each results file names its own
       EXPECT_EQ(r.config, planned) << r.where << ": " << kRerecord;
       ASSERT_EQ(r.record["variant"], to_string(r.run.model.wo)) << r.where;
       ASSERT_EQ(r.record["seed"], r.run.train.seed) << r.where;
-      const double d = replay_drift(r, steps_of(folder), kUnchanged);
+      const double d = replay_drift(r, steps_of(r), kUnchanged);
       if (d < 0) continue;
       ++replayed;
       std::cout << "[ drift    ] " << r.where << ": " << d << " (tolerance " << kDriftTolerance << ")\n";
@@ -189,10 +191,10 @@ TEST(Recorded, TheFirstStepsOfRecordedRunsReproduceWithinTheTolerance) {
 // Unsanitized: a minute under ASan, whose suite trains the same runs in the guard above; this
 // checks the guard's numbers, which the native and the wasm suite check too.
 TEST(Recorded, AChangedCoreFailsTheGuardUnsanitized) {
-  for (const std::string folder : {"converged", "presets"}) {
+  for (const std::string folder : {"converged", "presets", "purpose"}) {
     for (const std::string& file : results_files(folder)) {
       const Replay r = replay(folder, file);
-      const double d = replay_drift(r, steps_of(folder), [](SafeTensors& st) {
+      const double d = replay_drift(r, steps_of(r), [](SafeTensors& st) {
         for (auto& [name, tensor] : st.f32)
           if (name.find(".attn.W_q.") != std::string::npos || name.find(".attn.W_k.") != std::string::npos ||
               name.find(".attn.W_v.") != std::string::npos || name.find(".ffn.fc") != std::string::npos)
@@ -248,7 +250,7 @@ TEST(Recorded, AnalysesAgreeToTheirLastDigitsNotTheirStructure) {
 // `wolab report --json` of each preset's committed results (in the manifest's order, as the
 // shell sorts their names) is its committed analysis, to the last digits of its numbers.
 TEST(Recorded, TheCommittedAnalysisIsTheCoresAnalysisOfTheCommittedResults) {
-  for (const std::string folder : {"converged", "presets"}) {
+  for (const std::string folder : {"converged", "presets", "purpose"}) {
     std::map<std::string, std::vector<json>> docs;  // preset -> its results documents
     for (const std::string& file : results_files(folder)) {
       const std::vector<uint8_t> bytes = read_file_bytes(kRecorded + folder + "/" + file);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The committed runs, real words trained to the end (recorded/converged/, scripts/
-# record-converged.sh) and the page's presets (recorded/presets/, scripts/record.sh): every file
+# record-converged.sh), the page's presets (recorded/presets/, scripts/record.sh) and what W_o is
+# for (recorded/purpose/, scripts/record-purpose.sh): every file
 # is the one its manifest hashes (sha256) and the manifest lists every file
 # (scripts/check-manifest.sh); `wolab report --json` of each preset's committed results is its
 # committed analysis, every number to within 1e-9 of it (libm's last bit differs by machine, as
@@ -11,7 +12,7 @@ set -euo pipefail
 wolab=$(realpath "$1")
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-for name in converged presets; do
+for name in converged presets purpose; do
   folder=$root/recorded/$name
   bash "$root/scripts/check-manifest.sh" "$folder" || fail "recorded/$name does not match its manifest"
   n=0

@@ -63,6 +63,9 @@ test('module functions: version, presets, experiments, settings, validateConfig,
     { name: 'lr_stability', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, lr_sweep: true, frozen: ['frozen_random'] },
     // trains on the CMUdict lexicon, which a front end must load and hand over
     { name: 'real_words', variants: ['learned', 'identity', 'frozen_random', 'learned_identity_init'], ...plain, frozen: ['frozen_random'], needs_data: 'lexicon' },
+    // learned, identity and the controls of mixing, gain and parameters (words_purpose, their
+    // real-words sweep, is the CLI's alone: not listed)
+    { name: 'wo_purpose', variants: ['learned', 'identity', 'block_diagonal', 'scalar_gain', 'identity_matched'], ...plain },
   ]);
   assert.deepEqual(wolab.presetNames(), ['quick', 'article'], 'the default first');
   const quick = JSON.stringify({ ...presets.quick, experiment: 'remove_wo' });
