@@ -133,7 +133,7 @@ async function boot() {
   pool.set(new Runner(engine, poolSize(), onWorker));
   startAnalysis(engine);
   if (!chrome.get().embed) setUpFusion(experimentInfos(), core.get().presetNames[0]);
-  if (!chrome.get().embed) setUpPurpose(core.get().presetNames[0]);
+  if (!chrome.get().embed) setUpPurpose(experimentInfos(), core.get().presetNames[0]);
   settingsFromLink({ settings: link.settings, problems: [...query.problems, ...link.problems], unknown: link.unknown });
   renderAll();  // with the engine's experiments and the settings that apply
   setUpLinkLanding();

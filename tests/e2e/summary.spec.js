@@ -3,6 +3,7 @@
 // (the core's words), the evidence one click away, the whole summary within a screen and a half;
 // on a phone the diagram, Run and the first claim within two screens; 中文 and the dark theme; a
 // live run relabels the answers.
+import fs from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { docScreenshot, openPage, query, TINY, untilAttribute } from './helpers.js';
 
@@ -29,8 +30,13 @@ test('1280 × 800: the diagram, what W_o is for and the headline on the first sc
   await expect(page.locator('#fusion-body')).toBeInViewport();
   // What W_o is for, under the diagram: the core's answer and a bar per variant, from a recording.
   await expect(page.locator('#purpose .pu-answer')).toBeInViewport({ ratio: 1 });
-  await expect(page.locator('#purpose .pu-bar')).toHaveCount(4);
-  await expect(page.locator('#purpose .pu-source')).toHaveText(/^Recorded, /);
+  // The committed real words trained to the end (recorded/purpose): learned and the controls of
+  // mixing, gain and parameters.
+  const purpose = JSON.parse(fs.readFileSync('recorded/purpose/manifest.json', 'utf8'));
+  const drawn = JSON.parse(fs.readFileSync(`recorded/purpose/${purpose.figure[0]}/analysis.json`, 'utf8')).experiments[0];
+  expect(await page.locator('#purpose .pu-bar').evaluateAll((bars) => bars.map((b) => b.dataset.variant)))
+    .toEqual(['learned', 'block_diagonal', 'scalar_gain', 'identity_matched']);
+  await expect(page.locator('#purpose .pu-source')).toHaveText(new RegExp(`^Recorded, real words to the end \\(d_model ${drawn.run_config.model.d_model}, 5 seeds\\)`));
   await expect(page.locator('#claims-title')).toHaveText('What the runs found');
   await expect(page.locator('#claims-source')).toHaveText(/^From the runs recorded with the Quick preset \(3 seeds each/);
   await expect(page.locator('#claims-source')).toHaveAttribute('data-source', 'recorded');

@@ -14,7 +14,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 17;  // px per bar
 const LABEL = 132;  // px of the bars' labels
 
-const figure = { experiment: null, source: null };  // the experiment of an analysis, and whose runs
+const figure = { experiment: null, source: null, variants: null };  // the experiment of an analysis,
+// whose runs, and the variants drawn: the page's experiment's (the controls of mixing, gain and
+// parameters; real words' frozen matrices stay in docs/findings.md)
 
 // The recorded real words trained to the end, the widest size first; null where none shipped.
 async function wordsRecording() {
@@ -32,8 +34,11 @@ async function wordsRecording() {
   return null;
 }
 
-// preset: the page's first, whose recording is read where no real words are shipped.
-export async function setUpPurpose(preset) {
+// experiments: the core's experiments(); preset: the page's first, whose recording is read where
+// no real words are shipped.
+export async function setUpPurpose(experiments, preset) {
+  const page = experiments.find((e) => e.variants.includes('block_diagonal'));
+  figure.variants = page ? page.variants : null;
   let found = await wordsRecording();
   if (!found) {
     const analysis = await recordedAnalysis(preset);
@@ -58,7 +63,8 @@ const unit = (effect) => (x) => (effect.scale === 'log_ratio' ? 100 * Math.expm1
 // over its interval.
 function bars(e) {
   const d = e.finding.decomposition;
-  const rows = [{ variant: 'learned', effect: d.lead }, ...d.controls];
+  const drawn = (c) => !figure.variants || figure.variants.includes(c.variant);
+  const rows = [{ variant: 'learned', effect: d.lead }, ...d.controls.filter(drawn)];
   const values = rows.filter((r) => r.effect).flatMap((r) => [r.effect.mean, r.effect.lo ?? r.effect.mean, r.effect.hi ?? r.effect.mean]
     .map(unit(r.effect)));
   const lo = Math.min(0, ...values), hi = Math.max(0, ...values);
