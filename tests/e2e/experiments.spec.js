@@ -328,12 +328,13 @@ test('exports: results JSON re-imports as the same drawing; a run downloads as s
 test('Run all trains each planned (variant, seed, lr, clip) once and shares it between the experiments', async ({ page }) => {
   const problems = await openPage(page, query({ ...TINY, lrs: '0.01' }));
   await page.locator('#run-all').click();
-  for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability']) {
+  for (const e of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'gain_vs_learning', 'lr_stability', 'wo_purpose']) {
     await untilAttribute(page.locator(`#exp-${e}`), 'data-state', 'settled', 60_000);
   }
-  // 6 variants × 2 seeds at train.lr, clipped, and experiment 6's 4 variants × 2 seeds at its one
-  // rate, unclipped (so none of them is shared), though the tables list 4 + 8 + 2 + 4 + 10 + 8 runs.
-  await expect(page.locator('#overall-label')).toHaveText(/^20 of 20 runs finished in [\d.]+ s$/);
+  // 6 variants × 2 seeds at train.lr, clipped, experiment 6's 4 variants × 2 seeds at its one rate,
+  // unclipped (so none of them is shared), and experiment 8's 3 controls × 2 seeds (its learned and
+  // identity shared), though the tables list 4 + 8 + 2 + 4 + 10 + 8 + 10 runs.
+  await expect(page.locator('#overall-label')).toHaveText(/^26 of 26 runs finished in [\d.]+ s$/);
   const remove = await chartData(page, '#exp-remove_wo canvas[data-chart="loss"]');
   const freeze = await chartData(page, '#exp-freeze_wo canvas[data-chart="loss"]');
   const gain = await chartData(page, '#exp-gain_vs_learning canvas[data-chart="loss"]');
