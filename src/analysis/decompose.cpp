@@ -11,8 +11,15 @@ namespace wolab::verdicts {
 namespace {
 
 // The measure read: on real words the final PER on every held-out word (points); on the toy tasks
-// the training loss at the end (its smoothed window), compared as a log ratio.
-const char* measure_of(const Exp& e) { return e.g2p ? "per" : "loss_at_100"; }
+// the steps to loss < 0.1 (claim 1's, its smoothed mean) when every finished run reached it, so
+// that runs trained until their loss underflows still compare, else the training loss at the
+// end (its smoothed window); both as a log ratio.
+const char* measure_of(const Exp& e) {
+  if (e.g2p) return "per";
+  for (const Run& r : e.runs)
+    if (r.done() && !threshold_step(e, r)) return "loss_at_100";
+  return "steps_to_loss_0_1";
+}
 
 // Per seed, identity's value against `variant`'s, in the variant's favour: identity's PER minus
 // the variant's, or ln(identity's loss / the variant's). Seeds where either has no value are left

@@ -50,6 +50,7 @@ const std::vector<WordsRow>& words_rows() {
       // ---- What W_o is for: learned's lead over identity, decomposed by the controls ----
       {"purpose_measure_per", "final PER on the held-out words", "留出单词上的最终 PER"},
       {"purpose_measure_loss_at_100", "training loss at the end", "训练结束时的损失"},
+      {"purpose_measure_steps_to_loss_0_1", "number of steps to loss < 0.1", "损失降到 0.1 以下所需的步数"},
       {"purpose_lead", "Without W_o the {measure} was worse by {lead}, over {n} seeds.",
        "没有 W_o 时，{measure}差了 {lead}（{n} 个种子）。"},
       {"purpose_lead_too_small", "W_o's lead over none is too small here to say what it comes from.",

@@ -12,7 +12,9 @@
 namespace wolab::analysis_test {
 namespace {
 
-constexpr double kIdentityLoss = 0.08;
+// Identity's final loss: above 0.1, so that it never reaches the threshold and the measure is the
+// loss at the end.
+constexpr double kIdentityLoss = 0.15;
 
 // wo_purpose of 5 seeds: identity's final loss kIdentityLoss; learned's `lead` times lower on
 // average (a log ratio ln(lead), varying by seed); each control at `shares[c]` of learned's log
@@ -76,6 +78,26 @@ TEST(AnalysisPurpose, APerHeadProjectionWorseThanNoneIsSaidSo) {
   EXPECT_EQ(decomposition_words(d, Lang::en)["answer"].get<std::string>().rfind(
                 "A per-head projection without mixing does worse than no W_o at all, -", 0),
             0u) << decomposition_words(d, Lang::en)["answer"];
+}
+
+// Runs that all reach loss < 0.1 (trained until it underflows): the steps to it are the measure.
+TEST(AnalysisPurpose, RunsThatAllConvergeCompareTheirStepsToTheThreshold) {
+  std::vector<Spec> runs;
+  for (int seed = 0; seed < 5; ++seed) {
+    const double stretch = 1 + 0.05 * seed;
+    runs.push_back({"learned", seed, 10 * stretch, 0.0});
+    runs.push_back({"identity", seed, 20 * stretch, 0.0});
+    runs.push_back({"block_diagonal", seed, 20 * stretch, 0.0});
+    runs.push_back({"scalar_gain", seed, 15 * stretch, 0.0});
+    runs.push_back({"identity_matched", seed, 10 * stretch, 0.0});
+  }
+  const json d = analyze({results("wo_purpose", runs)})["experiments"][0]["finding"]["decomposition"];
+  EXPECT_EQ(d["measure"], "steps_to_loss_0_1");
+  EXPECT_TRUE(d["decided"]);
+  EXPECT_NEAR(d["lead"]["mean"].get<double>(), std::log(2.0), 0.1);  // twice the steps without W_o
+  EXPECT_EQ(control(d, "identity_matched")["reading"], "most");
+  EXPECT_EQ(control(d, "block_diagonal")["reading"], "little");
+  EXPECT_NE(decomposition_words(d, Lang::en)["lead"].get<std::string>().find("number of steps to loss < 0.1"), std::string::npos);
 }
 
 TEST(AnalysisPurpose, AHalfWithSpreadIsUnsure) {

@@ -509,6 +509,7 @@ export const en = {
   purposeSourcePreset: 'Recorded, Quick preset (d_model {width}, {n} seeds): lead over no W_o in {measure}, 95% intervals.',
   purposeMeasure_per: 'final PER (points)',
   purposeMeasure_loss_at_100: 'final loss (% higher without)',
+  purposeMeasure_steps_to_loss_0_1: 'steps to loss < 0.1 (% more without)',
   // What the runs found (claims-summary.js) and the path through the page.
   sumSeedsK: '{k} of {n} seeds', sumSeedsN: '{n} seeds', sumSeedsParts: 'parts held in {a} and {b} of {n} seeds', sumLive: 'live', sumRecorded: 'recorded', sumImported: 'imported',
   sumSourceRecorded: 'From the runs recorded with the {preset} preset ({seeds} seeds each, trained natively by the same core). Press Run to measure them yourself.',

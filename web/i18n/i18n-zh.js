@@ -508,6 +508,7 @@ export const zh = {
   purposeSourcePreset: '录制，快速预设（d_model {width}，{n} 个种子）：相对没有 W_o 的领先，按{measure}，附 95% 区间。',
   purposeMeasure_per: '最终 PER（百分点）',
   purposeMeasure_loss_at_100: '最终损失（没有它时高出的百分比）',
+  purposeMeasure_steps_to_loss_0_1: '损失降到 0.1 以下的步数（没有它时多出的百分比）',
   // 运行的发现（claims-summary.js）与本页的学习路径。
   sumSeedsK: '{n} 个种子中 {k} 个', sumSeedsN: '{n} 个种子', sumSeedsParts: '两部分分别在 {n} 个种子中的 {a} 个和 {b} 个成立', sumLive: '实时', sumRecorded: '录制', sumImported: '导入',
   sumSourceRecorded: '来自用{preset}预设录制的运行（每个 {seeds} 个种子，由同一内核本地原生训练）。按“运行”可亲自测量。',
