@@ -1,4 +1,4 @@
-// The core's layers point down only (README's layout, src/config/run_config.h): every
+// The core's layers point down only (docs/layout.md, src/config/run_config.h): every
 // `#include "folder/..."` in src/ names a folder its own may build on, and the numeric half and
 // the bottom layer include no JSON. Reads the sources from WOLAB_SOURCE_DIR; native only (the
 // wasm suite leaves this file out: the sources are the same).
