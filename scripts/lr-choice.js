@@ -27,7 +27,7 @@ function results(sweep) {
 
 // A finished run's measure, lower better; null for a run that diverged or never reached loss < 0.1.
 function measure(run) {
-  if (run.status !== 'done') return null;
+  if ((run.status.state || run.status) !== 'done') return null;
   const words = run.final.heldout_words;
   return words ? words.per : run.final.steps_to_loss_0_1;
 }
@@ -48,7 +48,7 @@ for (const task of TASKS) {
     }
   }
   const rates = [...new Set([...table.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
-  const unit = docs[0].config.task.name === 'g2p' ? 'final PER %' : 'steps to loss < 0.1';
+  const unit = docs[0].runs[0].final.heldout_words ? 'final PER %' : 'steps to loss < 0.1';
   console.log(`\n${task.name} (${unit}, mean of seeds 0 and 1; best rate last)`);
   console.log(`| variant | ${rates.join(' | ')} | best |`);
   console.log(`| --- |${rates.map(() => ' --- |').join('')} --- |`);
