@@ -77,12 +77,12 @@ test('Stop mid-suite says what finished, what stopped partway and what never sta
     .then((s) => Number(s.split('/')[0]))).toBeGreaterThan(0);
   await page.locator('#stop').click();
   await expect(page.locator('#controls')).toHaveAttribute('data-state', 'idle');
-  // 6 variants × 2 seeds are trained once each, and experiment 6's 4 variants × 2 seeds at its
-  // one unclipped rate; 2 workers were on 2 of them.
+  // 6 variants × 2 seeds are trained once each, experiment 6's 4 variants × 2 seeds at its one
+  // unclipped rate, and experiment 8's 3 controls × 2 seeds; 2 workers were on 2 of them.
   const label = page.locator('#overall-label');
-  await expect(label).toHaveText(/^Stopped: 0 of 20 runs finished; (\d+) stopped partway; (\d+) not started\.$/);
+  await expect(label).toHaveText(/^Stopped: 0 of 26 runs finished; (\d+) stopped partway; (\d+) not started\.$/);
   const [, partway, notStarted] = (await label.textContent()).match(/; (\d+) stopped partway; (\d+) not started/);
-  expect(Number(partway) + Number(notStarted)).toBe(20);
+  expect(Number(partway) + Number(notStarted)).toBe(26);
   expect(await page.locator('#overall-progress').evaluate((b) => b.value)).toBeLessThan(0.5);  // not a full bar
   // The run table redraws in a later frame, and only near the viewport: bring it there and wait.
   const cells = page.locator('#exp-freeze_wo .runs-table tbody tr td:nth-child(5)');

@@ -11,7 +11,9 @@ const SECTION_BUDGET = 3e6;       // bytes, any one section's recording at eithe
 // words trained to the end (three recorded analyses of about 7 KB each, and their manifest), and
 // the Article column's recordings (about 110 KB: the claims panel fetches a preset's results
 // files with its recorded analysis, for a column that mixes them with live runs)
-const FIRST_SCREEN_BUDGET = 1.3e6;
+// Bytes on the wire before a click: 1.39 MB measured on 2026-12-07 with experiment 8's recording
+// and the first screen's figure of what W_o is for (docs/performance.md).
+const FIRST_SCREEN_BUDGET = 1.45e6;
 const ANALYSIS_BUDGET = 100e3;    // bytes, a preset's recorded analysis (18 KB gzipped at Quick)
 const LONG_TASK = 100;            // ms
 
@@ -49,7 +51,7 @@ async function showHeatmap(page, dModel) {
   return section;
 }
 
-test('the first screen takes at most 1 MB on the wire, served gzipped, and no W_o matrices but the fusion figure\'s one', async ({ page }) => {
+test('the first screen takes at most 1.45 MB on the wire, served gzipped, and no W_o matrices but the fusion figure\'s one', async ({ page }) => {
   const sent = transfers(page);
   const problems = await openPage(page);
   await untilAttribute(page.locator('#exp-remove_wo'), 'data-state', 'settled', 30_000);
@@ -92,7 +94,8 @@ for (const preset of ['quick', 'article']) {
       section.set(experiment, (section.get(experiment) || 0) + r.bytes);
     }
     console.log(`${preset}: ${[...section].map(([e, b]) => `${e} ${b}`).join(', ')}`);
-    expect([...section.keys()].sort()).toEqual(['activation_stats', 'freeze_wo', 'gain_vs_learning', 'lr_stability', 'real_words', 'remove_wo', 'wo_heatmap']);
+    expect([...section.keys()].sort()).toEqual(['activation_stats', 'freeze_wo', 'gain_vs_learning', 'lr_stability', 'real_words', 'remove_wo', 'wo_heatmap',
+      'wo_purpose']);
     for (const [experiment, bytes] of section) expect(bytes, experiment).toBeLessThanOrEqual(SECTION_BUDGET);
     // The heatmap fetched the W_o file of the run it draws, and no other (Quick's is also the first
     // screen's fusion figure's, asked for once more).

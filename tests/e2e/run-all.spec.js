@@ -66,13 +66,15 @@ test(`Run all (${PRESET}) finishes experiment 1 first, takes the time estimated,
   test.info().annotations.push({ type: 'run all', description: JSON.stringify(figures) });
   console.log(`run all: ${JSON.stringify(figures)}`);
   // Experiments 3 and 4 compare runs of experiment 1 only (learned; learned and identity), so
-  // they settle with it; each later one once its own runs have ended, in page order.
+  // they settle with it; each later one once its own runs have ended, in page order (experiment 8's
+  // controls train after experiment 6's sweep).
   const at = w.settled;
   for (const shared of ['wo_heatmap', 'activation_stats']) expect(at[shared]).toBeLessThan(at.freeze_wo);
   expect(at.remove_wo).toBeLessThan(at.freeze_wo);
   expect(at.freeze_wo).toBeLessThan(at.gain_vs_learning);
   expect(at.gain_vs_learning).toBeLessThan(at.lr_stability);
-  expect(order.at(-1)).toBe('lr_stability');
+  expect(at.lr_stability).toBeLessThan(at.wo_purpose);
+  expect(order.at(-1)).toBe('wo_purpose');
   expect(w.idle / 1000).toBeGreaterThanOrEqual(low / 1.25);
   expect(w.idle / 1000).toBeLessThanOrEqual(high * 1.25);
   expect(shown.length).toBeGreaterThan(3);

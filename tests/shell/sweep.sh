@@ -39,7 +39,7 @@ parallel)
     cmp -s "$whole" "sweep.$experiment" || fail "sweep.$experiment differs from $whole"
     n=$((n + 1))
   done
-  [[ $n -eq 7 ]] || fail "expected 7 experiments' files, compared $n"
+  [[ $n -eq 8 ]] || fail "expected 8 experiments' files, compared $n"
   "$wolab" report sweep.*.json >report.txt || fail "report of the merged files"
   grep -q "The article's claims" report.txt || fail "the report has no claims"
   echo "3 slices run by parallel, merged: $n results files identical to the unsharded run's"
