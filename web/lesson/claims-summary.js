@@ -6,9 +6,7 @@
 import { lang, presetKey, t } from '../i18n/i18n.js';
 import { el } from '../views/dom.js';
 import { core } from '../state/engine.js';
-import { claimWords, parseWords } from './lesson.js';
-
-const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWords, parsed)
+import { askedOnce, claimWords } from './lesson.js';
 
 // The core's words of an analysis in the page's language: { groups: [{code, title, claims}],
 // statements: [{id, text, says}], headline, claims: [{id, group, statement, verdict, reason,
@@ -16,10 +14,7 @@ const worded = new WeakMap();  // analysis -> Map lang -> its words (analysisWor
 export function wordsOf(analysis) {
   const { wolab } = core.get();
   if (!analysis || !wolab) return null;
-  let byLang = worded.get(analysis);
-  if (!byLang) worded.set(analysis, (byLang = new Map()));
-  if (!byLang.has(lang())) byLang.set(lang(), parseWords(wolab.analysisWords(JSON.stringify(analysis), lang())));
-  return byLang.get(lang());
+  return askedOnce(analysis, () => wolab.analysisWords(JSON.stringify(analysis), lang()));
 }
 
 // How many seeds a claim's plain sentence rests on, from its figures (codes().plain names them):

@@ -41,14 +41,20 @@ const where = (k, n) => (n === 1 ? t('inOnlySeed') : t('inKofN', { k, n }));
 // The words of verdicts, reasons, lead phrases and plain sentences are the core's, one table for
 // the CLI and the page in both languages (src/analysis/words_table.cpp; analysisWords,
 // claimWords and leadWords in docs/api.md): the page asks, it does not restate them.
-const claimCache = new WeakMap();  // a claim of an analysis -> { lang -> its words }
+const worded = new WeakMap();  // an analysis, or a claim or experiment of one -> { lang -> its words }
+
+// The core's words of `part` in the page's language, asked once per language (ask: the core's
+// call, JSON text), parsed.
+export function askedOnce(part, ask) {
+  let byLang = worded.get(part);
+  if (!byLang) worded.set(part, (byLang = {}));
+  byLang[lang()] ||= parseWords(ask());
+  return byLang[lang()];
+}
 
 // A claim's words in the page's language: { verdict, reason, plain, lead }.
 export function claimWords(c) {
-  let byLang = claimCache.get(c);
-  if (!byLang) claimCache.set(c, (byLang = {}));
-  byLang[lang()] ||= parseWords(core.get().wolab.claimWords(JSON.stringify(c), lang()));
-  return byLang[lang()];
+  return askedOnce(c, () => core.get().wolab.claimWords(JSON.stringify(c), lang()));
 }
 
 // The page writes a negative figure with a minus sign, where the CLI's words have a hyphen.
@@ -258,7 +264,7 @@ function lrLines(f, th) {
 export function purposeWords(e) {
   if (!e.finding || !e.finding.decomposition) return null;
   const analysis = { claims: [], words_claims: [], experiments: [e] };
-  return parseWords(core.get().wolab.analysisWords(JSON.stringify(analysis), lang())).purpose[0];
+  return askedOnce(e, () => core.get().wolab.analysisWords(JSON.stringify(analysis), lang())).purpose[0];
 }
 
 function purposeLines(e) {
