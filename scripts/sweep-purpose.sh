@@ -16,7 +16,8 @@ work=${PURPOSE_WORK:-build/purpose}
 jobs=${PURPOSE_JOBS:-2}
 
 # name | experiment | plan flags. The shared learning rate is each preset's (0.001); the sweep of
-# rates trains 2 seeds at each other rate, its 0.001 read from the main sweep's first 2 seeds.
+# rates trains 2 seeds at each other rate, its 0.001 read from the main sweep's first 2 seeds;
+# rate_* trains every seed again at the rate the sweep of rates chose (scripts/lr-choice.js).
 sweeps=$(cat <<'EOF'
 words_d64|words_purpose|--preset converged
 words_d32n|words_purpose|--preset converged_narrow
@@ -28,8 +29,10 @@ lr_words_d64_0.01|words_purpose|--preset converged --seeds 2 --lr 0.01
 lr_quick_0.0003|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.0003
 lr_quick_0.003|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.003
 lr_quick_0.01|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.01
-long_words_d64|words_purpose|--preset converged --seeds 3 --words-steps 20000
+lr_quick_0.03|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.03
 words_d128|words_purpose|--preset converged_large --seeds 3
+long_words_d64|words_purpose|--preset converged --seeds 3 --words-steps 20000
+rate_words_d64|words_purpose|--preset converged --lr 0.003
 lr_words_d32n_0.0003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.0003
 lr_words_d32n_0.003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.003
 lr_words_d32n_0.01|words_purpose|--preset converged_narrow --seeds 2 --lr 0.01
