@@ -161,7 +161,15 @@ function asDot({ modules, edges }) {
   return lines.join('\n');
 }
 
-module.exports = { importGraph, findCycles, parseModule, webModules };
+// The folders of web/ that import each other (modules of the top, the shell, are folder '.'): each
+// pair [a, b] (a < b) with a module of a importing one of b and a module of b importing one of a.
+function folderPairs({ edges }) {
+  const folder = (m) => path.posix.dirname(m);
+  const imports = new Set(edges.filter((e) => folder(e.from) !== folder(e.to)).map((e) => `${folder(e.from)} ${folder(e.to)}`));
+  return [...imports].map((k) => k.split(' ')).filter(([a, b]) => a < b && imports.has(`${b} ${a}`)).sort();
+}
+
+module.exports = { importGraph, findCycles, folderPairs, parseModule, webModules };
 
 if (require.main === module) {
   const graph = importGraph();
@@ -172,6 +180,8 @@ if (require.main === module) {
   for (const { members, cycle } of cycles) {
     report.push(`cycle among ${members.length} modules (${members.join(', ')}), e.g. ${[...cycle, cycle[0]].join(' -> ')}`);
   }
+  const pairs = folderPairs(graph);
+  report.push(`${pairs.length} pairs of folders import each other${pairs.map(([a, b]) => `${pairs[0][0] === a && pairs[0][1] === b ? ': ' : ', '}${a} <-> ${b}`).join('')}`);
   for (const p of graph.problems) report.push(`problem: ${p}`);
   if (!cycles.length && !graph.problems.length) report.push('no import cycle; every import names a file that exists');
   console.error(report.join('\n'));

@@ -5,20 +5,19 @@
 // chrome (language, embed, theme) and the list of experiments (state/).
 import { applyStatic, detectLang, lang, setLang, t } from './i18n/i18n.js';
 import { experimentInfos, readQueryChrome, readSettings, setCoreTables } from './state/state.js';
-import { $, errorText } from './views/dom.js';
+import { $, errorText } from './base/dom.js';
 import { chrome } from './state/chrome.js';
 import { core, pool } from './state/engine.js';
-import { experiments } from './state/experiments.js';
 import { loadWolab, ModuleNotBuiltYet } from './wasm/wasm.js';
 import { poolSize, Runner } from './runs/runner.js';
 import { warmUp } from './views/charts.js';
 import { reportHeight } from './controls/frame-height.js';
 import { renderClaims, setUpClaims } from './lesson/claims-panel.js';
 import { startAnalysis } from './results/analysis.js';
-import { notice } from './controls/notices.js';
+import { notice } from './base/notices.js';
 import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './controls/settings-form.js';
 import { LOAD_SPEED_DELAY_MS, scheduleSpeed } from './runs/estimate.js';
-import { makeExperiment } from './views/experiment-section.js';
+import { addSection, renderSections } from './sections/experiment-section.js';
 import { onWorker, requestRun, runPending, stopAll, togglePause } from './runs/live-runs.js';
 import { importFile, showRecorded } from './results/results-shown.js';
 import { overall, trackBarHeight } from './controls/control-bar.js';
@@ -38,7 +37,7 @@ function renderAll() {
   applyStatic();
   $('#lang').value = lang();
   showErrors();
-  for (const exp of experiments.values()) exp.renderNow();
+  renderSections();
   overall.renderNow();
   renderDiagram();
   renderFusion();
@@ -118,10 +117,9 @@ async function boot() {
     for (const list of embedClasses) list.remove('embed');
   }
   for (const info of experimentInfos()) {
-    const exp = makeExperiment(info);
-    exp.section.hidden = Boolean(chrome.get().embed) && info.name !== chrome.get().embed;
-    $('#experiments').appendChild(exp.section);
-    experiments.set(info.name, exp);
+    const section = addSection(info);
+    section.hidden = Boolean(chrome.get().embed) && info.name !== chrome.get().embed;
+    $('#experiments').appendChild(section);
   }
   if (!chrome.get().embed) setUpDiagram(experimentInfos(), codes.claim_sources);
   await nextTask();

@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const test = require('node:test');
-const { findCycles, importGraph, parseModule } = require('../../scripts/import-graph.js');
+const { findCycles, folderPairs, importGraph, parseModule } = require('../../scripts/import-graph.js');
 
 const WEB = path.resolve(__dirname, '..', '..', 'web');
 
@@ -79,7 +79,8 @@ test('web/ has no import cycle, and every module it names exists', () => {
 
 // Each `export const name = store(...)`, `signal()` or `new Map()` in web/state/ is preceded by a
 // comment "Owner: <module>." (a path under web/); no other module sets, updates, emits or
-// changes it.
+// changes it. An owner that is the state module itself changes it only through its own functions,
+// which other modules call.
 function declaredOwners() {
   const owners = [];
   for (const file of fs.readdirSync(path.join(WEB, 'state'))) {
@@ -106,6 +107,71 @@ test('each piece of shared state has one owner, and only the owner changes it', 
       const text = fs.readFileSync(path.join(WEB, m), 'utf8');
       return m !== file && new RegExp(`\\b${name}\\.(set|update|emit|delete|clear)\\(`).test(text);
     });
-    assert.deepEqual(writers, [owner], `${name} (${file}) is changed by ${writers.join(', ') || 'nobody'}`);
+    assert.deepEqual(writers, owner === file ? [] : [owner], `${name} (${file}) is changed by ${writers.join(', ') || 'nobody'}`);
   }
+});
+
+// The rooms of web/, bottom to top, and what each may import besides itself: the shell (app.js)
+// above them all; a room imports only from rooms listed before it.
+const ROOMS = ['i18n', 'wasm', 'state', 'base', 'results', 'runs', 'words', 'lesson', 'views', 'controls', 'sections', '.'];
+
+test('the folders are rooms by layer: each imports only from the rooms below it, so no two import each other', () => {
+  const graph = importGraph(WEB);
+  const room = (m) => path.posix.dirname(m);
+  const folders = [...new Set(graph.modules.map(room))].sort();
+  assert.deepEqual(folders, [...ROOMS].sort(), 'every folder of web/ has its place in ROOMS');
+  const upward = graph.edges.filter((e) => ROOMS.indexOf(room(e.to)) > ROOMS.indexOf(room(e.from)))
+    .map((e) => `${e.from} -> ${e.to}`);
+  assert.deepEqual(upward, []);
+  assert.deepEqual(folderPairs(graph), []);
+});
+
+test('folderPairs finds two folders that import each other, and not a one-way import', () => {
+  const root = fakeWeb({
+    'x/a.js': "import { b } from '../y/b.js';\nexport const a = 1;\n",
+    'y/b.js': "export const b = 2;\n",
+    'y/c.js': "import { a } from '../x/a.js';\n",
+    'z/d.js': "import { b } from '../y/b.js';\n",
+  });
+  assert.deepEqual(folderPairs(importGraph(root)), [['x', 'y']]);
+  fs.rmSync(root, { recursive: true });
+});
+
+// An experiment's record (web/state/experiments.js) is data: it changes only through that
+// module's functions (each says so on experimentChanged), and no module stores a node or a
+// callback on it.
+const WRITES_RECORD = /\bexp\.\w+(?:\.\w+)*\s*(?:(?<![=!<>])=(?![=>])|\+=|-=|\+\+|--)|\bexp\.\w+\.(?:push|pop|splice|shift|unshift|sort)\(|Object\.assign\(\s*exp\b/;
+
+test('the check of writes to a record finds assignments and changes, and not comparisons', () => {
+  for (const text of ['exp.summary = null;', 'exp.epoch += 1', 'exp.runs.push(run)', 'Object.assign(exp, f)', 'exp.a.b = 2']) {
+    assert.match(text, WRITES_RECORD, text);
+  }
+  for (const text of ['if (exp.runs.length === 0)', 'exp.epoch !== epoch', 'x = exp.name', 'exp.runs.some(active)', 'a => exp.b']) {
+    assert.doesNotMatch(text, WRITES_RECORD, text);
+  }
+});
+
+test('only web/state/experiments.js changes an experiment\'s record', () => {
+  const writers = importGraph(WEB).modules.filter((m) => m !== 'state/experiments.js').flatMap((m) => {
+    const code = fs.readFileSync(path.join(WEB, m), 'utf8').replace(/\/\/.*$/gm, '');
+    return code.split('\n').filter((line) => WRITES_RECORD.test(line)).map((line) => `${m}: ${line.trim()}`);
+  });
+  assert.deepEqual(writers, []);
+});
+
+test('an experiment\'s record holds data only, and each change is announced', async () => {
+  const state = await import(path.join(WEB, 'state', 'experiments.js'));
+  const exp = state.addExperiment({ name: 'x', variants: ['learned', 'identity'], needs_data: '' });
+  const seen = [];
+  state.experimentChanged.subscribe(({ exp: e, now }) => seen.push([e.name, now]));
+  state.reset(exp, { source: 'live' }, true);
+  state.addRuns(exp, [{ id: 1 }]);
+  assert.equal(state.change(exp, { summary: {} }, { epoch: exp.epoch - 1 }), false, 'an older epoch changes nothing');
+  assert.equal(state.change(exp, { settled: true }), true);
+  assert.deepEqual(seen, [['x', true], ['x', false], ['x', false]]);
+  assert.equal(exp.epoch, 1);
+  assert.equal(exp.summary, null);
+  const kinds = (value) => (value === null || typeof value !== 'object' ? [typeof value] : [value.constructor.name, ...Object.values(value).flatMap(kinds)]);
+  const found = new Set(Object.values(exp).flatMap(kinds));
+  assert.deepEqual([...found].filter((k) => !['string', 'number', 'boolean', 'object', 'Object', 'Array'].includes(k)), []);
 });

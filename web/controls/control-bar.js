@@ -1,16 +1,15 @@
 // The control bar: Run all, Pause, Stop, the overall progress and its label. It follows the
 // state it shows (the engine, the settings, the runs, the estimate) by subscribing to it.
 import { t } from '../i18n/i18n.js';
-import { $ } from '../views/dom.js';
-import { invalidate, renderNow } from '../views/frames.js';
+import { $, sectionId } from '../base/dom.js';
+import { invalidate, renderNow } from '../base/frames.js';
 import { core, pool } from '../state/engine.js';
 import { dataChecked, experiments } from '../state/experiments.js';
 import { batch, runsChanged } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { estimateText, onEstimate, secondsLeft } from '../runs/estimate.js';
-import { active, complete, failed, firstFailure, tally } from '../state/run-status.js';
-import { endedParts } from '../views/runlist.js';
-import { focusTarget } from './focus.js';
+import { active, complete, endedParts, failed, firstFailure, tally } from '../state/run-status.js';
+import { focusTarget } from '../base/focus.js';
 
 const fmtTime = (ms) => t('seconds', { s: (ms / 1000).toFixed(1) });
 
@@ -98,7 +97,7 @@ function refreshButtons() {
   const paused = Boolean(runner && runner.paused);
   const focused = document.activeElement;
   for (const exp of experiments.values()) {
-    const b = $('.run', exp.section);
+    const b = $(`#${sectionId(exp.name)} .run`);
     const running = exp.runs.some(active);
     b.disabled = !ready || running || Boolean(exp.missing);
     b.textContent = t(!running ? 'run' : paused ? 'runPaused' : 'runBusy');

@@ -6,12 +6,12 @@ import {
   allSettings, CHROME_KEYS, formSettings, matchPreset, nearestPreset, parseValue, settingForField, settingsFromConfig,
   valueText, writeQuery,
 } from '../state/state.js';
-import { $ } from '../views/dom.js';
+import { $ } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
 import { experiments } from '../state/experiments.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
-import { notice } from './notices.js';
+import { notice } from '../base/notices.js';
 import { showRecorded } from '../results/results-shown.js';
 
 const form = () => $('#settings-form');

@@ -1,10 +1,10 @@
 // Sharing: the page's link, and an experiment's embed snippet (docs/embed.md).
 import { t } from '../i18n/i18n.js';
 import { writeQuery } from '../state/state.js';
-import { $ } from '../views/dom.js';
+import { $ } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
 import { settings } from '../state/settings.js';
-import { notice } from './notices.js';
+import { notice } from '../base/notices.js';
 
 async function copyText(text) {
   try {
@@ -22,7 +22,7 @@ export async function copyLink() {
 
 // The snippet: an iframe, usable on its own at a fixed height, and embed.js, which keeps it as
 // tall as its content (docs/embed.md).
-export async function copyEmbed(exp) {
+export async function copyEmbed(exp, section) {
   const { lang, theme } = chrome.get();
   const url = new URL(location.pathname + writeQuery(settings.get().texts, { lang, embed: exp.name, theme }), location.href);
   const script = new URL('embed.js', location.href);
@@ -31,11 +31,11 @@ export async function copyEmbed(exp) {
   const snippet = `<iframe src="${attr(url.href)}" title="${title}" style="width:100%;height:720px;border:0" loading="lazy"></iframe>\n`
     + `<script src="${attr(script.href)}" async></script>`;
   const dialog = $('#embed-dialog');
-  $('.exp-head', exp.section).after(dialog);
+  $('.exp-head', section).after(dialog);
   dialog.hidden = false;
   const area = $('#embed-code');
   area.value = snippet;
   area.select();
   const ok = await copyText(snippet);
-  notice(ok ? t('embedCopied') : t('copyFailed'), ok ? 'info' : 'error', { box: exp.notices });
+  notice(ok ? t('embedCopied') : t('copyFailed'), ok ? 'info' : 'error', { experiment: exp.name });
 }

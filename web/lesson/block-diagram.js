@@ -7,8 +7,8 @@
 // names it through the core's claim_sources, and W_o links to the first experiment that compares
 // the variant shown. The variants are the core's (experiments()); the words are i18n's.
 import { lang, t } from '../i18n/i18n.js';
-import { $, el } from '../views/dom.js';
-import { svg } from '../views/svg.js';
+import { $, el } from '../base/dom.js';
+import { svg } from '../base/svg.js';
 
 const MATH = 'http://www.w3.org/1998/Math/MathML';
 

@@ -13,13 +13,13 @@
 // The evidence's words are lesson.js's.
 
 import { lang, presetKey, t } from '../i18n/i18n.js';
-import { $, el } from '../views/dom.js';
+import { $, el } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
-import { experiments } from '../state/experiments.js';
+import { experimentChanged, experiments, resultsChanged } from '../state/experiments.js';
 import { batch } from '../state/runs.js';
 import { analyze, analyzeAside } from '../results/analysis.js';
-import { invalidate } from '../views/frames.js';
+import { invalidate } from '../base/frames.js';
 import { claimFigures, claimWords, reasonLine, renderConclusion } from './lesson.js';
 import { active } from '../state/run-status.js';
 import { matchPreset, settingsFromConfig } from '../state/state.js';
@@ -60,13 +60,13 @@ export function setUpClaims(codes, shown) {
   // Real words trained to the end natively: a column of their own per size, once fetched.
   convergedRecording().then((recording) => {
     panel.converged = recording ? recording.sizes : [];
-    resultsChanged();
+    analysesChanged();
   });
   shown.finally(() => {
     panel.loaded = true;
-    resultsChanged();
+    analysesChanged();
   });
-  resultsChanged();
+  analysesChanged();
 }
 
 // The preset an experiment's results (or its runs under way) belong to: a recording's folder,
@@ -171,7 +171,7 @@ function analysisOf(inputs) {
       return analysis;
     });
     panel.analyses.set(key, made);
-    if (aside) made.then(resultsChanged, (e) => console.error(e));
+    if (aside) made.then(analysesChanged, (e) => console.error(e));
   }
   return panel.analyses.get(key);
 }
@@ -190,20 +190,21 @@ function fetchRecordings(preset) {
       // Being recorded (npm start): asked again once the recordings change.
       whenRecordingsChange(() => {
         panel.recordings.delete(preset);
-        resultsChanged();
+        analysesChanged();
       });
       return;
     }
     panel.recordings.set(preset, new Map((files || []).map((f) => [f.experiment, f])));
-    resultsChanged();
+    analysesChanged();
   });
 }
 
-// The results shown changed (results-shown.js): the analyses anew once this task is over (showing
+// The results shown changed (results/results-shown.js, through resultsChanged, or a column's
+// recording here): the analyses anew once this task is over (showing
 // several recorded experiments in a row costs one update, not one per experiment), one update at
 // a time: changes made while one is being made are taken up together after it (with W_o
 // snapshots at d_model 256 one analysis takes seconds).
-export function resultsChanged() {
+function analysesChanged() {
   if (!panel.ready) return;
   panel.changed = true;
   if (panel.queued || panel.busy) return;
@@ -253,7 +254,7 @@ async function update() {
     console.error(e);  // each experiment's own analysis (results-shown.js) has already reported it
   }
   panel.busy = false;
-  if (panel.changed) resultsChanged();
+  if (panel.changed) analysesChanged();
 }
 
 // The conclusion of the results shown: the core's headline of their claims, and on real words the
@@ -267,9 +268,11 @@ function conclude() {
 }
 
 // Runs started, advanced or ended: the running marks, at most every few frames.
-export function claimsChanged() {
+function claimsChanged() {
   if (panel.ready) invalidate(panel, renderTable);
 }
+resultsChanged.subscribe(analysesChanged);
+experimentChanged.subscribe(claimsChanged);
 
 // The panel and the conclusion anew (a change of language).
 export function renderClaims() {
@@ -435,7 +438,7 @@ function evidence(id, columns, labels, cells, words) {
 // keeps its place, and an open claim stays open, while runs report.
 function renderTable() {
   // Runs started with settings of one's own add their column, results shown of them gone remove it.
-  if (columnPresets().join() !== panel.columns.map((c) => c.preset).join()) resultsChanged();
+  if (columnPresets().join() !== panel.columns.map((c) => c.preset).join()) analysesChanged();
   const columns = panel.columns;
   const first = columns.find((c) => c.analysis);
   const ids = first ? first.analysis.claims.map((c) => c.id) : [...panel.sources.keys()];

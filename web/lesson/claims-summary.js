@@ -4,7 +4,7 @@
 // words in every language of the page); the claims panel (claims-panel.js) puts each line at the
 // head of its claim's evidence, which stays one click away, and says whose runs the lines read.
 import { lang, presetKey, t } from '../i18n/i18n.js';
-import { el } from '../views/dom.js';
+import { el } from '../base/dom.js';
 import { core } from '../state/engine.js';
 import { askedOnce, claimWords } from './lesson.js';
 

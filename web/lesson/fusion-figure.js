@@ -6,9 +6,9 @@
 // figures come from the recording; while it is being made (npm start records in the
 // background) the figure says so and fills in once it is there.
 import { presetKey, t } from '../i18n/i18n.js';
-import { $, el } from '../views/dom.js';
+import { $, el } from '../base/dom.js';
 import { core } from '../state/engine.js';
-import { svg } from '../views/svg.js';
+import { svg } from '../base/svg.js';
 import { recordedFiles } from '../results/recorded.js';
 import { woFile } from '../results/analysis.js';
 import { fixed } from './figures.js';

@@ -7,7 +7,7 @@
 import { lang, t } from '../i18n/i18n.js';
 import { fixed, range, rate } from './figures.js';
 import { core } from '../state/engine.js';
-import { el } from '../views/dom.js';
+import { el } from '../base/dom.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -279,14 +279,14 @@ export function verdictSentences(e) {
     ...convergenceLines(e)];
 }
 
-// The verdict box under an experiment's heading: one sentence per line.
-export function renderVerdict(exp, settled) {
-  let box = $('.verdict-box', exp.section);
+// The verdict box under an experiment's heading (in its section): one sentence per line.
+export function renderVerdict(exp, section, settled) {
+  let box = $('.verdict-box', section);
   if (!box) {
     box = document.createElement('div');
     box.className = 'verdict-box sentence';
     box.setAttribute('aria-live', 'polite');
-    $('.exp-body', exp.section).prepend(box);
+    $('.exp-body', section).prepend(box);
   }
   const finished = exp.runs.filter((r) => r.finished).length;
   let lines;

@@ -10,7 +10,7 @@
 // "disagreed" | "open"): for tests and for the page's colours.
 
 import { t } from '../i18n/i18n.js';
-import { button, el } from '../views/dom.js';
+import { button, el } from '../base/dom.js';
 import { questionFor } from './predict-questions.js';
 import { leadPhrase } from './lesson.js';
 
@@ -37,14 +37,14 @@ function answerText(exp, q, guess, settled) {
   return [t('predictMeasured', { expected, source, measured: reading.measured, verdict: t(`predict_${verdict}`) }), verdict];
 }
 
-// Called with every render of the experiment (experiment-section.js); settled: its runs have
-// all ended.
-export function renderPrediction(exp, settled) {
-  const box = exp.section.querySelector('.predict');
+// Called with every render of the experiment's section (sections/experiment-section.js);
+// settled: its runs have all ended; renderNow: the section drawn again at once.
+export function renderPrediction(exp, section, settled, renderNow) {
+  const box = section.querySelector('.predict');
   const q = questionFor(exp.info);
   const guess = guesses.get(exp.name);
   const folded = Boolean(q) && guess === undefined && exp.source === 'recorded' && !shown.has(exp.name);
-  exp.section.dataset.fold = folded ? 'folded' : 'open';
+  section.dataset.fold = folded ? 'folded' : 'open';
   // Asked while the answer is still to come: recorded results folded, nothing shown yet, or live
   // runs under way; not once the reader has seen the results.
   const asking = q && guess === undefined && (folded || !exp.source || (exp.source === 'live' && !settled));
@@ -73,14 +73,14 @@ export function renderPrediction(exp, settled) {
   for (const code of q.answers(exp)) {
     answers.append(labelled('predict-option', q.label(code), () => {
       guesses.set(exp.name, code);
-      exp.renderNow();
+      renderNow();
     }));
   }
   if (folded) {
     answers.append(labelled('predict-show', t('predictShow'), () => {
       shown.add(exp.name);
-      exp.renderNow();
-      exp.section.querySelector('.exp-body').focus({ preventScroll: true });  // where the reader is: no jump
+      renderNow();
+      section.querySelector('.exp-body').focus({ preventScroll: true });  // where the reader is: no jump
     }));
   }
   box.replaceChildren(question, answers, el('p', 'hint', t('predictOptional')));

@@ -5,7 +5,7 @@
 // dist/purpose/) where they are, else the first preset's recording of the experiment whose
 // analysis decomposes the lead (wo_purpose).
 import { t } from '../i18n/i18n.js';
-import { $, el } from '../views/dom.js';
+import { $, el } from '../base/dom.js';
 import { recordedAnalysis } from '../results/recorded.js';
 import { purposeWords } from './lesson.js';
 import { fixed } from './figures.js';

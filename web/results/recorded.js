@@ -8,7 +8,7 @@
 // checks both). Without the files (a dev server) the page says so and works.
 
 import { t } from '../i18n/i18n.js';
-import { errorText } from '../views/dom.js';
+import { errorText } from '../base/dom.js';
 import { woFile } from './analysis.js';
 
 const folder = (preset) => `recorded/${preset}/`;

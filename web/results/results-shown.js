@@ -1,16 +1,15 @@
 // Results shown that were not trained here: recorded with the page (on load, and when a preset
 // is chosen) and imported files; and what follows once an experiment's runs have all ended, live
-// or not: its analysis.
+// (liveSettled) or not: its analysis, and the news that it changed (resultsChanged).
 import { t } from '../i18n/i18n.js';
-import { errorText } from '../views/dom.js';
+import { errorText, sectionId } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
-import { experiments, reset } from '../state/experiments.js';
+import { addRuns, change, experiments, liveSettled, reset, resultsChanged } from '../state/experiments.js';
 import { newId } from '../state/runs.js';
-import { notice } from '../controls/notices.js';
+import { notice } from '../base/notices.js';
 import { active, finishedRuns, stepsTrained } from '../state/run-status.js';
 import { isRecordedWith, loadRecorded, recordedExperimentAnalysis, recordedPreset } from './recorded.js';
 import { analyze, parseResults } from './analysis.js';
-import { resultsChanged } from '../lesson/claims-panel.js';
 
 // Results recorded with `preset` fill the experiments shown that hold no results of their own
 // (none yet, or another preset's recording); live and imported results stay. Only the latest
@@ -38,12 +37,12 @@ export function showRecorded(preset) {
 export async function restoreRecording(exp, ended) {
   const file = exp.replaced;
   const epoch = exp.epoch;
-  notice(ended, 'error', { box: exp.notices });
+  notice(ended, 'error', { experiment: exp.name });
   if (!file) return;
   await loadRecorded(recordedPreset(file), [exp.name], (results, text, how) => {
     if (exp.epoch !== epoch || exp.runs.some(active)) return '';  // a new Run meanwhile
     const refused = showResults(results, text, how);
-    if (!refused) exp.liveEnded = ended;  // the claims panel says its verdict is the recording's
+    if (!refused) change(exp, { liveEnded: ended });  // the claims panel says its verdict is the recording's
     return refused;
   });
 }
@@ -68,8 +67,8 @@ export async function importFile(file) {
     refuse(refused);
     return;
   }
-  notice(t(results.runs.length === 1 ? 'importedOne' : 'imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { box: experiments.get(results.experiment).notices });
-  experiments.get(results.experiment).section.scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
+  notice(t(results.runs.length === 1 ? 'importedOne' : 'imported', { file: file.name, experiment: results.experiment, runs: results.runs.length }), 'info', { experiment: results.experiment });
+  document.getElementById(sectionId(results.experiment)).scrollIntoView({ block: 'start' });  // clear of the sticky bar: style.css's scroll-margin-top
 }
 
 // Replaces an experiment's runs with those of a results document that parseResults has
@@ -86,15 +85,12 @@ function showResults(results, text, { source, file = '' }) {
     resultsBlob: new Blob([text], { type: 'application/json' }), summary: results.summary,
   });
   const steps = results.config.train.steps;
-  for (const record of results.runs) {
-    exp.runs.push({
-      id: newId(), experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
-      stepsDone: stepsTrained(record.status, steps), status: record.status,
-      rate: 0, lastAt: 0, startedAt: 0, endedAt: 0, finished: true, error: '', record,
-    });
-  }
+  addRuns(exp, results.runs.map((record) => ({
+    id: newId(), experiment: exp.name, variant: record.variant, seed: record.seed, lr: record.lr, steps,
+    stepsDone: stepsTrained(record.status, steps), status: record.status,
+    rate: 0, lastAt: 0, startedAt: 0, endedAt: 0, finished: true, error: '', record,
+  })), true);
   onExperimentSettled(exp);
-  exp.renderNow();
   return '';
 }
 
@@ -102,21 +98,24 @@ function showResults(results, text, { source, file = '' }) {
 // whatever reads the finished results (summaries, verdicts) is brought up to date once the
 // analysis worker answers (for a recording, once its recorded analysis is in), unless the
 // experiment was reset meanwhile.
-export async function onExperimentSettled(exp) {
-  exp.analysis = null;
+async function onExperimentSettled(exp) {
+  const epoch = exp.epoch;
+  let analysis = null;
   if (finishedRuns(exp).length) {
-    const epoch = exp.epoch;
     try {
-      const analysis = (exp.source === 'recorded' && await recordedExperimentAnalysis(exp.file, exp.name))
+      analysis = (exp.source === 'recorded' && await recordedExperimentAnalysis(exp.file, exp.name))
         || JSON.parse(await analyze([exp.resultsBlob])).experiments[0];
-      if (exp.epoch !== epoch) return;
-      exp.analysis = analysis;
     } catch (e) {
       if (exp.epoch !== epoch) return;
-      notice(errorText(e), 'error', { box: exp.notices });
+      notice(errorText(e), 'error', { experiment: exp.name });
     }
   }
-  exp.analysed = true;
-  exp.redraw();
-  resultsChanged();
+  if (change(exp, { analysis, analysed: true }, { epoch })) resultsChanged.emit();
 }
+
+// A live experiment settled (runs/live-runs.js): its analysis; with no finished run, the
+// recording it replaced comes back.
+liveSettled.subscribe(({ exp, ended }) => {
+  onExperimentSettled(exp);
+  if (ended) restoreRecording(exp, ended);
+});

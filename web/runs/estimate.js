@@ -14,6 +14,7 @@ import { store } from '../state/store.js';
 import { stepsTrained } from '../state/run-status.js';
 import { analysisBusy, planAside } from '../results/analysis.js';
 import { nearViewport } from '../results/recorded.js';
+import { sectionId } from '../base/dom.js';
 
 export const SPEED_DELAY_MS = 600;        // after the last edit, or after runs end
 export const LOAD_SPEED_DELAY_MS = 1500;  // after load: once the recorded results are drawn
@@ -160,7 +161,7 @@ async function measureSpeed() {
   const all = runAllConfig();
   // The experiments timed on their own run: those with data, near, and whose data is there.
   const own = [...experiments.values()].filter((exp) => exp.info.needs_data && exp.missing === ''
-    && nearViewport(exp.section, later)).map((exp) => exp.name);
+    && nearViewport(document.getElementById(sectionId(exp.name)), later)).map((exp) => exp.name);
   const measured = speed.get();
   if (measured && measured.key === all && own.every((name) => measured.own.has(name))) return;
   if (analysisBusy()) return later();

@@ -1,19 +1,23 @@
 // Live runs: Run presses planned by the core (shared runs trained once), queued on the worker
 // pool, followed message by message (docs/worker.md), and each experiment's results made by the
 // core once its runs have all ended. Also Pause, Stop, and a live run's model saved. Owns the
-// batch of runs, the Run pressed last and the news that runs moved on (state/runs.js).
+// batch of runs, the Run pressed last, the news that runs moved on and that a model was trained
+// (state/runs.js), and the news that a live experiment settled (state/experiments.js); shows
+// live runs in the experiments' records (state/experiments.js), which their sections follow.
+// A worker's reply goes one way: runner -> onWorker here -> the experiment's record and the
+// stores above -> the views that subscribe to them.
 import { t } from '../i18n/i18n.js';
 import { experimentConfig, runData } from '../state/state.js';
-import { errorText } from '../views/dom.js';
+import { errorText } from '../base/dom.js';
 import { core, pool } from '../state/engine.js';
-import { experiments, reset, resultsStem, runAllNames, runRank } from '../state/experiments.js';
-import { batch, lastRun, newId, runsChanged } from '../state/runs.js';
+import { addRuns, change, experiments, liveSettled, reset, resultsStem, runAllNames, runRank, runsMoved } from '../state/experiments.js';
+import { batch, lastRun, modelTrained, newId, runsChanged } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
-import { notice } from '../controls/notices.js';
-import { onExperimentSettled, restoreRecording } from '../results/results-shown.js';
-import { active, complete, failed, failedStatus, finishedRuns, firstFailure, isSettled, stepsTrained, tally } from '../state/run-status.js';
+import { notice } from '../base/notices.js';
+import {
+  active, complete, endedParts, failed, failedStatus, finishedRuns, firstFailure, isSettled, stepsTrained, tally,
+} from '../state/run-status.js';
 import { appendProgress } from './live-record.js';
-import { endedParts } from '../views/runlist.js';
 import { makeResults } from '../results/analysis.js';
 import { download } from '../results/export.js';
 
@@ -27,20 +31,13 @@ function kept(exp, record) {
 // one call per experiment, not one per finished run, in the analysis worker. Runs that kept
 // W_o matrices (wo_heatmap) give a document with the matrices apart, for the summary and the
 // analysis, which read only their figures; the whole document, matrices inline, is made when
-// the reader exports it (exp.wholeResults). Resolves to false when the experiment was reset
+// the reader exports it (wholeResults). Resolves to false when the experiment was reset
 // meanwhile (the answer is then dropped).
 async function summarize(exp) {
-  const done = finishedRuns(exp);
-  exp.resultsBlob = null;
-  exp.wholeResults = null;
-  exp.summary = null;
-  if (!done.length) return true;
+  change(exp, { resultsBlob: null, woApart: false, summary: null });
+  const { config, records, failures } = resultsInputs(exp);
+  if (!records.length) return true;
   const epoch = exp.epoch;
-  const config = JSON.stringify(exp.config);
-  const records = done.map((r) => kept(exp, r.record));
-  // A run whose worker failed goes in as the core lists it apart (docs/results.md, "Failed runs"),
-  // so that the claims it would have decided say it failed.
-  const failures = exp.runs.filter(failed).map((r) => ({ variant: r.variant, seed: r.seed, lr: r.lr, status: r.status, error: r.error }));
   const woStem = records.some((r) => r.wo.length > 0) ? resultsStem(exp.name) : null;
   // With the matrices apart, only their figures go to the worker: a structured clone of every
   // run's matrices (MBs at d_model 256, for each experiment that shares the run) was one of the
@@ -48,16 +45,30 @@ async function summarize(exp) {
   const figures = woStem ? records.map((r) => ({ ...r, wo: r.wo.map(({ data, ...rest }) => rest) })) : records;
   try {
     const { blob, summary } = await makeResults(exp.name, config, [...figures, ...failures], woStem);
-    if (exp.epoch !== epoch) return false;
-    exp.resultsBlob = blob;
-    if (woStem) exp.wholeResults = async () => (await makeResults(exp.name, config, [...records, ...failures])).blob;
-    exp.summary = summary;
+    return change(exp, { resultsBlob: blob, woApart: Boolean(woStem), summary }, { epoch });
   } catch (e) {
     if (exp.epoch !== epoch) return false;
-    notice(errorText(e), 'error', { box: exp.notices });
+    notice(errorText(e), 'error', { experiment: exp.name });
   }
-  exp.redraw();
   return true;
+}
+
+// What an experiment's results are made of: its config, the records of its finished runs and
+// its failed runs. A run whose worker failed goes in as the core lists it apart (docs/results.md,
+// "Failed runs"), so that the claims it would have decided say it failed.
+function resultsInputs(exp) {
+  return {
+    config: JSON.stringify(exp.config),
+    records: finishedRuns(exp).map((r) => kept(exp, r.record)),
+    failures: exp.runs.filter(failed).map((r) => ({ variant: r.variant, seed: r.seed, lr: r.lr, status: r.status, error: r.error })),
+  };
+}
+
+// A live experiment's whole results document, its W_o matrices inline (exp.woApart), for the
+// export: a promise of its Blob.
+export async function wholeResults(exp) {
+  const { config, records, failures } = resultsInputs(exp);
+  return (await makeResults(exp.name, config, [...records, ...failures])).blob;
 }
 
 // Experiments whose Run was pressed before the pool was made (a list, or 'all'), and those whose
@@ -137,9 +148,10 @@ function runExperiments(names) {
   for (const name of free) {
     const exp = experiments.get(name);
     const replaced = exp.source === 'recorded' ? exp.file : '';
-    reset(exp, { config: experimentConfig(values, name), source: 'live', replaced });
+    reset(exp, { config: experimentConfig(values, name), source: 'live', replaced }, true);
   }
   const added = [];
+  const shownRuns = new Map(free.map((name) => [name, []]));  // experiment -> its new runs
   for (const p of plan) {
     let job = liveJob(p);
     if (job) runner.rerank(job.id, runRank(p));
@@ -172,7 +184,7 @@ function runExperiments(names) {
       };
       if (now) for (const key of ['stepsDone', 'status', 'rate', 'lastAt', 'startedAt', 'endedAt', 'finished', 'record']) run[key] = now[key];
       job.runs.push(run);
-      exp.runs.push(run);
+      shownRuns.get(name).push(run);
     }
   }
   batch.update({ jobs: [...batch.get().jobs, ...added] });
@@ -180,8 +192,7 @@ function runExperiments(names) {
   // of them rendered at once made Run all's press a long task); their state changes now.
   for (const name of free) {
     const exp = experiments.get(name);
-    exp.showState();
-    exp.redraw();
+    addRuns(exp, shownRuns.get(name));
     settle(exp);  // its runs may all have trained already
   }
   runner.enqueue(added.map((job) => ({
@@ -201,17 +212,14 @@ export function onWorker(msg) {
     hold(job.id, msg.checkpoint);
     // A view that uses the model itself (the word box of real words) takes it too, unless the
     // run diverged (its weights are then not a model to read).
-    for (const run of job.runs) {
-      const view = experiments.get(run.experiment).view;
-      if (view.words && msg.record.status.state !== 'diverged') view.words.takeModel(run, msg.checkpoint);
-    }
+    if (msg.record.status.state !== 'diverged') for (const run of job.runs) modelTrained.emit({ run, bytes: msg.checkpoint });
   }
   for (const run of job.runs) updateRun(run, job, msg, now);
   if (['finished', 'stopped', 'error'].includes(msg.type)) jobs.delete(job.id);  // its runs keep the results
   if (!pool.get().busy && !batch.get().end) batch.update({ end: now });
   for (const exp of new Set(job.runs.map((r) => experiments.get(r.experiment)))) {
     settle(exp);
-    exp.redraw();
+    runsMoved(exp);
   }
   runsChanged.emit(false);
 }
@@ -259,20 +267,19 @@ function updateRun(run, job, msg, now) {
 // finished run to compare, the recording it replaced comes back (restoreRecording).
 async function settle(exp) {
   if (exp.source === 'live' && !exp.settled && isSettled(exp)) {
-    exp.settled = true;
     if (!finishedRuns(exp).length) {
       const k = tally(exp.runs);
       const parts = endedParts(k).join(t('partSep'));
       const message = firstFailure(exp.runs);
       const ended = t(exp.replaced ? 'noneFinishedRecorded' : 'noneFinished', { total: k.total, parts })
         + (message ? t('firstFailure', { message }) : '');
-      exp.liveEnded = ended;
+      change(exp, { settled: true, liveEnded: ended });
       await summarize(exp);
-      onExperimentSettled(exp);
-      restoreRecording(exp, ended);
+      liveSettled.emit({ exp, ended });
       return;
     }
-    if (await summarize(exp)) onExperimentSettled(exp);
+    change(exp, { settled: true });
+    if (await summarize(exp)) liveSettled.emit({ exp, ended: '' });
   }
 }
 
@@ -285,7 +292,7 @@ export function stopAll() {
   if (!runner.busy && !batch.get().end) batch.update({ end: performance.now() });
   for (const exp of experiments.values()) {
     settle(exp);
-    exp.redraw();
+    runsMoved(exp);
   }
   runsChanged.emit(false);
 }
@@ -316,7 +323,7 @@ function hold(id, bytes) {
 export function saveModel(run) {
   const bytes = held.get(run.job);
   if (!bytes) {
-    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { box: experiments.get(run.experiment).notices });
+    notice(t('modelMissing', { variant: run.variant, seed: run.seed }), 'error', { experiment: run.experiment });
     return;
   }
   download(`wolab-${run.experiment}-${run.variant}-seed${run.seed}.safetensors`, bytes, 'application/octet-stream');

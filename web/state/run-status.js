@@ -5,6 +5,8 @@
 // trained to its end, which that the reader cut it short, and the failed state, are the core's
 // (codes(), docs/api.md).
 
+import { t } from '../i18n/i18n.js';
+
 const core = { trainedToEnd: new Set(), cutShort: new Set(), failed: null };
 
 // Takes the core's codes() (parsed); called once the module loads.
@@ -43,3 +45,8 @@ export function tally(runs) {
 
 // The first failure's message among these runs, '' when none failed.
 export const firstFailure = (runs) => (runs.find(failed) || { error: '' }).error;
+
+// How the runs of a tally that did not train to their end ended, worded: ["2
+// stopped partway", "1 failed"], empty when every run trained to its end.
+export const endedParts = (k) => [[k.partway, 'partPartway'], [k.notStarted, 'partNotStarted'], [k.failed, 'partFailed']]
+  .filter(([n]) => n > 0).map(([n, key]) => t(key, { k: n }));

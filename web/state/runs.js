@@ -15,6 +15,10 @@ export const lastRun = store(null);
 // change must show at once (a press), false when the next frame will do (a worker's message).
 export const runsChanged = signal();
 
+// Owner: runs/live-runs.js. A live run finished with a model to read (not diverged): detail
+// { run, bytes }, its safetensors bytes, for a view that uses the model itself (the word box).
+export const modelTrained = signal();
+
 // A new id for a job or a run shown on the page, live, recorded or imported.
 let nextId = 1;
 export const newId = () => nextId++;

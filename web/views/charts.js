@@ -3,7 +3,7 @@
 // later frame once it is near the viewport (frames.js), since creating and drawing charts are
 // the costliest main-thread work while training. Charts never animate.
 import { downloadUrl } from '../results/export.js';
-import { invalidate } from './frames.js';
+import { invalidate } from '../base/frames.js';
 import { t } from '../i18n/i18n.js';
 import { experimentInfos } from '../state/state.js';
 

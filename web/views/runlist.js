@@ -4,7 +4,7 @@
 // folded under its title (until the reader opens it) when it is long (a learning-rate sweep) or
 // holds recorded or imported runs, whose outcome the summary table below already gives.
 import { lang, t, variantLabel } from '../i18n/i18n.js';
-import { fitTable, headerCells, labelRow } from './tables.js';
+import { fitTable, headerCells, labelRow } from '../base/tables.js';
 import { failed } from '../state/run-status.js';
 
 const FOLD_ABOVE = 12;  // runs: a longer table of live runs starts folded
@@ -29,10 +29,6 @@ export function statusText(run) {
   }
 }
 
-// How the runs of a tally (run-status.js) that did not train to their end ended, worded: ["2
-// stopped partway", "1 failed"], empty when every run trained to its end.
-export const endedParts = (k) => [[k.partway, 'partPartway'], [k.notStarted, 'partNotStarted'], [k.failed, 'partFailed']]
-  .filter(([n]) => n > 0).map(([n, key]) => t(key, { k: n }));
 
 export class RunList {
   // onModel(run): download the run's trained model.

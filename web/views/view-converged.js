@@ -6,8 +6,8 @@
 // from their manifest.
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
-import { addRow, headerCells } from './tables.js';
-import { el } from './dom.js';
+import { addRow, headerCells } from '../base/tables.js';
+import { el } from '../base/dom.js';
 import { fmtPercent, spread, variantGroups } from './view-curves.js';
 import { claimFigures, claimWords, reasonLine, verdictSentences } from '../lesson/lesson.js';
 import { convergedRecording } from '../results/converged.js';

@@ -5,7 +5,7 @@
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { seedBands, thinBands } from './aggregate.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
-import { addRow, headerCells } from './tables.js';
+import { addRow, headerCells } from '../base/tables.js';
 
 // Summary means are null where every run of a variant diverged; std is null where one run is
 // behind the mean: one seed has no spread to show (docs/results.md).

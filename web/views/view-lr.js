@@ -7,7 +7,7 @@ import { ChartBox, lineOptions, variantColor } from './charts.js';
 import { variantGroups } from './view-curves.js';
 import { isSettled } from '../state/run-status.js';
 import { fixed, range } from '../lesson/figures.js';
-import { addRow, headerCells } from './tables.js';
+import { addRow, headerCells } from '../base/tables.js';
 
 
 export class LrView {

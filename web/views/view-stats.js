@@ -9,7 +9,7 @@ import { t, variantLabel } from '../i18n/i18n.js';
 import { seedBands, SITES } from './aggregate.js';
 import { ChartBox, lineOptions, PALETTE, variantColor } from './charts.js';
 import { LayerPanels } from './layer-panels.js';
-import { addRow, headerCells } from './tables.js';
+import { addRow, headerCells } from '../base/tables.js';
 
 const SITE_COLORS = { concat: 0, wo_out: 3, residual: 2 };  // indices into the theme's PALETTE
 

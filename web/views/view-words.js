@@ -6,8 +6,8 @@
 // with each variant's model.
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { ChartBox, lineOptions, variantColor } from './charts.js';
-import { addRow, headerCells } from './tables.js';
-import { el } from './dom.js';
+import { addRow, headerCells } from '../base/tables.js';
+import { el } from '../base/dom.js';
 import { fmtPercent, spread, variantGroups } from './view-curves.js';
 import { WordBox } from '../words/word-box.js';
 import { ConvergedView } from './view-converged.js';
@@ -23,7 +23,8 @@ function werRange(groups) {
 }
 
 export class WordsView {
-  constructor(container, exp) {
+  // redraw: its section drawn again in the next frame (the word box's answers come later).
+  constructor(container, exp, redraw) {
     this.exp = exp;
     // What the task is, for a reader new to it: static texts (i18n.js).
     const primer = el('div', 'words-primer');
@@ -45,7 +46,7 @@ export class WordsView {
     // The literature's figure, labelled as such: never one of these runs' results.
     this.reference = el('p', 'hint words-reference');
     this.reference.dataset.i18n = 'wordsReference';
-    this.words = new WordBox(exp);
+    this.words = new WordBox(exp, redraw);
     // The runs trained to the end natively lead (recorded); the charts and table below show the
     // short runs shown or trained here, headed as such.
     this.shortTitle = el('h3', 'words-short-title');

@@ -5,12 +5,13 @@
 // decoding is the core's (Trainer.pronounce), in the word worker (web/words/words.js); a word it
 // cannot read gets the core's one line instead of an answer.
 import { t, variantLabel } from '../i18n/i18n.js';
-import { el, errorText } from '../views/dom.js';
-import { headerCells, labelRow, fitTable } from '../views/tables.js';
+import { el, errorText } from '../base/dom.js';
+import { headerCells, labelRow, fitTable } from '../base/tables.js';
 import { nearViewport, recordedModels } from '../results/recorded.js';
 import { pronounce, setModel } from './words.js';
 import { convergedRecording } from '../results/converged.js';
 import { core } from '../state/engine.js';
+import { modelTrained } from '../state/runs.js';
 
 // The edit alignment of `got` to `want` (phoneme lists): for each phoneme of `got`, whether it
 // is the one `want` has there, and the number of edits.
@@ -44,8 +45,13 @@ function phonemeCells(list, same, sep) {
 }
 
 export class WordBox {
-  constructor(exp) {
+  // redraw: its section drawn again in the next frame.
+  constructor(exp, redraw) {
     this.exp = exp;
+    this.redraw = redraw;
+    modelTrained.subscribe(({ run, bytes }) => {
+      if (run.experiment === exp.name) this.takeModel(run, bytes);
+    });
     this.models = new Map();  // variant -> { source: 'recorded' | 'live', seed, epoch }
     this.recordedFor = '';    // the recorded file whose models were asked for
     this.latest = 0;          // the latest request: older answers are dropped
@@ -103,7 +109,6 @@ export class WordBox {
     this.attn.append(this.attnTitle, pick, this.heads);
     this.box.append(this.heading, form, this.chips, this.status, this.error, this.dictionary, this.caution, wrap, this.attn);
     this.answer = null;  // the latest answer shown, redrawn on a change of language
-    this.redrawSection = () => this.exp.redraw();  // one function, so that nearViewport keeps it once
   }
 
   render() {
@@ -145,7 +150,7 @@ export class WordBox {
   // shows a recording. A live run's model replaces a variant's (takeModel).
   loadRecorded() {
     const exp = this.exp;
-    if (!nearViewport(this.box, this.redrawSection)) return;
+    if (!nearViewport(this.box, this.redraw)) return;
     if (!this.converged) {
       this.loading = true;
       this.converged = convergedRecording().then(async (recording) => {
@@ -179,7 +184,7 @@ export class WordBox {
   loaded() {
     this.loading = false;
     if (this.asked) this.ask(this.asked);
-    this.exp.redraw();
+    this.redraw();
   }
 
   // Each variant's model from its url (variant -> url, named <variant>.seed<N>...), unless a live
@@ -194,7 +199,7 @@ export class WordBox {
       // A live run's model that came meanwhile was set after this one: it stays.
       if (this.models.has(variant) && this.models.get(variant).source === 'live') continue;
       this.models.set(variant, { source, seed: Number((url.match(/\.seed(\d+)\./) || [0, 0])[1]) });
-      this.exp.redraw();
+      this.redraw();
     }
   }
 
@@ -210,7 +215,7 @@ export class WordBox {
       });
       return b;
     }));
-    this.exp.redraw();
+    this.redraw();
   }
 
   // A live run of this experiment has finished with this model (safetensors bytes): it replaces
@@ -224,7 +229,7 @@ export class WordBox {
     }).catch((e) => {
       this.error.textContent = errorText(e);
     });
-    this.exp.redraw();
+    this.redraw();
   }
 
   async ask(word) {
@@ -246,7 +251,7 @@ export class WordBox {
       this.attn.hidden = true;
       this.heads.replaceChildren();
       this.box.dataset.state = 'refused';
-      this.exp.redraw();
+      this.redraw();
       return;
     }
     if (request !== this.latest) return;
@@ -256,7 +261,7 @@ export class WordBox {
     // While the recorded models load, the answer so far (the dictionary's line, the models in
     // already) and a hint; loadRecorded asks again once they are all in.
     this.box.dataset.state = this.loading ? 'waiting' : 'answered';
-    this.exp.redraw();
+    this.redraw();
   }
 
   show({ dictionary, answers: unordered }) {

@@ -1,32 +1,32 @@
-// One experiment's section: its object (what it shows and where from), its frame (config line,
-// estimate, runs table, variants, exports) and its view (view-*.js, chosen by what it declares).
+// One experiment's section: its frame (config line, estimate, runs table, variants, exports) and
+// its view (view-*.js, chosen by what it declares), drawn from the experiment's record
+// (state/experiments.js), which it follows through experimentChanged. Its DOM is its own: no other
+// module holds a node of it, and the record holds none.
 import { lang, t, variantLabel } from '../i18n/i18n.js';
 import { experimentConfig } from '../state/state.js';
-import { $, button, errorText } from './dom.js';
+import { $, button, errorText, sectionId } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
-import { dataChecked, resultsStem, shown } from '../state/experiments.js';
+import { addExperiment, dataFound, experimentChanged, experiments, resultsStem } from '../state/experiments.js';
 import { settings } from '../state/settings.js';
-import { invalidate, renderNow } from './frames.js';
-import { endedParts, RunList } from './runlist.js';
-import { CurvesView } from './view-curves.js';
-import { HeatmapView } from './view-heatmap.js';
-import { StatsView } from './view-stats.js';
-import { LrView } from './view-lr.js';
-import { WordsView } from './view-words.js';
+import { invalidate, renderNow } from '../base/frames.js';
+import { RunList } from '../views/runlist.js';
+import { CurvesView } from '../views/view-curves.js';
+import { HeatmapView } from '../views/view-heatmap.js';
+import { StatsView } from '../views/view-stats.js';
+import { LrView } from '../views/view-lr.js';
+import { WordsView } from '../views/view-words.js';
 import { curvesCsv, download } from '../results/export.js';
 import { renderVerdict } from '../lesson/lesson.js';
 import { renderPrediction } from '../lesson/predict.js';
-import { claimsChanged } from '../lesson/claims-panel.js';
-import { notice } from '../controls/notices.js';
+import { notice } from '../base/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
 import { estimateText, onEstimate } from '../runs/estimate.js';
 import { dataMissing } from '../state/data-files.js';
 import { stillComing, whenRecordingsChange } from '../results/recorded.js';
-import { active, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
-import { requestRun, saveModel } from '../runs/live-runs.js';
+import { active, endedParts, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
+import { requestRun, saveModel, wholeResults } from '../runs/live-runs.js';
 import { copyEmbed } from '../controls/share.js';
-
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
 // runs keep, that it sweeps learning rates, or that it trains on the lexicon (real words).
@@ -37,7 +37,7 @@ const viewFor = (info) => (info.needs_data === 'lexicon' ? WordsView : info.wo_s
 // ids and text keys.
 function experimentSection(name) {
   const section = $('#experiment-template').content.firstElementChild.cloneNode(true);
-  section.id = `exp-${name}`;
+  section.id = sectionId(name);
   section.dataset.exp = name;
   section.setAttribute('aria-labelledby', `h-${name}`);
   $('h2', section).id = `h-${name}`;
@@ -45,73 +45,81 @@ function experimentSection(name) {
   return section;
 }
 
-// info: the experiment's row of the core's experiments(): name, variants, what it keeps.
-// exp.epoch counts resets, so that a worker's answer about older runs is dropped. What it shows
-// is state/experiments.js's shown().
-export function makeExperiment(info) {
+// name -> the section's parts: its DOM, its view, and how it is drawn (this module's alone).
+const sections = new Map();
+
+// Adds the experiment (info: its row of the core's experiments()) and its section, which follows
+// its record from now on; returns the section's element, for the page to place.
+export function addSection(info) {
   const { name } = info;
+  const exp = addExperiment(info);
   const section = experimentSection(name);
   const body = $('.exp-body', section);
-  // missing: for an experiment that needs a data file (experiments(): needs_data), null until
-  // the server has answered whether it has it, then '' (it has) or why not (data-files.js).
-  const exp = { name, info, section, variants: info.variants, epoch: 0, missing: info.needs_data ? null : '', ...shown() };
-  exp.configLine = $('.config-line', section);
-  exp.notices = $('.section-notices', section);
-  exp.estimateLine = document.createElement('p');
-  exp.estimateLine.className = 'estimate hint';
-  exp.configLine.after(exp.estimateLine);
-  exp.missingLine = document.createElement('p');
-  exp.missingLine.className = 'missing-line error';
-  exp.missingLine.hidden = true;
-  exp.configLine.after(exp.missingLine);
+  const s = { exp, section };
+  s.configLine = $('.config-line', section);
+  s.estimateLine = document.createElement('p');
+  s.estimateLine.className = 'estimate hint';
+  s.configLine.after(s.estimateLine);
+  s.missingLine = document.createElement('p');
+  s.missingLine.className = 'missing-line error';
+  s.missingLine.hidden = true;
+  s.configLine.after(s.missingLine);
+  s.partialLine = document.createElement('p');
+  s.partialLine.className = 'partial-line hint';
+  const runsBox = document.createElement('div');
+  s.runList = new RunList(runsBox, saveModel);
+  const viewBox = document.createElement('div');
+  viewBox.className = 'view';
+  s.render = () => {
+    const settled = exp.runs.length > 0 && isSettled(exp);
+    renderFrame(s);
+    renderVerdict(exp, section, settled);
+    renderPrediction(exp, section, settled, s.renderNow);
+    s.view.render();
+  };
+  s.redraw = () => invalidate(s, s.render);
+  s.renderNow = () => renderNow(s, s.render);
+  s.view = new (viewFor(info))(viewBox, exp, s.redraw);
+  const exports = document.createElement('div');
+  exports.className = 'exports';
+  s.exportJson = button('small', async () => {
+    try {
+      download(`${resultsStem(name)}.json`, exp.woApart ? await wholeResults(exp) : exp.resultsBlob, 'application/json');
+    } catch (e) {
+      notice(errorText(e), 'error', { experiment: name });
+    }
+  });
+  s.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
+  exports.append(s.exportJson, s.exportCsv);
+  s.exports = exports;
+  body.append(s.partialLine, runsBox, viewBox, exports);
+  sections.set(name, s);
   // Whether the data is there: asked again each time the recordings' index changes while npm
   // start still makes the file, which it puts in place meanwhile (scripts/place.sh, "coming").
   const checkData = (again) => dataMissing(info.needs_data, again).then(async (why) => {
-    if (why !== exp.missing) {
-      exp.missing = why;
-      exp.redraw();
-      dataChecked.emit(exp);
-    }
+    dataFound(exp, why);
     if (why && await stillComing(info.needs_data)) whenRecordingsChange(() => checkData(true));
   });
   if (info.needs_data) checkData(false);
-  exp.partialLine = document.createElement('p');
-  exp.partialLine.className = 'partial-line hint';
-  const runsBox = document.createElement('div');
-  exp.runList = new RunList(runsBox, saveModel);
-  const viewBox = document.createElement('div');
-  viewBox.className = 'view';
-  exp.view = new (viewFor(info))(viewBox, exp);
-  const exports = document.createElement('div');
-  exports.className = 'exports';
-  exp.exportJson = button('small', async () => {
-    try {
-      download(`${resultsStem(name)}.json`, exp.wholeResults ? await exp.wholeResults() : exp.resultsBlob, 'application/json');
-    } catch (e) {
-      notice(errorText(e), 'error', { box: exp.notices });
-    }
-  });
-  exp.exportCsv = button('small', () => download(`wolab-${name}-curves.csv`, curvesCsv(name, finishedRuns(exp)), 'text/csv'));
-  exports.append(exp.exportJson, exp.exportCsv);
-  exp.exports = exports;
-  body.append(exp.partialLine, runsBox, viewBox, exports);
-  // Also the claims panel's rows that read this experiment: its runs' progress is theirs.
-  exp.render = () => {
-    const settled = exp.runs.length > 0 && isSettled(exp);
-    renderFrame(exp);
-    renderVerdict(exp, settled);
-    renderPrediction(exp, settled);
-    exp.view.render();
-    claimsChanged();
-  };
-  exp.redraw = () => invalidate(exp, exp.render);
-  exp.renderNow = () => renderNow(exp, exp.render);
-  exp.showState = () => showState(exp);
-  onEstimate(exp.redraw);
+  onEstimate(s.redraw);
   $('.run', section).addEventListener('click', (e) => requestRun([name], e.currentTarget));
-  $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp));
+  $('.copy-embed', section).addEventListener('click', () => copyEmbed(exp, section));
   $('.notebook', section).addEventListener('click', () => openNotebook(exp));
-  return exp;
+  return section;
+}
+
+// A change of the record: its state at once, the rest in the next frame (frames.js), or at once
+// when asked.
+experimentChanged.subscribe(({ exp, now }) => {
+  const s = sections.get(exp.name);
+  showState(s);
+  if (now) s.renderNow();
+  else s.redraw();
+});
+
+// Every section anew (a change of language or theme).
+export function renderSections() {
+  for (const s of sections.values()) s.renderNow();
 }
 
 // Downloads the experiment as a PyTorch notebook (docs/notebooks.md) of the settings shown: those
@@ -121,7 +129,7 @@ function openNotebook(exp) {
   try {
     download(`${resultsStem(exp.name)}.ipynb`, core.get().wolab.makeNotebook(JSON.stringify(config), lang()), 'application/x-ipynb+json');
   } catch (e) {
-    notice(errorText(e), 'error', { box: exp.notices });
+    notice(errorText(e), 'error', { experiment: exp.name });
   }
 }
 
@@ -147,56 +155,57 @@ function ownConfig(exp, config) {
 // data-state on each experiment (empty | running | analysing | settled: its runs have ended, and
 // its summary and verdict have been made from them) and on #controls (idle | running | paused),
 // data-status on run rows: the page's state for tests and scripts/bench_page.js.
-function showState(exp) {
-  exp.section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
+function showState({ exp, section }) {
+  section.dataset.state = !exp.runs.length ? 'empty' : !isSettled(exp) ? 'running' : exp.analysed ? 'settled' : 'analysing';
 }
 
-function renderFrame(exp) {
-  showState(exp);
+function renderFrame(s) {
+  const { exp } = s;
+  showState(s);
   const { embed } = chrome.get();
   // An embed has no settings panel: before a run, the line says what Run will train.
-  exp.configLine.hidden = !exp.config && !embed;
+  s.configLine.hidden = !exp.config && !embed;
   if (exp.config) {
     const config = describeConfig(ownConfig(exp, exp.config));
-    exp.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
+    s.configLine.textContent = exp.source === 'recorded' ? t('sourceRecorded', { config })
       : exp.source !== 'live' ? t(exp.producer === 'pytorch-notebook' ? 'sourceImportTorch' : 'sourceImport', { file: exp.file, created_by: exp.createdBy, config })
       : t('sourceLive', { config });
   } else if (embed) {
-    exp.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(settings.get().values, exp.name))) });
+    s.configLine.textContent = t('settingsLine', { config: describeConfig(ownConfig(exp, experimentConfig(settings.get().values, exp.name))) });
   }
   // Without its data file this build cannot train the experiment: said once, here (Run is
   // disabled, control-bar.js; the word box says it has no lexicon).
-  exp.missingLine.hidden = !exp.missing;
-  if (exp.missing) exp.missingLine.textContent = t('dataMissing', { why: exp.missing });
+  s.missingLine.hidden = !exp.missing;
+  if (exp.missing) s.missingLine.textContent = t('dataMissing', { why: exp.missing });
   const estimate = exp.runs.some(active) || exp.missing ? '' : estimateText(exp.name);
-  exp.estimateLine.hidden = !estimate;
-  exp.estimateLine.textContent = estimate;
+  s.estimateLine.hidden = !estimate;
+  s.estimateLine.textContent = estimate;
   // Live runs that did not all train to their end: how each ended, counted (run-status.js).
   const k = tally(exp.runs);
   const cut = exp.source === 'live' && exp.runs.length > 0 && isSettled(exp) && k.done < k.total;
-  exp.partialLine.hidden = !cut;
+  s.partialLine.hidden = !cut;
   if (cut) {
     const parts = endedParts(k).map((part) => t('partSep') + part).join('');
     const message = firstFailure(exp.runs);
-    exp.partialLine.textContent = t('partialLine', { done: k.done, total: k.total, parts })
+    s.partialLine.textContent = t('partialLine', { done: k.done, total: k.total, parts })
       + (message ? t('firstFailure', { message }) : '');
   }
-  exp.runList.render(exp.runs, exp.source);
-  renderVariants(exp);
+  s.runList.render(exp.runs, exp.source);
+  renderVariants(s);
   // Hidden rather than disabled until there is something to export.
-  exp.exports.hidden = !exp.resultsBlob;
-  exp.exportJson.textContent = t('exportResults');
-  exp.exportCsv.textContent = t('exportCsv');
+  s.exports.hidden = !exp.resultsBlob;
+  s.exportJson.textContent = t('exportResults');
+  s.exportCsv.textContent = t('exportCsv');
 }
 
 // The variants this experiment compares, each named by its code (and, in Chinese, its Chinese
 // name) with a plain description.
-function renderVariants(exp) {
-  const list = $('.variants', exp.section);
+function renderVariants({ exp, section }) {
+  const list = $('.variants', section);
   const key = `${lang()}:${exp.variants.join()}`;
   if (list.dataset.key === key) return;
   list.dataset.key = key;
-  $('.variants-box', exp.section).hidden = exp.variants.length === 0;
+  $('.variants-box', section).hidden = exp.variants.length === 0;
   list.replaceChildren(...exp.variants.map((v) => {
     const li = document.createElement('li');
     const code = document.createElement('code');

@@ -1,16 +1,17 @@
 import { t } from '../i18n/i18n.js';
-import { $, button } from '../views/dom.js';
+import { $, button, sectionId } from './dom.js';
 import { focusTarget } from './focus.js';
 
 // A notice is a group (one event: a link's problems are one notice), with its own dismiss button,
-// shown where the user is looking: in the control bar's box by default, or in an experiment's.
+// shown where the user is looking: in the control bar's box by default, in an experiment's
+// section's (experiment: its name), or in another box.
 // Information goes by itself after a while; an error stays until dismissed. Older notices give
 // way to newer ones, so they never pile up. `details` (text for the curious, such as the core's
 // exact message) goes in a fold under the notice.
 const MAX_NOTICES = 3;
 const INFO_MS = 8000;
 
-export function notice(text, kind = 'info', { items = [], details = '', box = $('#notices') } = {}) {
+export function notice(text, kind = 'info', { items = [], details = '', experiment = '', box = experiment ? $(`#${sectionId(experiment)} .section-notices`) : $('#notices') } = {}) {
   for (const old of box.querySelectorAll('.notice')) if (old.dataset.text === text) old.remove();
   const group = document.createElement('div');
   group.className = `notice ${kind}`;

@@ -1,6 +1,9 @@
 // The DOM helpers every part of the page uses. Text goes into the DOM as text only.
 
 export const $ = (sel, root = document) => root.querySelector(sel);
+// The id of an experiment's section (sections/experiment-section.js), for the modules that find
+// a part of it: its Run button, its notices.
+export const sectionId = (name) => `exp-${name}`;
 export const errorText = (e) => (e && e.message ? e.message : String(e));
 
 // An element with a class and its text, which goes in as text only.

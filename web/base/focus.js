@@ -1,6 +1,6 @@
 // Where focus goes when the focused control goes away: Stop while runs train, else the Run
 // button pressed last, else the first Run on the page.
-import { $ } from '../views/dom.js';
+import { $ } from './dom.js';
 import { pool } from '../state/engine.js';
 import { lastRun } from '../state/runs.js';
 
