@@ -116,6 +116,9 @@ export interface ExperimentInfo {
    * must load and hand to the trainer; null for the toy tasks. The page leaves such an
    * experiment out. */
   needs_data: string | null;
+  /** Its variants whose W_o never trains (frozen_random, frozen_random_scaled, frozen_orthogonal),
+   * in the order of `variants`. */
+  frozen: string[];
 }
 
 /** One run of plan(): train it once, for every experiment in `experiments`. */
@@ -147,8 +150,17 @@ export interface ProbeFragment {
   /** null at step 0 and once an eval was not finite. */
   eval: { loss: number; token_acc: number; exact: number } | null;
   stats: object[];
-  /** head_norms: (heads) ‖W_o[:, head cols]‖_F; head_change_norms: the same of W_o − W_o at step 0. */
-  wo: { step: number; layer: number; rows: number; cols: number; data: number[]; head_norms: number[]; head_change_norms: number[] | null }[];
+  /**
+   * head_norms: (heads) ‖W_o[:, head cols]‖_F; head_change_norms: the same of W_o − W_o at step 0;
+   * what claim 5 reads of the matrix (docs/results.md, "A run"): dominant_rows, the share of
+   * diagonally dominant rows; diagonal_energy, the diagonal's share of ‖W_o‖²_F times d_model;
+   * change_from_init, ‖W_o − W_o(0)‖_F / ‖W_o(0)‖_F (null without step 0). data is absent with
+   * woData false.
+   */
+  wo: {
+    step: number; layer: number; rows: number; cols: number; data?: number[]; head_norms: number[];
+    head_change_norms: number[] | null; dominant_rows: number; diagonal_energy: number; change_from_init: number | null;
+  }[];
   ov: { step: number; layer: number; head: number; values: number[] }[];
 }
 
@@ -339,7 +351,7 @@ export interface WolabModule {
   presetNames(): string[];
   /** The learning rates the config's experiment trains at, increasing (every experiment's for "all"). Throws on a bad config. */
   learningRates(configJson: JsonText): number[];
-  /** JSON text of ExperimentInfo[]: the six experiments in their order ("all" runs them all). */
+  /** JSON text of ExperimentInfo[]: the page's experiments in their order ("all" runs them all). */
   experiments(): JsonText;
   /** JSON text of Setting[]: every config field, in the settings table's order. */
   settings(): JsonText;
@@ -522,6 +534,9 @@ export interface PairComparison {
   stopped: { a: number; b: number };
   /** Both at the accuracy ceiling in every paired seed. */
   at_ceiling: boolean;
+  /** The variants of the pair with a run still learning at its last step in a paired seed
+   * (docs/claims.md, "Paired comparisons"). */
+  still_learning: string[];
   /** The metric that measures speed for this pair: steps_to_loss_0_1 or loss_at_100; per_area on real words. */
   speed: string;
   /** The metric that measures performance: token_acc (per on real words), or the speed metric when at_ceiling or still learning. */
@@ -547,12 +562,16 @@ export interface ExperimentAnalysis {
   /** Who trained its runs: "wolab", or "pytorch-notebook" for a notebook's file (docs/notebooks.md). */
   producer: string;
   config: object;
+  /** The run config its runs trained with: config's base, with real_words' own model and task. */
+  run_config: object;
   seeds: number;
   variants: string[];
   /** The runs' distinct learning rates, ascending (one unless the experiment sweeps them). */
   learning_rates: number[];
   /** Steps the smoothed losses average over. */
   smooth_window: number;
+  /** Steps the mean loss compared with the loss threshold is taken over (docs/claims.md, "Paired comparisons"). */
+  threshold_window: number;
   /** Every pair of variants in the experiment's order (empty for a learning-rate sweep). */
   comparisons: PairComparison[];
   convergence: VariantConvergence[];
@@ -613,6 +632,23 @@ export interface AnalysisWords {
   claims: ClaimWords[];
   /** Per claim of Analysis.words_claims (claims 1-4 on real words), in its order. */
   words_claims: ClaimWords[];
+  /** Per experiment whose finding has a decomposition (docs/claims.md, "What W_o is for"), its words. */
+  purpose: PurposeWords[];
+}
+
+/** What W_o is for, in words: one experiment's decomposition of W_o's lead. */
+export interface PurposeWords {
+  experiment: string;
+  d_model: number;
+  heads: number;
+  /** W_o's lead over identity, of which the controls' shares are taken: "Without W_o the ... was
+   * worse by ..., over n seeds." */
+  lead: string;
+  /** The answer, worded from the decomposition's code. */
+  answer: string;
+  /** Per control (block_diagonal, scalar_gain, identity_matched): its name, the share of the lead
+   * it brings back (null when undecided) as a phrase and as a line, and its gap to identity. */
+  controls: { variant: string; name: string; share: string | null; line: string | null; gap: string | null }[];
 }
 
 export interface ClaimWords {
