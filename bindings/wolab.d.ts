@@ -575,7 +575,7 @@ export interface ExperimentAnalysis {
   /** Every pair of variants in the experiment's order (empty for a learning-rate sweep). */
   comparisons: PairComparison[];
   convergence: VariantConvergence[];
-  /** The experiment's facts (docs/claims.md, "Findings"): pairs, wo, scale, speed_vs_identity, table, ... */
+  /** The experiment's facts (docs/claims.md, "Findings per experiment"): pairs, wo, scale, speed_vs_identity, table, ... */
   finding: Record<string, unknown>;
   /** The same as Analysis.thresholds, so that one experiment's analysis reads on its own. */
   thresholds: Record<string, number>;

@@ -16,7 +16,7 @@
 # "recording": true until the last one is, which the page polls). Last, manifest.json (scripts/
 # write-manifest.sh), whose sha256 tests/shell/recorded.sh checks, and whose first steps and
 # analyses tests/native/test_recorded.cpp checks against the core of today (docs/sweeps.md,
-# "Committed recordings"). Needs only the wolab CLI (build-native.sh).
+# "The page's presets, committed"). Needs only the wolab CLI (build-native.sh).
 #   WOLAB_BIN       the wolab CLI (default build/wolab)
 #   WOLAB_RECORDED  the folder recorded into (default recorded/presets; npm start records into
 #                   build/start/recorded when the committed one does not match its manifest)

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // How soon `npm start` is useful on a fresh clone, as a new user meets it (docs/performance.md,
-// "npm start"): clones this checkout's HEAD into a new folder, runs `npm start` there (setup.sh
-// included: npm ci; apt has nothing to install on a machine that ran it once), and prints the
-// seconds from the start to
+// "npm start from a fresh clone"): clones this checkout's HEAD into a new folder, runs `npm
+// start` there (setup.sh included: npm ci; apt has nothing to install on a machine that ran it
+// once), and prints the seconds from the start to
 //   url        the URL printed (the SIMD module built, dist/ assembled)
 //   ready      the page's engine ready in headless Chromium (body[data-ready])
 //   quick      every claim of the Quick column shown from the recorded runs

@@ -18,8 +18,8 @@ import { fixed, range, rate } from './figures.js';
 // clearly; otherwise "no clear difference".
 const borneOutBy = (m) => (m.clear ? [m.leader] : m.leader && m.consistent ? [] : ['same']);
 
-// The speed of one comparison of the experiment (a against b, docs/claims.md "Pairs"): which
-// learned faster, read as borneOutBy says.
+// The speed of one comparison of the experiment (a against b, docs/claims.md, "Paired
+// comparisons"): which learned faster, read as borneOutBy says.
 function speedQuestion(a, b) {
   return {
     answers: () => [a, b, 'same'],
