@@ -175,3 +175,8 @@ test('an experiment\'s record holds data only, and each change is announced', as
   const found = new Set(Object.values(exp).flatMap(kinds));
   assert.deepEqual([...found].filter((k) => !['string', 'number', 'boolean', 'object', 'Object', 'Array'].includes(k)), []);
 });
+
+test('one module hands a run config to the core to plan (runs/plan.js), on either thread', () => {
+  const callers = importGraph(WEB).modules.filter((m) => /\bplan(?:Aside)?\(/.test(fs.readFileSync(path.join(WEB, m), 'utf8').replace(/\/\/.*$/gm, '')));
+  assert.deepEqual(callers.filter((m) => !['runs/plan.js', 'results/analysis.js', 'results/analysis-worker.js'].includes(m)), []);
+});

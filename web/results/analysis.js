@@ -66,8 +66,7 @@ export function startAnalysis(engine) {
 export const makeResults = (experiment, configJson, runs, woStem = null) => call('makeResults', experiment, configJson, runs, woStem);
 export const parseResults = (doc) => call('parseResults', doc);
 export const analyze = (docs) => call('analyze', docs);
-// plan, for the estimate before Run (web/runs/estimate.js): the seven plans of a preset's size take
-// 50 to 200 ms, a long task on the main thread. A Run press plans on the main thread (one plan).
+// plan, off the main thread (web/runs/plan.js, planRunsAside).
 export const planAside = (configJson, experimentsJson) => call('plan', configJson, experimentsJson);
 // The matrices of the W_o snapshot file at url (web/results/analysis-worker.js, woFile), read in a worker
 // of their own, made when first needed, so that no analysis holds up a heatmap (nor the reverse).

@@ -12,7 +12,8 @@ import { batch } from '../state/runs.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { store } from '../state/store.js';
 import { stepsTrained } from '../state/run-status.js';
-import { analysisBusy, planAside } from '../results/analysis.js';
+import { analysisBusy } from '../results/analysis.js';
+import { planRunsAside } from './plan.js';
 import { nearViewport } from '../results/recorded.js';
 import { sectionId } from '../base/dom.js';
 
@@ -167,15 +168,15 @@ async function measureSpeed() {
   if (analysisBusy()) return later();
   const names = [...experiments.keys()].filter((name) => !experiments.get(name).info.needs_data);
   const lists = [...names, ...own, 'all'];
-  let texts;
+  let planned;
   try {
-    texts = await Promise.all(lists.map((name) => planAside(all, JSON.stringify(name === 'all' ? runAllNames() : [name]))));
+    planned = await Promise.all(lists.map((name) => planRunsAside(all, name === 'all' ? runAllNames() : [name])));
   } catch {
     return;  // settings the core refuses: no estimate (Run says why)
   }
   if (runAllConfig() !== all) return;
   if (analysisBusy()) return later();
-  const plans = new Map(lists.map((name, i) => [name, poolOrder(JSON.parse(texts[i]))]));
+  const plans = new Map(lists.map((name, i) => [name, poolOrder(planned[i])]));
   const units = new Map();
   const groups = new Map();  // name -> its group
   // One timing per group: Run all's first run for the toy experiments, each data experiment's own.

@@ -18,6 +18,7 @@ import {
   active, complete, endedParts, failed, failedStatus, finishedRuns, firstFailure, isSettled, stepsTrained, tally,
 } from '../state/run-status.js';
 import { appendProgress } from './live-record.js';
+import { planRuns } from './plan.js';
 import { makeResults } from '../results/analysis.js';
 import { download } from '../results/export.js';
 
@@ -138,7 +139,7 @@ function runExperiments(names) {
   if (!free.length) return;
   let plan;
   try {
-    plan = JSON.parse(core.get().wolab.plan(runAllConfig(), JSON.stringify(free)));
+    plan = planRuns(runAllConfig(), free);
   } catch (e) {
     notice(errorText(e), 'error');
     return;

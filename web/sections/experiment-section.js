@@ -26,6 +26,7 @@ import { dataMissing } from '../state/data-files.js';
 import { stillComing, whenRecordingsChange } from '../results/recorded.js';
 import { active, endedParts, finishedRuns, firstFailure, isSettled, tally } from '../state/run-status.js';
 import { requestRun, saveModel, wholeResults } from '../runs/live-runs.js';
+import { planRuns } from '../runs/plan.js';
 import { copyEmbed } from '../controls/share.js';
 
 // An experiment's view follows from what it declares (experiments(), docs/api.md): what its
@@ -108,13 +109,16 @@ export function addSection(info) {
   return section;
 }
 
-// A change of the record: its state at once, the rest in the next frame (frames.js), or at once
-// when asked.
+// A change of the record: drawn in the next frame (frames.js), or at once when asked. That runs
+// train shows at once; that they have ended, with the frame that draws them (data-state).
 experimentChanged.subscribe(({ exp, now }) => {
   const s = sections.get(exp.name);
-  showState(s);
-  if (now) s.renderNow();
-  else s.redraw();
+  if (now) {
+    s.renderNow();
+    return;
+  }
+  if (exp.runs.some(active)) showState(s);
+  s.redraw();
 });
 
 // Every section anew (a change of language or theme).
@@ -143,7 +147,7 @@ function ownConfig(exp, config) {
   if (!own.has(key)) {
     let planned = null;
     try {
-      planned = JSON.parse(core.get().wolab.plan(key, JSON.stringify([exp.name])))[0];
+      planned = planRuns(key, [exp.name])[0];
     } catch {
       // settings the core refuses: the line describes them as they are (Run says why)
     }
