@@ -180,3 +180,26 @@ test('one module hands a run config to the core to plan (runs/plan.js), on eithe
   const callers = importGraph(WEB).modules.filter((m) => /\bplan(?:Aside)?\(/.test(fs.readFileSync(path.join(WEB, m), 'utf8').replace(/\/\/.*$/gm, '')));
   assert.deepEqual(callers.filter((m) => !['runs/plan.js', 'results/analysis.js', 'results/analysis-worker.js'].includes(m)), []);
 });
+
+// The core's tables that web/state/ keeps (state.js, run-status.js) are set by one function each,
+// `export function setX`, whose comment names its owner: only the owner calls it.
+test('each table the page keeps from the core is set once, by its owner alone', () => {
+  const graph = importGraph(WEB);
+  const setters = [];
+  for (const file of fs.readdirSync(path.join(WEB, 'state'))) {
+    const text = fs.readFileSync(path.join(WEB, 'state', file), 'utf8');
+    for (const m of text.matchAll(/^export function (set[A-Z]\w*)\(/gm)) {
+      const before = text.slice(0, m.index).split('\n').slice(0, -1);
+      const comment = [];
+      while (before.length && before[before.length - 1].startsWith('//')) comment.unshift(before.pop());
+      const owner = /Owner: ([\w./-]+\.js)/.exec(comment.join(' '));
+      setters.push({ name: m[1], file: `state/${file}`, owner: owner && owner[1] });
+    }
+  }
+  assert.ok(setters.length >= 2, setters.map((s) => s.name).join(', '));
+  for (const { name, file, owner } of setters) {
+    assert.ok(owner, `${file}: ${name} names no owner`);
+    const callers = graph.modules.filter((m) => m !== file && new RegExp(`\\b${name}\\(`).test(fs.readFileSync(path.join(WEB, m), 'utf8')));
+    assert.deepEqual(callers, [owner], `${name} (${file}) is called by ${callers.join(', ')}`);
+  }
+});

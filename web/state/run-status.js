@@ -7,9 +7,9 @@
 
 import { t } from '../i18n/i18n.js';
 
-const core = { trainedToEnd: new Set(), cutShort: new Set(), failed: null };
+const core = { trainedToEnd: new Set(), cutShort: new Set(), failed: null };  // set by setRunCodes alone
 
-// Takes the core's codes() (parsed); called once the module loads.
+// Owner: app.js. Takes the core's codes() (parsed), once the module loads; read-only after.
 export function setRunCodes(codes) {
   core.trainedToEnd = new Set(codes.trained_to_end);
   core.cutShort = new Set(codes.cut_short);
