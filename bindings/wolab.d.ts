@@ -96,7 +96,9 @@ export interface Setting {
   form: boolean;
   /** What is allowed, in the words of validation messages, e.g. "an integer in 1..1024". */
   allowed: string;
-  help: string;
+  /** What the setting is, in every language of the core (src/lab/settings_help.cpp): the CLI's
+   * --help prints the English, the page shows the one of its language under the field. */
+  help: Record<WordsLang, string>;
 }
 
 /** One row of experiments(): an experiment, its variants and what its runs keep. */
@@ -617,6 +619,7 @@ export interface PlainAnswer {
   parts?: number[];
 }
 
+/** The languages the core writes its texts in (src/config/languages.h; wordsTable().languages). */
 export type WordsLang = 'en' | 'zh';
 
 /** analysisWords(): an analysis in words of one language. */

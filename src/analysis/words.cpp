@@ -15,9 +15,8 @@ namespace wolab {
 using json = nlohmann::json;
 
 Lang lang_from_code(const std::string& code) {
-  for (size_t i = 0; i < std::size(kLangCodes); ++i)
-    if (code == kLangCodes[i]) return static_cast<Lang>(i);
-  throw ConfigError("words: unknown language " + in_quotes(code) + "; use en or zh");
+  if (const std::optional<Lang> lang = lang_of(code)) return *lang;
+  throw ConfigError("words: unknown language " + in_quotes(code) + "; use " + lang_choices());
 }
 
 namespace {
@@ -45,7 +44,7 @@ std::set<std::string> placeholders_of(const std::string& key) {
 
 std::string words(const std::string& key, Lang lang, const Fill& fill) {
   const WordsRow& row = row_of(key);
-  const std::string text = lang == Lang::zh ? row.zh : row.en;
+  const std::string text = text_in(row, lang);
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     const size_t close = text[i] == '{' ? text.find('}', i) : std::string::npos;
@@ -77,7 +76,8 @@ std::string words(const std::string& key, Lang lang, const Fill& fill) {
 
 json words_table_json() {
   json table = json::object();
-  for (const WordsRow& r : words_rows()) table[r.key] = {{"en", r.en}, {"zh", r.zh}};
+  for (const WordsRow& r : words_rows())
+    for (size_t i = 0; i < std::size(kLangCodes); ++i) table[r.key][kLangCodes[i]] = text_in(r, static_cast<Lang>(i));
   return {{"languages", kLangCodes}, {"words", table}};
 }
 

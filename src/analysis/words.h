@@ -14,16 +14,16 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/codes.h"
+#include "config/languages.h"
 
 namespace wolab {
 
-enum class Lang { en, zh };
-inline constexpr const char* kLangCodes[] = {"en", "zh"};  // in enum order
-// The language of a code of kLangCodes; throws ConfigError for any other text.
+// The language of a code of kLangCodes (config/languages.h); throws ConfigError for any other text.
 Lang lang_from_code(const std::string& code);
 
-// One entry of the table: a key and its template per language. A template names its figures
-// in braces, "{k} of {n} seeds"; every language's template names the same ones.
+// One entry of the table: a key and its template per language (text_in, config/languages.h). A
+// template names its figures in braces, "{k} of {n} seeds"; every language's template names the
+// same ones.
 struct WordsRow {
   const char* key;
   const char* en;

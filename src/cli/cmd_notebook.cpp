@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/outputs.h"
 #include "cli/run_args.h"
+#include "config/languages.h"
 #include "io/checkpoint.h"
 #include "lab/config.h"
 #include "lab/notebook.h"
@@ -37,7 +38,7 @@ int notebook_command(const std::vector<std::string>& args) {
     print_notebook_help();
     return 0;
   }
-  std::string lang = "en";
+  std::string lang = kLangCodes[0];
   std::vector<std::pair<std::string, std::string>> flags;
   for (const auto& [flag, value] : flag_pairs(args)) {
     if (flag == "--lang") lang = value;

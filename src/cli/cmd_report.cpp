@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/args.h"
+#include "config/languages.h"
 #include "io/checkpoint.h"
 #include "lab/config.h"
 #include "lab/results.h"
@@ -45,12 +47,11 @@ int report_command(const std::vector<std::string>& args) {
   if (as_json) ++next;
   Lang lang = Lang::en;
   if (next != args.end() && *next == "--lang") {
-    if (++next == args.end()) throw ConfigError("--lang: missing; use en or zh");
-    try {
-      lang = lang_from_code(*next++);
-    } catch (const ConfigError&) {
-      throw ConfigError("--lang: \"" + *(next - 1) + "\" is not a language of the words; use en or zh");
-    }
+    if (++next == args.end()) throw ConfigError("--lang: missing; use " + lang_choices());
+    const std::optional<Lang> code = lang_of(*next);
+    if (!code) throw ConfigError("--lang: \"" + *next + "\" is not a language of the words; use " + lang_choices());
+    lang = *code;
+    ++next;
   }
   const std::vector<std::string> files(next, args.end());
   if (files.empty()) throw ConfigError("report: no results file; give one or more, e.g. wolab report results.json");

@@ -1,6 +1,7 @@
 // Config parsing, validation and limits. One table (kSettings) names every setting once, with its
-// JSON path, CLI flag, allowed range and help text; JSON reading, JSON writing, CLI flags,
-// `--help` and validate() all walk it, so the rules and their messages cannot drift apart.
+// JSON path, CLI flag and allowed range (its help, in every language, is settings_help.cpp's);
+// JSON reading, JSON writing, CLI flags, `--help` and validate() all walk it, so the rules and
+// their messages cannot drift apart.
 #include "lab/config.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "io/json_input.h"
 #include "io/strtod.h"
 #include "lab/experiment.h"
+#include "lab/settings_help.h"
 #include "run/memory_estimate.h"
 #include "run/tasks.h"
 
@@ -78,7 +80,7 @@ template <class E, class = std::enable_if_t<std::is_enum<E>::value>>
 json value_of(E v) { return to_string(v); }
 
 // A setting: JSON path, the page's short name for it (form field and URL parameter), CLI flag,
-// allowed values, help, and access to its field.
+// allowed values, and access to its field.
 struct Setting {
   const char* path;
   const char* key;
@@ -88,7 +90,6 @@ struct Setting {
   double lo, hi;  // integer and real: allowed range [lo, hi] ((lo, hi] when lo_open)
   bool lo_open;
   const std::vector<std::string>* choices;  // choice: the allowed strings
-  const char* help;
   json (*get)(const ExperimentConfig&);
   void (*set)(ExperimentConfig&, const json&);  // the value has passed check()
 };
@@ -100,79 +101,39 @@ struct Setting {
 // Every setting with its limits. The ranges keep one run within kMaxRunBytes' reach and the
 // model meaningful (heads must divide d_model; see validate()).
 const Setting kSettings[] = {
-    {"experiment", "experiment", "--experiment", "E", Kind::choice, 0, 0, false, &kExperimentNames,
-     "experiment to run (all: every one, one results file each)", FIELD(experiment)},
-    {"seeds", "seeds", "--seeds", "N", Kind::integer, 1, 100, false, nullptr,
-     "runs per variant, with seeds seed..seed+N-1", FIELD(seeds)},
-    {"model.d_model", "d_model", "--d-model", "N", Kind::integer, 1, 1024, false, nullptr,
-     "width of the residual stream", FIELD(base.model.d_model)},
-    {"model.heads", "heads", "--heads", "N", Kind::integer, 1, 64, false, nullptr,
-     "attention heads per layer (must divide d_model)", FIELD(base.model.heads)},
-    {"model.layers", "layers", "--layers", "N", Kind::integer, 1, 12, false, nullptr,
-     "Transformer blocks", FIELD(base.model.layers)},
-    {"model.d_ff", "d_ff", "--d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
-     "hidden width of the feed-forward layer", FIELD(base.model.d_ff)},
-    {"model.ln", "ln", "--ln", "P", Kind::choice, 0, 0, false, &kLnNames,
-     "LayerNorm after (post, as in the article) or before (pre) each sublayer", FIELD(base.model.ln)},
-    {"model.wo", "wo", "", "W", Kind::choice, 0, 0, false, &kWoNames,
-     "W_o of a single run (experiments set it per variant)", FIELD(base.model.wo)},
-    {"task.name", "task", "--task", "T", Kind::choice, 0, 0, false, &kTaskNames,
-     "what the answer is: the input copied, reversed or sorted, or a word's pronunciation (g2p, CMUdict; "
-     "its symbols and lengths come from the data, not alphabet and length)", FIELD(base.task.kind)},
-    {"task.alphabet", "alphabet", "--alphabet", "N", Kind::integer, 2, 64, false, nullptr,
-     "distinct symbols (not used by g2p)", FIELD(base.task.alphabet)},
-    {"task.length", "length", "--length", "N", Kind::integer, 1, 64, false, nullptr,
-     "symbols per input sequence (not used by g2p)", FIELD(base.task.length)},
-    {"task.heldout", "heldout", "--heldout", "N", Kind::integer, 16, 4096, false, nullptr,
-     "held-out sequences the evals and final metrics are measured on (the first N of one fixed set; "
-     "g2p: the held-out words measured at probe steps, all of them at the end)",
-     FIELD(base.task.heldout)},
-    {"train.steps", "steps", "--steps", "N", Kind::integer, 1, 1000000, false, nullptr,
-     "training steps per run", FIELD(base.train.steps)},
-    {"train.batch", "batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr,
-     "sequences per step", FIELD(base.train.batch)},
-    {"train.lr", "lr", "--lr", "X", Kind::real, 0, 1, true, nullptr,
-     "Adam learning rate (the schedule cosine's peak)", FIELD(base.train.lr)},
-    {"train.schedule", "schedule", "--schedule", "S", Kind::choice, 0, 0, false, &kScheduleNames,
-     "learning rate over the run: constant, or cosine (a linear warmup to lr over train.warmup steps, "
-     "then a cosine decay to train.lr_min at the last step)", FIELD(base.train.schedule)},
-    {"train.warmup", "warmup", "--warmup", "N", Kind::integer, 0, 1000000, false, nullptr,
-     "steps of linear warmup of the schedule cosine (less than the run's steps; not used by constant)",
-     FIELD(base.train.warmup)},
-    {"train.lr_min", "lr_min", "--lr-min", "X", Kind::real, 0, 1, false, nullptr,
-     "learning rate the schedule cosine decays to (at most train.lr; not used by constant)",
-     FIELD(base.train.lr_min)},
-    {"train.clip", "clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
-     "global gradient-norm clip (0: off)", FIELD(base.train.clip)},
-    {"train.probe_every", "probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr,
-     "steps between held-out evals, activation stats and W_o snapshots", FIELD(base.train.probe_every)},
-    {"train.loss_every", "loss_every", "--loss-every", "N", Kind::integer, 1, 1000000, false, nullptr,
-     "steps per point of the results' loss curve, each point their mean training loss (1: every step; a "
-     "long run's results file is N times smaller)", FIELD(base.train.loss_every)},
-    {"train.seed", "seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr,
-     "seed of the first run (weights and data)", FIELD(base.train.seed)},
-    {"lr_stability.lrs", "lrs", "--lrs", "X,Y,..", Kind::reals, 0, 1, true, nullptr,
-     "learning rates of experiment lr_stability (in place of train.lr)", FIELD(lr_stability.lrs)},
-    {"lr_stability.clip", "stability_clip", "--stability-clip", "X", Kind::real, 0, kUnbounded, false, nullptr,
-     "gradient-norm clip of experiment lr_stability (0: off, so that clipping hides no instability)",
-     FIELD(lr_stability.clip)},
-    {"real_words.d_model", "words_d_model", "--words-d-model", "N", Kind::integer, 1, 1024, false, nullptr,
-     "width of the residual stream in experiment real_words (in place of model.d_model)", FIELD(real_words.d_model)},
-    {"real_words.heads", "words_heads", "--words-heads", "N", Kind::integer, 1, 64, false, nullptr,
-     "attention heads per layer in experiment real_words (must divide its d_model)", FIELD(real_words.heads)},
-    {"real_words.layers", "words_layers", "--words-layers", "N", Kind::integer, 1, 12, false, nullptr,
-     "Transformer blocks in experiment real_words", FIELD(real_words.layers)},
-    {"real_words.d_ff", "words_d_ff", "--words-d-ff", "N", Kind::integer, 1, 4096, false, nullptr,
-     "feed-forward width in experiment real_words", FIELD(real_words.d_ff)},
-    {"real_words.steps", "words_steps", "--words-steps", "N", Kind::integer, 1, 1000000, false, nullptr,
-     "training steps per run of experiment real_words", FIELD(real_words.steps)},
-    {"real_words.batch", "words_batch", "--words-batch", "N", Kind::integer, 1, 1024, false, nullptr,
-     "words per step in experiment real_words", FIELD(real_words.batch)},
+    {"experiment", "experiment", "--experiment", "E", Kind::choice, 0, 0, false, &kExperimentNames, FIELD(experiment)},
+    {"seeds", "seeds", "--seeds", "N", Kind::integer, 1, 100, false, nullptr, FIELD(seeds)},
+    {"model.d_model", "d_model", "--d-model", "N", Kind::integer, 1, 1024, false, nullptr, FIELD(base.model.d_model)},
+    {"model.heads", "heads", "--heads", "N", Kind::integer, 1, 64, false, nullptr, FIELD(base.model.heads)},
+    {"model.layers", "layers", "--layers", "N", Kind::integer, 1, 12, false, nullptr, FIELD(base.model.layers)},
+    {"model.d_ff", "d_ff", "--d-ff", "N", Kind::integer, 1, 4096, false, nullptr, FIELD(base.model.d_ff)},
+    {"model.ln", "ln", "--ln", "P", Kind::choice, 0, 0, false, &kLnNames, FIELD(base.model.ln)},
+    {"model.wo", "wo", "", "W", Kind::choice, 0, 0, false, &kWoNames, FIELD(base.model.wo)},
+    {"task.name", "task", "--task", "T", Kind::choice, 0, 0, false, &kTaskNames, FIELD(base.task.kind)},
+    {"task.alphabet", "alphabet", "--alphabet", "N", Kind::integer, 2, 64, false, nullptr, FIELD(base.task.alphabet)},
+    {"task.length", "length", "--length", "N", Kind::integer, 1, 64, false, nullptr, FIELD(base.task.length)},
+    {"task.heldout", "heldout", "--heldout", "N", Kind::integer, 16, 4096, false, nullptr, FIELD(base.task.heldout)},
+    {"train.steps", "steps", "--steps", "N", Kind::integer, 1, 1000000, false, nullptr, FIELD(base.train.steps)},
+    {"train.batch", "batch", "--batch", "N", Kind::integer, 1, 1024, false, nullptr, FIELD(base.train.batch)},
+    {"train.lr", "lr", "--lr", "X", Kind::real, 0, 1, true, nullptr, FIELD(base.train.lr)},
+    {"train.schedule", "schedule", "--schedule", "S", Kind::choice, 0, 0, false, &kScheduleNames, FIELD(base.train.schedule)},
+    {"train.warmup", "warmup", "--warmup", "N", Kind::integer, 0, 1000000, false, nullptr, FIELD(base.train.warmup)},
+    {"train.lr_min", "lr_min", "--lr-min", "X", Kind::real, 0, 1, false, nullptr, FIELD(base.train.lr_min)},
+    {"train.clip", "clip", "--clip", "X", Kind::real, 0, kUnbounded, false, nullptr, FIELD(base.train.clip)},
+    {"train.probe_every", "probe_every", "--probe-every", "N", Kind::integer, 1, 1000000, false, nullptr, FIELD(base.train.probe_every)},
+    {"train.loss_every", "loss_every", "--loss-every", "N", Kind::integer, 1, 1000000, false, nullptr, FIELD(base.train.loss_every)},
+    {"train.seed", "seed", "--seed", "N", Kind::integer, 0, kMaxSeed, false, nullptr, FIELD(base.train.seed)},
+    {"lr_stability.lrs", "lrs", "--lrs", "X,Y,..", Kind::reals, 0, 1, true, nullptr, FIELD(lr_stability.lrs)},
+    {"lr_stability.clip", "stability_clip", "--stability-clip", "X", Kind::real, 0, kUnbounded, false, nullptr, FIELD(lr_stability.clip)},
+    {"real_words.d_model", "words_d_model", "--words-d-model", "N", Kind::integer, 1, 1024, false, nullptr, FIELD(real_words.d_model)},
+    {"real_words.heads", "words_heads", "--words-heads", "N", Kind::integer, 1, 64, false, nullptr, FIELD(real_words.heads)},
+    {"real_words.layers", "words_layers", "--words-layers", "N", Kind::integer, 1, 12, false, nullptr, FIELD(real_words.layers)},
+    {"real_words.d_ff", "words_d_ff", "--words-d-ff", "N", Kind::integer, 1, 4096, false, nullptr, FIELD(real_words.d_ff)},
+    {"real_words.steps", "words_steps", "--words-steps", "N", Kind::integer, 1, 1000000, false, nullptr, FIELD(real_words.steps)},
+    {"real_words.batch", "words_batch", "--words-batch", "N", Kind::integer, 1, 1024, false, nullptr, FIELD(real_words.batch)},
     {"real_words.probe_every", "words_probe_every", "--words-probe-every", "N", Kind::integer, 1, 1000000, false,
-     nullptr, "steps between held-out evals in experiment real_words", FIELD(real_words.probe_every)},
-    {"real_words.heldout", "words_heldout", "--words-heldout", "N", Kind::integer, 16, 4096, false, nullptr,
-     "held-out words measured at each probe step of experiment real_words (all of them at the end)",
-     FIELD(real_words.heldout)},
+     nullptr, FIELD(real_words.probe_every)},
+    {"real_words.heldout", "words_heldout", "--words-heldout", "N", Kind::integer, 16, 4096, false, nullptr, FIELD(real_words.heldout)},
 };
 
 #undef FIELD
@@ -569,7 +530,8 @@ json settings_json() {
   ExperimentConfig defaults;
   for (const auto& s : kSettings) {
     const bool ranged = s.kind != Kind::choice;
-    json choices = nullptr, needs_data = nullptr;
+    json choices = nullptr, needs_data = nullptr, help = json::object();
+    for (size_t i = 0; i < std::size(kLangCodes); ++i) help[kLangCodes[i]] = text_in(setting_help(s.path), static_cast<Lang>(i));
     if (s.choices) choices = *s.choices;
     // A g2p run reads the CMUdict lexicon (docs/g2p.md), which a front end must load and hand
     // to the trainer: one that has not must not offer it.
@@ -598,7 +560,7 @@ json settings_json() {
                    {"form", std::string(s.path) != "experiment" && std::string(s.path) != "model.wo" &&
                                 std::string(s.path) != "train.loss_every"},
                    {"allowed", allowed(s)},
-                   {"help", s.help}});
+                   {"help", help}});
   }
   return out;
 }
@@ -619,7 +581,7 @@ std::vector<SettingInfo> settings() {
       text = format_number(d.get<double>());
     }
     out.push_back({s.path, s.flag, s.metavar, text,
-                   s.kind == Kind::choice ? join(*s.choices, "|", "|") : allowed(s), s.help});
+                   s.kind == Kind::choice ? join(*s.choices, "|", "|") : allowed(s), setting_help(s.path).en});
   }
   return out;
 }

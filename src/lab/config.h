@@ -57,7 +57,8 @@ std::vector<std::string> preset_names(bool with_native = false);
 // The settings table for the page, which builds its form and URL parameters from it:
 // [{"path": "model.d_model", "key": "d_model", "flag": "--d-model", "kind": "integer",
 //   "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null, "choices": null,
-//   "form": true, "allowed": "an integer in 1..1024", "help": "..."}, ...] (docs/api.md).
+//   "form": true, "allowed": "an integer in 1..1024", "help": {"en": "...", "zh": "..."}}, ...]
+// (docs/api.md), the help in every language of kLangCodes (lab/settings_help.h).
 nlohmann::json settings_json();
 
 // One row of the settings table, for `--help`.
@@ -67,7 +68,7 @@ struct SettingInfo {
   std::string metavar;        // e.g. "N"
   std::string default_value;  // as the flag would take it
   std::string allowed;        // e.g. "an integer in 1..1024"
-  std::string help;
+  std::string help;           // in English (lab/settings_help.h)
 };
 std::vector<SettingInfo> settings();
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/languages.h"
 #include "io/messages.h"
 #include "lab/config.h"
 #include "lab/plan.h"
@@ -128,17 +129,11 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 
 }  // namespace
 
-const std::vector<std::string>& notebook_languages() {
-  static const std::vector<std::string> languages = {"en", "zh"};
-  return languages;
-}
-
 std::string notebook_results_name(const std::string& experiment) { return experiment + ".pytorch.json"; }
 
 std::string make_notebook(const ExperimentConfig& cfg, const std::string& lang, const std::string& lexicon) {
-  const std::vector<std::string>& languages = notebook_languages();
-  if (std::find(languages.begin(), languages.end(), lang) == languages.end())
-    throw ConfigError("lang: " + in_quotes(lang) + " is not a language of the notebooks; use " + joined(languages, " or "));
+  if (!lang_of(lang))
+    throw ConfigError("lang: " + in_quotes(lang) + " is not a language of the notebooks; use " + lang_choices());
   const std::vector<std::string> problems = validate(cfg);
   if (!problems.empty()) throw ConfigError(problems.front());
   const ExperimentInfo* exp = find_experiment(cfg.experiment);

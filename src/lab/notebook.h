@@ -7,14 +7,10 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "lab/experiment.h"
 
 namespace wolab {
-
-// The languages of a notebook's text, as the page names them: "en", "zh".
-const std::vector<std::string>& notebook_languages();
 
 // The file a notebook's last cell writes, beside it: "<experiment>.pytorch.json".
 std::string notebook_results_name(const std::string& experiment);
@@ -23,7 +19,7 @@ std::string notebook_results_name(const std::string& experiment);
 // the runs plan_runs makes of it (variant, seed, lr, clip, what each keeps) and, for an
 // experiment on the task g2p, `lexicon` as the path its lexicon cell reads. Throws ConfigError
 // with one line: validate()'s first problem for an invalid cfg, "experiment: ..." for "all"
-// (a notebook holds one experiment), "lang: ..." for a language not in notebook_languages().
+// (a notebook holds one experiment), "lang: ..." for a language not in kLangCodes (config/languages.h).
 std::string make_notebook(const ExperimentConfig& cfg, const std::string& lang, const std::string& lexicon);
 
 }  // namespace wolab

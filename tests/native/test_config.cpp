@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/config.h"
+#include "lab/settings_help.h"
 #include "run/memory_estimate.h"
 #include "run/tasks.h"
 
@@ -432,7 +435,7 @@ TEST(Config, SettingsJsonDescribesEveryField) {
   EXPECT_EQ(table[2], json::parse(R"({"path": "model.d_model", "key": "d_model", "flag": "--d-model",
       "kind": "integer", "default": 64, "min": 1, "max": 1024, "lo_open": false, "max_items": null,
       "choices": null, "needs_data": null, "unused_by": null, "form": true, "allowed": "an integer in 1..1024",
-      "help": "width of the residual stream"})"));
+      "help": {"en": "width of the residual stream", "zh": "残差流的宽度"}})"));
   EXPECT_EQ(table[8]["key"], "task");
   EXPECT_EQ(table[8]["choices"], json::parse(R"(["copy", "reverse", "sort", "g2p"])"));
   EXPECT_EQ(table[8]["needs_data"], json::parse(R"({"g2p": "lexicon"})"));  // a front end must load it
@@ -451,6 +454,27 @@ TEST(Config, SettingsJsonDescribesEveryField) {
   EXPECT_EQ(table[23]["key"], "stability_clip");
   EXPECT_EQ(table[23]["flag"], "--stability-clip");
   EXPECT_EQ(table[23]["default"], 0);
+}
+
+// The settings' help is one table (lab/settings_help.cpp): a row per setting, in the settings
+// table's order, none for a setting that is gone, every language written; --help prints its
+// English and settings_json() carries every language.
+TEST(Config, SettingsHelpHasOneRowPerSettingInEveryLanguage) {
+  const std::vector<SettingInfo> table = settings();
+  const std::vector<SettingHelp>& help = settings_help_rows();
+  ASSERT_EQ(help.size(), table.size());
+  const json page = settings_json();
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(help[i].path, table[i].path);
+    EXPECT_EQ(table[i].help, help[i].help.en);
+    for (size_t l = 0; l < std::size(kLangCodes); ++l) {
+      const std::string text = text_in(help[i].help, static_cast<Lang>(l));
+      EXPECT_FALSE(text.empty()) << table[i].path << " " << kLangCodes[l];
+      EXPECT_EQ(page[i]["help"][kLangCodes[l]], text) << table[i].path;
+    }
+    EXPECT_NE(std::string(help[i].help.en), help[i].help.zh) << table[i].path << ": not translated";
+  }
+  EXPECT_THROW(setting_help("model.width"), std::logic_error);
 }
 
 TEST(Config, DecimalFloatIsShortestAndExact) {

@@ -84,13 +84,13 @@ test('module functions: version, presets, experiments, settings, validateConfig,
     assert.notEqual(value, undefined, `${s.path} is a config field`);
     assert.ok(['integer', 'real', 'choice', 'reals'].includes(s.kind), s.kind);
     assert.equal(s.choices === null, s.kind !== 'choice', `${s.path} choices`);
-    assert.ok(s.help.length > 0 && s.allowed.length > 0);
+    assert.ok(s.help.en.length > 0 && s.help.zh.length > 0 && s.allowed.length > 0);
   }
   const byKey = Object.fromEntries(settings.map((s) => [s.key, s]));
   assert.deepEqual(byKey.d_model, {
     path: 'model.d_model', key: 'd_model', flag: '--d-model', kind: 'integer', default: 64, min: 1, max: 1024,
     lo_open: false, max_items: null, choices: null, needs_data: null, form: true, allowed: 'an integer in 1..1024',
-    help: 'width of the residual stream', unused_by: null,
+    help: { en: 'width of the residual stream', zh: '残差流的宽度' }, unused_by: null,
   });
   // g2p takes its symbols and lengths from the lexicon: a front end leaves these out of a g2p run's settings.
   assert.deepEqual([byKey.alphabet.unused_by, byKey.length.unused_by], [{ 'task.name': ['g2p'] }, { 'task.name': ['g2p'] }]);
