@@ -3,7 +3,7 @@
 // has loaded. Views draw from run records in the results schema, so a live run, a recorded run
 // and an imported CLI file all go through the same drawing code. Owns the engine, the pool, the
 // chrome (language, embed, theme) and the list of experiments (state/).
-import { applyStatic, detectLang, lang, setLang, t } from './i18n/i18n.js';
+import { applyStatic, detectLang, lang, languageName, languages, setLang, t } from './i18n/i18n.js';
 import { experimentInfos, readQueryChrome, readSettings, setCoreTables } from './state/state.js';
 import { $, errorText } from './base/dom.js';
 import { chrome } from './state/chrome.js';
@@ -15,7 +15,7 @@ import { reportHeight } from './controls/frame-height.js';
 import { renderClaims, setUpClaims } from './lesson/claims-panel.js';
 import { startAnalysis } from './results/analysis.js';
 import { notice } from './base/notices.js';
-import { buildForm, listenToForm, settingsFromLink, showErrors, writeUrl } from './controls/settings-form.js';
+import { buildForm, listenToForm, settingsFromLink, showErrors, showHelp, writeUrl } from './controls/settings-form.js';
 import { LOAD_SPEED_DELAY_MS, scheduleSpeed } from './runs/estimate.js';
 import { addSection, renderSections } from './sections/experiment-section.js';
 import { onWorker, requestRun, runPending, stopAll, togglePause } from './runs/live-runs.js';
@@ -36,6 +36,7 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 function renderAll() {
   applyStatic();
   $('#lang').value = lang();
+  showHelp();
   showErrors();
   renderSections();
   overall.renderNow();
@@ -57,6 +58,7 @@ async function boot() {
   const query = readQueryChrome(location.search);
   chrome.set({ lang: query.lang, embed: query.embed, theme: query.theme });
   setLang(query.lang || detectLang(navigator.languages));
+  for (const code of languages()) $('#lang').add(new Option(languageName(code), code));
   setUpTheme(renderAll);
   const embedClasses = [document.documentElement.classList, document.body.classList];
   if (query.embed) {

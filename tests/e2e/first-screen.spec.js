@@ -19,13 +19,16 @@ test('390 × 844: one sentence on the page, Run above the fold, settings folded 
   await expect(page.locator('#settings-summary')).toContainText(`, lr ${quick.train.lr} (the learning-rate sweep: ${quick.lr_stability.lrs.join(', ')}), `);
   await screenshot(page, 'first_screen_390x844');
 
-  // Unfolded, every setting has a plain explanation under it, in both languages.
+  // Unfolded, every setting has its help under it, the core's (settings().help, the CLI's --help
+  // in English), in the page's language.
   await page.locator('#settings > summary').click();
-  for (const help of await page.locator('#settings-form .help').all()) await expect(help).toHaveText(/\w{3}.*\./);
+  const rows = await page.evaluate(async () => JSON.parse((await globalThis.createWolab()).settings()).filter((s) => s.form));
+  await expect(page.locator('#settings-form .help')).toHaveText(rows.map((s) => s.help.en));
   await screenshot(page, 'settings_open_390', page.locator('#settings'));
   await page.locator('#lang').selectOption('zh');
   await expect(page).toHaveTitle('W_o 实验室');
-  for (const help of await page.locator('#settings-form .help').all()) await expect(help).toHaveText(/[\u4e00-\u9fff].*。$/);
+  await expect(page.locator('#settings-form .help')).toHaveText(rows.map((s) => s.help.zh));
+  for (const help of await page.locator('#settings-form .help').all()) await expect(help).toHaveText(/[\u4e00-\u9fff]/);
   expect(problems).toEqual([]);
 });
 

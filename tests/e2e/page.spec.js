@@ -158,20 +158,22 @@ test('every text the page asks for exists', async ({ page }) => {
   expect(missing).toEqual([]);
 });
 
-// Each language has its own file of texts (web/i18n/i18n-en.js, web/i18n/i18n-zh.js): both must hold the
-// same keys, also those the page builds at run time from the core's tables (a setting's label
-// and help, an experiment's title, a variant's gloss, a choice's name, a run's status). Only the
-// Chinese file glosses the variant codes (v_learned: 可学习); English shows the code alone. The
-// words of verdicts and reasons are the core's (tests/wasm/words.test.js).
-test('both languages have the same texts, the core-built keys included', async ({ page }) => {
+// Each language has its texts in three files by area (web/i18n/<lang>-interface.js, -terms.js,
+// -explanations.js): both languages must hold the same keys in each area, also those the page
+// builds at run time from the core's tables (a setting's label, an experiment's title, a
+// variant's gloss, a choice's name, a run's status), and no key is in two areas. Only the Chinese
+// terms gloss the variant codes (v_learned: 可学习); English shows the code alone. The words of
+// verdicts and reasons, and the settings' help, are the core's (tests/wasm/sentences-once.test.js).
+test('both languages have the same texts, area by area, the core-built keys included', async ({ page }) => {
   await openPage(page, query(TINY));
-  const { onlyEn, onlyZh, missing } = await page.evaluate(async () => {
-    const { en } = await import('./i18n/i18n-en.js');
-    const { zh } = await import('./i18n/i18n-zh.js');
+  const { onlyEn, onlyZh, twice, missing } = await page.evaluate(async () => {
+    const areas = ['interface', 'terms', 'explanations'];
+    const load = async (lang) => Promise.all(areas.map(async (a) => (await import(`./i18n/${lang}-${a}.js`)).texts));
+    const [en, zh] = [await load('en'), await load('zh')];
     const core = await globalThis.createWolab();
     const keys = [];
     for (const s of JSON.parse(core.settings())) {
-      if (s.form) keys.push(`f_${s.key}`, `h_${s.key}`);
+      if (s.form) keys.push(`f_${s.key}`);
       if (s.form && s.choices) for (const c of s.choices) keys.push(`${s.key}_${c}`);
     }
     // Every experiment: the page loads the data real_words needs (web/state/data-files.js).
@@ -188,14 +190,17 @@ test('both languages have the same texts, the core-built keys included', async (
     const codes = JSON.parse(core.codes());
     for (const state of codes.states) keys.push(`status${state[0].toUpperCase()}${state.slice(1)}`);
     const glosses = (k) => /^v_[a-z_]+$/.test(k);
+    const all = (texts) => texts.flatMap((t) => Object.keys(t));
     return {
-      onlyEn: Object.keys(en).filter((k) => !(k in zh)),
-      onlyZh: Object.keys(zh).filter((k) => !(k in en) && !glosses(k)),
-      missing: [...new Set(keys)].filter((k) => !(k in en) || !(k in zh)),
+      onlyEn: areas.flatMap((a, i) => Object.keys(en[i]).filter((k) => !(k in zh[i])).map((k) => `${a}: ${k}`)),
+      onlyZh: areas.flatMap((a, i) => Object.keys(zh[i]).filter((k) => !(k in en[i]) && !glosses(k)).map((k) => `${a}: ${k}`)),
+      twice: [en, zh].flatMap((texts) => all(texts).filter((k, i, keys) => keys.indexOf(k) !== i)),
+      missing: [...new Set(keys)].filter((k) => !all(en).includes(k) || !all(zh).includes(k)),
     };
   });
   expect(onlyEn).toEqual([]);
   expect(onlyZh).toEqual([]);
+  expect(twice).toEqual([]);
   expect(missing).toEqual([]);
 });
 

@@ -29,8 +29,8 @@ function buildPresets() {
 
 // The preset selector and a field per setting of the core's table, in its order: a select for a choice (option texts
 // are the i18n keys <key>_<value>), a number box for a whole number, a text box for a real or a
-// list of reals (so 1e-3 can be typed). The default preset's settings become the base a link
-// leaves out.
+// list of reals (so 1e-3 can be typed), and under it the setting's help, the core's (showHelp).
+// The default preset's settings become the base a link leaves out.
 export function buildForm() {
   const { presets, presetNames } = core.get();
   settings.update({ base: settingsFromConfig(presets[presetNames[0]]) });
@@ -62,11 +62,17 @@ export function buildForm() {
     const help = document.createElement('small');
     help.className = 'help';
     help.id = `help-${s.key}`;
-    help.dataset.i18n = `h_${s.key}`;
     control.setAttribute('aria-describedby', help.id);
     field.append(label, control, help);
     form().appendChild(field);
   }
+  showHelp();
+}
+
+// Each field's help in the page's language: the core's, one table for the CLI's --help and the
+// page (settings().help, src/lab/settings_help.cpp).
+export function showHelp() {
+  for (const s of formSettings()) document.getElementById(`help-${s.key}`).textContent = s.help[lang()];
 }
 
 // Shows these settings in the form; onSettingsEdited then reads them back.

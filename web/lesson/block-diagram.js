@@ -6,7 +6,7 @@
 // learn). Each part links to the experiment that tests it: the claim about that part (PARTS)
 // names it through the core's claim_sources, and W_o links to the first experiment that compares
 // the variant shown. The variants are the core's (experiments()); the words are i18n's.
-import { lang, t } from '../i18n/i18n.js';
+import { t } from '../i18n/i18n.js';
 import { $, el } from '../base/dom.js';
 import { svg } from '../base/svg.js';
 
@@ -188,10 +188,11 @@ function residual() {
     svg('text', { x: X.add, y: (TOP + BOTTOM) / 2 + 6, class: 'bd-add-sign', 'text-anchor': 'middle' }, '+'));
 }
 
-// LayerNorm's name up its box: turned a quarter; Chinese upright, a character under another.
+// LayerNorm's name up its box: turned a quarter; in Chinese characters (CJK), upright, a
+// character under another.
 function normLabel(x, mid) {
   const name = t('dNorm');
-  if (lang() !== 'zh') {
+  if (!/[\u3400-\u9fff]/.test(name)) {
     return svg('text', { x, y: mid, class: 'bd-norm-label', 'text-anchor': 'middle', 'dominant-baseline': 'central', transform: `rotate(-90 ${x} ${mid})` }, name);
   }
   const g = svg('g', { class: 'bd-norm-label' });

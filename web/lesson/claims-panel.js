@@ -363,8 +363,7 @@ function renderCell(box, column, cell) {
   if (c.experiment) {
     const link = el('a', null, t('seeExperiment', { title: t(`${c.experiment}_title`) }));
     link.href = `#exp-${c.experiment}`;
-    const zh = lang() === 'zh';
-    figures.append(zh ? '（' : ' (', link, zh ? '）' : ')');
+    figures.append(t('parenOpen'), link, t('parenClose'));
   }
   box.append(figures);
   box.append(el('p', 'reason', reasonLine(c)));

@@ -138,7 +138,7 @@ export function renderConclusion(a, headline, words) {
   if (words && (words.agree.length || words.differ.length)) {
     sentences.push(t('conclusionWords', { size: words.size, agree: claimList(words.agree), differ: claimList(words.differ) }));
   }
-  $('#conclusion-text').textContent = sentences.join(lang() === 'zh' ? '' : ' ');
+  $('#conclusion-text').textContent = sentences.join(t('sentenceSep'));
 }
 
 // ---------- an experiment's verdict ----------
@@ -157,7 +157,7 @@ function convergenceLines(e) {
       out.push(t(key, { variant: c.variant, k: c.diverged, n: c.runs }));
     }
   }
-  return still.length ? [t('convStill', { variants: still.join(lang() === 'zh' ? '；' : '; ') }), ...out] : out;
+  return still.length ? [t('convStill', { variants: still.join(t('partSep')) }), ...out] : out;
 }
 
 function pairLines(f, th) {
@@ -209,7 +209,7 @@ function gainLines(f, th) {
   if (!f.speed_vs_identity) return [];
   const items = Object.entries(f.speed_vs_identity).filter(([, v]) => v != null)
     .map(([variant, v]) => t('gainItem', { variant, how: t(v === 'behind' ? 'gainBehind' : v === 'ahead' ? 'gainAhead' : 'gainSimilar') }));
-  const out = items.length ? [t('gainLine', { list: items.join(lang() === 'zh' ? '；' : '; '), rule: clearRule(th) })] : [];
+  const out = items.length ? [t('gainLine', { list: items.join(t('partSep')), rule: clearRule(th) })] : [];
   if (f.scaled_like_identity != null && f.unscaled_lags != null) {
     out.push(t('gainScaled', {
       how: t(f.scaled_like_identity ? 'gainScaledLike' : 'gainScaledLag'),
@@ -224,7 +224,7 @@ function gainLines(f, th) {
     how: t({ shrinks: 'svShrinks', keeps: 'svKeeps', amplifies: 'svAmplifies' }[s.gain]),
   }));
   if (fixedOnes.length) {
-    out.push(t('svWhy', { identity: identity ? ratio(identity.mean) : '—', list: fixedOnes.join(lang() === 'zh' ? '；' : '; ') }));
+    out.push(t('svWhy', { identity: identity ? ratio(identity.mean) : '—', list: fixedOnes.join(t('partSep')) }));
   }
   return out;
 }

@@ -4,8 +4,8 @@
 // only parses text by kind and maps keys to config paths. Ranges and cross-field rules are
 // judged by the wasm validator.
 import { canLoad, dataFor } from './data-files.js';
+import { languages } from '../i18n/i18n.js';
 
-export const LANGS = ['en', 'zh'];
 export const THEMES = ['light', 'dark'];  // without ?theme=, the browser's prefers-color-scheme
 export const CHROME_KEYS = ['lang', 'theme', 'embed'];  // the parameters besides the settings
 
@@ -98,7 +98,7 @@ export function readQueryChrome(search) {
     problems.push({ key, text: v, error: 'errEnum', allowed });
     return null;
   };
-  return { lang: pick('lang', LANGS), theme: pick('theme', THEMES), embed: params.get('embed'), problems };
+  return { lang: pick('lang', languages()), theme: pick('theme', THEMES), embed: params.get('embed'), problems };
 }
 
 // The settings a query string sets. Values that do not parse are reported (with the text
