@@ -9,7 +9,6 @@ import {
 import { $ } from '../base/dom.js';
 import { chrome } from '../state/chrome.js';
 import { core } from '../state/engine.js';
-import { experiments } from '../state/experiments.js';
 import { configValid, runAllConfig, settings } from '../state/settings.js';
 import { notice } from '../base/notices.js';
 import { showRecorded } from '../results/results-shown.js';
@@ -242,15 +241,15 @@ export function settingsFromLink(query) {
   for (const u of query.unknown) otherItems.push(t('urlUnknown', { key: quoted(u.key), text: quoted(u.text) }));
   const items = [...settingItems, ...otherItems];
   // An embed hides the control bar until a run starts: its notice goes in the experiment's box.
-  const box = embed ? experiments.get(embed).notices : undefined;
+  const experiment = embed || '';
   let values = linked;
   if (settingItems.length) {
     const preset = nearestPreset(linked, presets, presetNames);
     values = settingsFromConfig(presets[preset]);
     const lead = items.length === 1 ? 'linkFallbackOne' : 'linkFallbackMany';
-    notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items, box });
+    notice(t(lead, { n: items.length, preset: t(presetKey(preset)) }), 'error', { items, experiment });
   } else if (items.length) {
-    notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, box });
+    notice(t(items.length === 1 ? 'linkProblem' : 'linkProblems', { n: items.length }), 'error', { items, experiment });
   }
   fillForm(values);
   onSettingsEdited();
