@@ -67,6 +67,13 @@ test('1280 × 800: the diagram, what W_o is for and the headline on the first sc
   const order = groups.flatMap((g) => g.claims);
   await expect(page.locator('#claims-body details.claim > summary .statement')).toHaveText(order.map((id) => `The article: ${said.find((s) => s.id === id).text}`));
   await expect(page.locator('#claims-body details[data-claim="1"] > summary .statement')).toBeVisible();
+  // Each experiment that a claim reads first quotes that claim's statement, the same words.
+  const sources = await page.evaluate(async () => JSON.parse((await createWolab()).codes()).claim_sources);
+  for (const name of ['remove_wo', 'freeze_wo', 'wo_heatmap', 'activation_stats', 'lr_stability']) {
+    const quoted = sources.filter((c) => c.experiments[0] === name).map((c) => said.find((s) => s.id === c.id).text);
+    expect(quoted.length, name).toBeGreaterThan(0);
+    await expect(page.locator(`#exp-${name} .claim-quotes`)).toHaveText(quoted.join(' '));
+  }
   await expect(page.locator('#claims-headline')).toHaveText(/^Of the article's 9 claims, these runs (support|partly support|do not support|decide none)[^.]*\.$/);
   await expect(page.locator('#claims-headline')).toBeInViewport({ ratio: 1 });
   // Strength in seeds: a claim 1 comparison counts the seeds a variant was ahead in.

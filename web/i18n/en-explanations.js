@@ -22,16 +22,12 @@ export const texts = {
   // What each experiment tests, what to look for and what the article claims.
   remove_wo_tested: 'the same model trained twice, with a learned W_o and with no W_o at all (the attention output is the concatenation of the heads, passed on unchanged).',
   remove_wo_look: 'how fast the training loss falls, where held-out accuracy ends up, and whether the gap between the two is larger than the spread across seeds.',
-  remove_wo_claim: 'without W_o the loss falls clearly slower and final accuracy drops measurably (by 5–15%, it says).',
   freeze_wo_tested: 'four variants: learned W_o; no W_o (identity); a random W_o that is never trained (frozen_random); a trainable W_o that starts as the identity matrix (learned_identity_init).',
   freeze_wo_look: 'whether a fixed random mixing helps or hurts compared with no W_o, and whether starting W_o at the identity changes anything.',
-  freeze_wo_claim: 'a frozen random W_o does a little better than no W_o, but far worse than a learned one.',
   wo_heatmap_tested: 'each layer’s learned W_o (rows: output features; columns: the concatenated head outputs, with lines between heads) at step 0 and at every probe step, each head block’s Frobenius norm, and the singular values of each head’s OV circuit W_o[:, head] · W_v[head, :].',
   wo_heatmap_look: 'whether W_o keeps its random start or grows structure, and whether some head blocks become much larger than others. Tick “W_o − W_o(init)” to see only what training changed.',
-  wo_heatmap_claim: 'the learned W_o is neither diagonal-dominant nor uniform; some regions (particular heads’ features) carry larger weights, so the model weighs some heads more.',
   activation_stats_tested: 'at every layer and probe step, the mean and std of the concatenated head outputs, of W_o(concat) and of the residual sum x + W_o(concat) before LayerNorm, and the gradient norm reaching each head’s slice of the concat; learned W_o against no W_o.',
   activation_stats_look: 'whether W_o(concat) has a different scale from the concat, whether the residual sum is steadier with W_o than without, and how the per-head gradient norms (the article’s “valve”) evolve.',
-  activation_stats_claim: 'W_o regulates the scale and distribution of the attention output, so that adding it to the residual stream is more stable; its weights act as a valve for the gradients reaching each head.',
   gain_vs_learning_tested: 'a frozen random W_o drawn like nn.Linear’s default changes two things at once: it stops learning, and it shrinks the attention output. Two more frozen matrices keep the size of the identity: frozen_random’s matrix times √3 (frozen_random_scaled) and a random orthogonal matrix (frozen_orthogonal). All five variants train from the same weights and data per seed.',
   gain_vs_learning_look: 'whether the frozen matrices scaled like the identity learn about as fast as identity, and whether the unscaled frozen_random lags behind them. The chart of singular values shows each W_o at step 0: a frozen variant trains with that matrix throughout.',
   gain_vs_learning_claim: 'a frozen W_o “cannot adapt to the task”, so it is the learning that matters.',
@@ -40,7 +36,6 @@ export const texts = {
   wo_purpose_claim: 'that W_o fuses the heads into one shared space, is a learnable layer, and sets the attention path’s scale on the residual stream: three jobs, which these controls tell apart.',
   lr_stability_tested: 'learned W_o, no W_o, a frozen random W_o and a learned W_o that starts as the identity, each trained at every learning rate of the list in the settings, without gradient clipping by default (clipping hides instability).',
   lr_stability_look: 'up to which learning rate each variant still trains (at least half of its seeds reach loss < 0.1), and whether removing W_o needs a smaller learning rate or diverges more often.',
-  lr_stability_claim: 'without W_o training is unstable and may need a very small learning rate.',
 
   // An experiment's tables and statistics.
   summaryNotes: 'Token accuracy: answer symbols predicted right when the model sees the true answer so far. Exact match: answers with every symbol right, read the same way. Greedy exact: answers fully right when the model writes the whole answer itself, one symbol at a time.',

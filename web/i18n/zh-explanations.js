@@ -22,16 +22,12 @@ export const texts = {
   // What each experiment tests, what to look for and what the article claims.
   remove_wo_tested: '同一个模型训练两次：一次使用可学习的 W_o，一次完全没有 W_o（注意力输出就是各头输出的拼接，原样传下去）。',
   remove_wo_look: '训练损失下降得有多快、验证集准确率最终到哪里，以及两者的差距是否超过不同种子之间的波动。',
-  remove_wo_claim: '去掉 W_o 后损失下降明显变慢，最终准确率有可测量的下降（文中说下降 5%–15%）。',
   freeze_wo_tested: '四个变体：可学习的 W_o；没有 W_o（identity）；从不训练的随机 W_o（frozen_random）；从单位矩阵开始训练的 W_o（learned_identity_init）。',
   freeze_wo_look: '固定的随机混合相比没有 W_o 是有帮助还是有害，以及让 W_o 从单位矩阵开始是否有任何影响。',
-  freeze_wo_claim: '冻结的随机 W_o 比没有 W_o 稍好，但远不如可学习的 W_o。',
   wo_heatmap_tested: '每一层学到的 W_o（行：输出特征；列：拼接后的各头输出，头之间画有分隔线）在第 0 步和每个探测步的样子，每个头对应块的 Frobenius 范数，以及每个头的 OV 电路 W_o[:, head] · W_v[head, :] 的奇异值。',
   wo_heatmap_look: 'W_o 是停留在随机初始值附近还是长出了结构，以及某些头的块是否比其他头大得多。勾选“W_o − W_o(init)”只看训练改变了什么。',
-  wo_heatmap_claim: '学到的 W_o 既不是对角占优也不是均匀分布；某些区域（特定头的特定特征）权重绝对值更大，说明模型更重视这些头。',
   activation_stats_tested: '在每一层、每个探测步，拼接后的头输出、W_o(concat) 以及 LayerNorm 之前的残差和 x + W_o(concat) 的均值和标准差，还有到达每个头在拼接向量中那一段的梯度范数；比较可学习的 W_o 和没有 W_o。',
   activation_stats_look: 'W_o(concat) 的尺度是否与拼接向量不同，有 W_o 时残差和是否比没有时更平稳，以及每个头的梯度范数（文中的“阀门”）如何变化。',
-  activation_stats_claim: 'W_o 调节注意力输出的尺度和分布，使其与残差相加时更稳定；它的权重像阀门一样调节到达各个头的梯度。',
   gain_vs_learning_tested: '按 nn.Linear 默认方式抽取的冻结随机 W_o 同时改变了两件事：它不再学习，并且缩小了注意力输出。另外两个冻结矩阵保持与单位矩阵相当的大小：frozen_random 的矩阵乘以 √3（frozen_random_scaled），以及随机正交矩阵（frozen_orthogonal）。同一种子下五个变体的权重和数据相同。',
   gain_vs_learning_look: '与单位矩阵同尺度的冻结矩阵是否学得和 identity 差不多快，以及未缩放的 frozen_random 是否落后。奇异值图显示每个 W_o 在第 0 步的样子：冻结的变体整个训练都使用这个矩阵。',
   gain_vs_learning_claim: '冻结的 W_o “无法适应任务”，所以关键在于学习。',
@@ -40,7 +36,6 @@ export const texts = {
   wo_purpose_claim: 'W_o 把各头融合到一个共享空间、是一个可学习的层、并设定注意力路径在残差流上的尺度：三项作用，这些对照把它们分开。',
   lr_stability_tested: '可学习的 W_o、没有 W_o、冻结的随机 W_o、从单位矩阵开始学习的 W_o，每个都在设置中列出的每个学习率下训练；默认不做梯度裁剪（裁剪会掩盖不稳定）。',
   lr_stability_look: '每个变体在多大的学习率下仍能训练（至少一半种子的损失降到 0.1 以下），以及去掉 W_o 是否需要更小的学习率、是否更常发散。',
-  lr_stability_claim: '没有 W_o 时训练不稳定，可能需要很小的学习率。',
 
   // An experiment's tables and statistics.
   summaryNotes: 'token 准确率：模型看到前面真实答案时，答案符号预测正确的比例。完全匹配：按同样方式读出、每个符号都正确的答案比例。贪心生成完全匹配：模型自己逐个写出整个答案时，完全正确的答案比例。',

@@ -52,6 +52,20 @@ export function askedOnce(part, ask) {
   return byLang[lang()];
 }
 
+// The article's claims in the core's words, none judged: { statements: [{ id, text, says }] }.
+const UNJUDGED = { claims: [], words_claims: [] };
+let claimSources = null;  // claim id -> the experiments it reads (codes().claim_sources), once asked
+
+// The statements of the article's claims that an experiment's section quotes, in the page's
+// language: those of the claims it is the first source of (the core's claim_sources, the
+// experiment each claim reads first); none for an experiment that quotes the article elsewhere.
+export function quotedStatements(name) {
+  claimSources ||= JSON.parse(core.get().wolab.codes()).claim_sources;
+  const ids = claimSources.filter((c) => c.experiments[0] === name).map((c) => c.id);
+  const { statements } = askedOnce(UNJUDGED, () => core.get().wolab.analysisWords(JSON.stringify(UNJUDGED), lang()));
+  return ids.map((id) => statements.find((s) => s.id === id).text);
+}
+
 // A claim's words in the page's language: { verdict, reason, plain, lead }.
 export function claimWords(c) {
   return askedOnce(c, () => core.get().wolab.claimWords(JSON.stringify(c), lang()));

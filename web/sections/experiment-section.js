@@ -17,7 +17,7 @@ import { StatsView } from '../views/view-stats.js';
 import { LrView } from '../views/view-lr.js';
 import { WordsView } from '../views/view-words.js';
 import { curvesCsv, download } from '../results/export.js';
-import { renderVerdict } from '../lesson/lesson.js';
+import { quotedStatements, renderVerdict } from '../lesson/lesson.js';
 import { renderPrediction } from '../lesson/predict.js';
 import { notice } from '../base/notices.js';
 import { describeConfig } from '../controls/settings-form.js';
@@ -36,12 +36,19 @@ const viewFor = (info) => (info.needs_data === 'lexicon' ? WordsView : info.wo_s
 
 // An experiment's section, a copy of index.html's template with the experiment's name in its
 // ids and text keys.
+// An experiment that quotes the article's claims shows their statements in the core's words
+// (renderQuotes), not a text of its own.
 function experimentSection(name) {
   const section = $('#experiment-template').content.firstElementChild.cloneNode(true);
   section.id = sectionId(name);
   section.dataset.exp = name;
   section.setAttribute('aria-labelledby', `h-${name}`);
   $('h2', section).id = `h-${name}`;
+  if (quotedStatements(name).length) {
+    const claim = $('[data-i18n-part="claim"]', section);
+    delete claim.dataset.i18nPart;
+    claim.className = 'claim-quotes';
+  }
   for (const el of section.querySelectorAll('[data-i18n-part]')) el.dataset.i18n = `${name}_${el.dataset.i18nPart}`;
   return section;
 }
@@ -196,10 +203,19 @@ function renderFrame(s) {
   }
   s.runList.render(exp.runs, exp.source);
   renderVariants(s);
+  renderQuotes(s);
   // Hidden rather than disabled until there is something to export.
   s.exports.hidden = !exp.resultsBlob;
   s.exportJson.textContent = t('exportResults');
   s.exportCsv.textContent = t('exportCsv');
+}
+
+// The statements of the claims the experiment quotes, in the page's language.
+function renderQuotes({ exp, section }) {
+  const box = $('.claim-quotes', section);
+  if (!box) return;
+  const text = quotedStatements(exp.name).join(' ');
+  if (box.textContent !== text) box.textContent = text;
 }
 
 // The variants this experiment compares, each named by its code (and, in Chinese, its Chinese
