@@ -22,7 +22,7 @@
 #include "lab/notebook.h"
 #include "lab/plan.h"
 #include "lab/results.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 #include "lab/wo_files.h"
 #include "io/cmudict.h"
 #include "run/g2p.h"

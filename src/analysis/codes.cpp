@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/messages.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 
 namespace wolab {
 

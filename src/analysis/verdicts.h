@@ -14,7 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "lab/spread.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 
 namespace wolab::verdicts {
 

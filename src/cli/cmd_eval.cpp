@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "cli/args.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 #include "run/trainer.h"
 
 namespace wolab::cli {

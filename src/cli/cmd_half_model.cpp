@@ -11,8 +11,8 @@
 
 #include "cli/args.h"
 #include "cli/outputs.h"
-#include "io/checkpoint.h"
 #include "io/messages.h"
+#include "io/safetensors.h"
 
 namespace wolab::cli {
 

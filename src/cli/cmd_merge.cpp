@@ -9,8 +9,8 @@
 
 #include "cli/args.h"
 #include "cli/outputs.h"
-#include "io/checkpoint.h"
 #include "io/messages.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/shard.h"
 

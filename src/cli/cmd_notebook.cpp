@@ -12,7 +12,7 @@
 #include "cli/outputs.h"
 #include "cli/run_args.h"
 #include "config/languages.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/notebook.h"
 

@@ -11,9 +11,9 @@
 
 #include "cli/args.h"
 #include "cli/run_args.h"
-#include "io/checkpoint.h"
 #include "io/cmudict.h"
 #include "io/messages.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "run/g2p.h"

@@ -13,7 +13,7 @@
 #include "analysis/analysis.h"
 #include "cli/args.h"
 #include "config/languages.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/results.h"
 

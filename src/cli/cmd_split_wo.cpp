@@ -12,7 +12,7 @@
 
 #include "cli/args.h"
 #include "cli/outputs.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/results.h"
 #include "lab/wo_files.h"

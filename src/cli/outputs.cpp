@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 
 namespace wolab::cli {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "lab/config.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 
 namespace wolab::cli {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checkpoint.h"
 #include "io/cmudict.h"
+#include "io/safetensors.h"
 #include "lab/experiment.h"
 #include "lab/shard.h"
 

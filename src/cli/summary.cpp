@@ -7,7 +7,7 @@
 
 #include "lab/config.h"
 #include "lab/experiment.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 
 namespace wolab::cli {
 

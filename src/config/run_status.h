@@ -1,6 +1,6 @@
 // Where a run stands: running, done, stopped by the user, or diverged at a step; and its words
 // for people and checkpoints. The bottom layer beside run_config.h: plain types, no JSON (the
-// results' JSON form is lab/status.h).
+// results' JSON form is lab/status_json.h).
 #pragma once
 
 #include <cstddef>
@@ -28,7 +28,7 @@ struct RunStatus {
   bool operator!=(const RunStatus& o) const { return !(*this == o); }
 };
 
-// Each state's code, in enum order: what describe() and status_json() (lab/status.h) write (and
+// Each state's code, in enum order: what describe() and status_json() (lab/status_json.h) write (and
 // codes() hands the page, src/analysis/codes.h).
 inline constexpr const char* kStateCodes[] = {"running", "done", "stopped", "diverged"};
 static_assert(std::size(kStateCodes) == static_cast<size_t>(RunStatus::State::diverged) + 1);

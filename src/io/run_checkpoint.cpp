@@ -74,7 +74,7 @@ void check_step_and_status(const RunCheckpoint& c, int steps) {
 
 void take_tensor(const SafeTensors& st, const std::string& name, const std::vector<int64_t>& shape, float* out,
                  bool non_negative) {
-  // F32, or F16 in a half model file (half_model, io/checkpoint.h), widened exactly.
+  // F32, or F16 in a half model file (half_model, io/safetensors.h), widened exactly.
   Tensor<float> widened;
   auto it = st.f32.find(name);
   if (it == st.f32.end()) {

@@ -1,4 +1,4 @@
-// A wolab checkpoint: one training run in a safetensors file (io/checkpoint.h), with the
+// A wolab checkpoint: one training run in a safetensors file (io/safetensors.h), with the
 // metadata that says where the run stands and every check a file must pass before a trainer
 // continues from it. The trainer fills and reads the tensors (run/trainer.h); the config travels
 // as JSON text, which lab/ writes and parses (lab/checkpoints.h), so nothing here knows either.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/run_status.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 
 namespace wolab {
 

@@ -12,7 +12,7 @@
 #include "lab/loss_threshold.h"
 #include "lab/results_checks.h"
 #include "lab/spread.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 #include "lab/wo_files.h"
 #include "run/probes.h"
 

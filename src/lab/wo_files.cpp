@@ -7,8 +7,8 @@
 #include <cstring>
 #include <set>
 
-#include "io/checkpoint.h"
 #include "io/messages.h"
+#include "io/safetensors.h"
 
 namespace wolab {
 

@@ -3,7 +3,7 @@
 // downloaded. Split, the results file keeps each snapshot's step, layer, shape and figures (head
 // norms and what claim 5 reads: run/probes.h, wo_figures), so that the analysis reads the same
 // figures as from the whole file, and each run's matrices go to a safetensors file of its own
-// beside it (io/checkpoint.h), in float16, which a page fetches only to draw that run.
+// beside it (io/safetensors.h), in float16, which a page fetches only to draw that run.
 //
 // A wo file: safetensors, metadata {"format": "wolab-wo-snapshots", "version": "1", "variant",
 // "seed"}, one F16 tensor (rows, cols) per snapshot named "step.<s>.layers.<l>.attn.W_o.weight",

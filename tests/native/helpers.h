@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint.h"
 #include "io/cmudict.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/experiment.h"
 #include "run/g2p.h"

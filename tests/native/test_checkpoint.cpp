@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 
 namespace wolab {
 namespace {

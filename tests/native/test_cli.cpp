@@ -13,7 +13,7 @@
 #include <string>
 
 #include "analysis/analysis.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/experiment.h"

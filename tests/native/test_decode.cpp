@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "nn/model.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "helpers.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/results.h"
 #include "nn/eigenvalues.h"

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "analysis/analysis.h"
-#include "io/checkpoint.h"
 #include "io/json_input.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/results.h"
 

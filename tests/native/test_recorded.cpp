@@ -23,8 +23,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysis.h"
-#include "io/checkpoint.h"
 #include "io/cmudict.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "lab/experiment.h"
 #include "lab/plan.h"

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "helpers.h"
-#include "io/checkpoint.h"
 #include "io/cmudict.h"
+#include "io/safetensors.h"
 #include "lab/config.h"
 #include "nn/adam.h"
 #include "nn/model.h"

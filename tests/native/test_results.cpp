@@ -7,11 +7,11 @@
 #include <functional>
 
 #include "helpers.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/experiment.h"
 #include "lab/results.h"
-#include "lab/status.h"
+#include "lab/status_json.h"
 #include "run/probes.h"
 
 namespace wolab {

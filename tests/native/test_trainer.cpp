@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "helpers.h"
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "nn/rng.h"
 #include "run/tasks.h"

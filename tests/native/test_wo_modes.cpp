@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "helpers.h"
-#include "io/checkpoint.h"
 #include "io/messages.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "lab/experiment.h"

@@ -9,7 +9,7 @@
 #include <exception>
 #include <string>
 
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 #include "lab/checkpoints.h"
 #include "lab/config.h"
 #include "run/trainer.h"

@@ -1,4 +1,4 @@
-#include "lab/status.h"
+#include "lab/status_json.h"
 
 #include <limits>
 

@@ -1,4 +1,4 @@
-#include "io/checkpoint.h"
+#include "io/safetensors.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -46,7 +46,7 @@ std::vector<uint8_t> write_safetensors(const SafeTensors& st);
 // length beyond the file, header not a JSON object, unknown dtype, shape or offsets out of range,
 // overlapping or leaving gaps in the data, size not matching the shape. F32, I32 and F16 only.
 // Reads little-endian data by memcpy: the hosts we build for (x86-64, wasm32) are little-endian,
-// which checkpoint.cpp asserts at compile time.
+// which safetensors.cpp asserts at compile time.
 SafeTensors read_safetensors(const uint8_t* bytes, size_t size);
 
 // Whole file; throws ConfigError("cannot read <path>: <reason>").
