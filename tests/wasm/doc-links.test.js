@@ -9,7 +9,9 @@
 //    `docs/NAME.md "Place"`, across a comment's line break too) a place in it: a heading (its
 //    text, or the text before its parenthesis: "Probe fragments" for "Probe fragments (the
 //    page's live record)") or a term in bold that opens a paragraph or a list item ("Spreads"
-//    for "**Spreads.** Every figure ...").
+//    for "**Spreads.** Every figure ...");
+//  - docs/layout.md names every file of src/ in its folder's entry, and every file of bindings/
+//    and scripts/ in theirs.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -223,4 +225,47 @@ test('every link of the Markdown files and every pointer of the code into the do
   assert.ok(markdown.some((f) => f.endsWith(path.join('docs', 'claims.md'))) && markdown.length >= 15, `${markdown.length} Markdown files`);
   assert.ok(code.length >= 250, `${code.length} files of code`);
   assert.deepEqual(check(ROOT, markdown, code), []);
+});
+
+// docs/layout.md's tree: { 'src/': text, 'src/config/': text, 'scripts/': text, ... }, each
+// folder's entry (a line naming it in the first column, or indented by two under src/, and the
+// lines that go on with it).
+function layoutEntries(markdown) {
+  const block = /^```\n([\s\S]*?)^```$/m.exec(markdown)[1];
+  const entries = {};
+  let top = null, current = null;
+  for (const line of block.split('\n')) {
+    const m = /^( {0,2})(\S+\/)\s/.exec(line);
+    if (m) {
+      if (!m[1]) top = m[2];
+      current = m[1] ? top + m[2] : m[2];
+      entries[current] = '';
+    }
+    if (current) entries[current] += `${line}\n`;
+  }
+  return entries;
+}
+
+test('docs/layout.md names every file of src/, bindings/ and scripts/ where it lists its folder', () => {
+  const entries = layoutEntries(fs.readFileSync(path.join(ROOT, 'docs', 'layout.md'), 'utf8'));
+  const names = (text, name) => new RegExp(`(?<![\\w.])${name.replace(/\./g, '\\.')}(?!\\w)`).test(text);
+  const missing = [];
+  const src = path.join(ROOT, 'src');
+  for (const folder of fs.readdirSync(src)) {
+    const entry = entries[`src/${folder}/`];
+    if (entry === undefined) {
+      missing.push(`src/${folder}/: no entry`);
+      continue;
+    }
+    // A .h and its .cpp by their stem (run_config); a header alone also as itself (layers.h).
+    for (const file of fs.readdirSync(path.join(src, folder))) {
+      const stem = file.replace(/\.(h|cpp)$/, '');
+      if (!names(entry, stem) && !names(entry, file)) missing.push(`src/${folder}/${file}`);
+    }
+  }
+  for (const folder of ['bindings', 'scripts']) {
+    const entry = entries[`${folder}/`] || '';
+    for (const file of fs.readdirSync(path.join(ROOT, folder))) if (!names(entry, file)) missing.push(`${folder}/${file}`);
+  }
+  assert.deepEqual(missing, []);
 });
