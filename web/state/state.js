@@ -9,9 +9,10 @@ import { languages } from '../i18n/i18n.js';
 export const THEMES = ['light', 'dark'];  // without ?theme=, the browser's prefers-color-scheme
 export const CHROME_KEYS = ['lang', 'theme', 'embed'];  // the parameters besides the settings
 
-const core = { all: [], settings: [], experiments: [] };
+const core = { all: [], settings: [], experiments: [] };  // set by setCoreTables alone
 
-// Takes the core's tables (parsed settings() and experiments()); called once the module loads.
+// Owner: app.js. Takes the core's tables (parsed settings() and experiments()), once the module
+// loads; they are read-only after.
 // A choice or an experiment that needs data this page cannot load (needs_data, web/state/data-files.js)
 // is neither offered nor read from a link.
 export function setCoreTables(settings, experiments) {
