@@ -11,13 +11,14 @@
 #   PURPOSE_WORK    where the sweeps trained (default build/purpose)
 #   PURPOSE_OUT     the recorded folder (default recorded/purpose)
 #   PURPOSE_FIGURE  the sweeps the first screen draws, in order of preference (default
-#                   "words_d64 words_d32n quick_long")
+#                   "rate_words_d64 words_d64 words_d32n quick_long": d_model 64 at the rate
+#                   every variant trains best at, then at the presets' shared one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${WOLAB_BIN:-build/wolab}")
 work=${PURPOSE_WORK:-build/purpose}
 out=${PURPOSE_OUT:-recorded/purpose}
-read -r -a figure <<<"${PURPOSE_FIGURE:-words_d64 words_d32n quick_long}"
+read -r -a figure <<<"${PURPOSE_FIGURE:-rate_words_d64 words_d64 words_d32n quick_long}"
 tmp=${out%/}.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"

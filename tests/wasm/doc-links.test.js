@@ -246,7 +246,7 @@ function layoutEntries(markdown) {
   return entries;
 }
 
-test('docs/layout.md names every file of src/, bindings/ and scripts/ where it lists its folder', () => {
+test('docs/layout.md names every file of src/, bindings/, scripts/ and web/ where it lists its folder', () => {
   const entries = layoutEntries(fs.readFileSync(path.join(ROOT, 'docs', 'layout.md'), 'utf8'));
   const names = (text, name) => new RegExp(`(?<![\\w.])${name.replace(/\./g, '\\.')}(?!\\w)`).test(text);
   const missing = [];
@@ -266,6 +266,24 @@ test('docs/layout.md names every file of src/, bindings/ and scripts/ where it l
   for (const folder of ['bindings', 'scripts']) {
     const entry = entries[`${folder}/`] || '';
     for (const file of fs.readdirSync(path.join(ROOT, folder))) if (!names(entry, file)) missing.push(`${folder}/${file}`);
+  }
+  // web/: each room's modules by their stem (live-runs) in the room's entry, the shell's files
+  // anywhere in web/'s entries (its last line, "(top)").
+  const web = path.join(ROOT, 'web');
+  for (const item of fs.readdirSync(web, { withFileTypes: true })) {
+    if (!item.isDirectory()) {
+      const shell = Object.keys(entries).filter((k) => k.startsWith('web/')).map((k) => entries[k]).join('');
+      if (!names(shell, item.name)) missing.push(`web/${item.name}`);
+      continue;
+    }
+    const entry = entries[`web/${item.name}/`];
+    if (entry === undefined) {
+      missing.push(`web/${item.name}/: no entry`);
+      continue;
+    }
+    for (const file of fs.readdirSync(path.join(web, item.name))) {
+      if (!names(entry, file.replace(/\.js$/, '')) && !names(entry, file)) missing.push(`web/${item.name}/${file}`);
+    }
   }
   assert.deepEqual(missing, []);
 });
