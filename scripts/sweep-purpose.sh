@@ -18,24 +18,30 @@ jobs=${PURPOSE_JOBS:-2}
 # name | experiment | plan flags. The shared learning rate is each preset's (0.001); the sweep of
 # rates trains 2 seeds at each other rate, its 0.001 read from the main sweep's first 2 seeds;
 # rate_* trains every seed again at the rate the sweep of rates chose (scripts/lr-choice.js).
+# The real-words sweeps train 10,000 steps, probed every 250 (the converged presets' settings when
+# they were recorded; flags since the presets train 20,000), long_words_d64 twice as long.
 sweeps=$(cat <<'EOF'
-words_d64|words_purpose|--preset converged
-words_d32n|words_purpose|--preset converged_narrow
+words_d64|words_purpose|--preset converged --words-steps 10000 --words-probe-every 250 --loss-every 10
+words_d32n|words_purpose|--preset converged_narrow --words-steps 10000 --words-probe-every 250 --loss-every 10
 quick_long|wo_purpose|--preset quick --seeds 5 --steps 4000 --probe-every 200
 article|wo_purpose|--preset article --seeds 5
-lr_words_d64_0.0003|words_purpose|--preset converged --seeds 2 --lr 0.0003
-lr_words_d64_0.003|words_purpose|--preset converged --seeds 2 --lr 0.003
-lr_words_d64_0.01|words_purpose|--preset converged --seeds 2 --lr 0.01
+lr_words_d64_0.0003|words_purpose|--preset converged --seeds 2 --lr 0.0003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d64_0.003|words_purpose|--preset converged --seeds 2 --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d64_0.01|words_purpose|--preset converged --seeds 2 --lr 0.01 --words-steps 10000 --words-probe-every 250 --loss-every 10
 lr_quick_0.0003|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.0003
 lr_quick_0.003|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.003
 lr_quick_0.01|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.01
 lr_quick_0.03|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.03
-words_d128|words_purpose|--preset converged_large --seeds 3
-long_words_d64|words_purpose|--preset converged --seeds 3 --words-steps 20000
-rate_words_d64|words_purpose|--preset converged --lr 0.003
-lr_words_d32n_0.0003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.0003
-lr_words_d32n_0.003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.003
-lr_words_d32n_0.01|words_purpose|--preset converged_narrow --seeds 2 --lr 0.01
+lr_quick_0.1|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.1
+lr_quick_0.3|wo_purpose|--preset quick --seeds 2 --steps 4000 --probe-every 200 --lr 0.3
+rate_quick|wo_purpose|--preset quick --seeds 5 --steps 4000 --probe-every 200 --lr 0.03
+words_d128|words_purpose|--preset converged_large --seeds 3 --words-steps 10000 --words-probe-every 250 --loss-every 10
+long_words_d64|words_purpose|--preset converged --seeds 3 --words-steps 20000 --words-probe-every 250 --loss-every 10
+rate_words_d64|words_purpose|--preset converged --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+rate_words_d128|words_purpose|--preset converged_large --seeds 3 --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d32n_0.0003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.0003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d32n_0.003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d32n_0.01|words_purpose|--preset converged_narrow --seeds 2 --lr 0.01 --words-steps 10000 --words-probe-every 250 --loss-every 10
 EOF
 )
 if [[ ${1:-} == --list ]]; then
