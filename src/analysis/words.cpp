@@ -85,10 +85,13 @@ json words_table_json() {
 
 namespace wording {
 
+// A figure that rounds to zero is written without a sign ("0%", not "-0%").
 std::string fmt(const char* format, double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, x);
-  return buf;
+  const std::string out = buf;
+  if (out[0] == '-' && out.find_first_of("123456789") == std::string::npos) return out.substr(1);
+  return out;
 }
 std::string percent_like(double x, double like) { return fmt(std::fabs(like) < 0.1 ? "%.1f%%" : "%.0f%%", 100 * x); }
 std::string percent(double x) { return percent_like(x, x); }

@@ -245,6 +245,14 @@ TEST(Words, PlainSentencesStayShortWithTheLongestFigures) {
 
 // A leader ahead in every seed by less than the size called clear is named as the leader.
 // A count of none after "only" is worded as none, in both languages.
+TEST(Words, AFigureThatRoundsToZeroHasNoSign) {
+  EXPECT_EQ(wording::fmt("%.0f%%", -0.3), "0%");
+  EXPECT_EQ(wording::fmt("%.2f", -0.001), "0.00");
+  EXPECT_EQ(wording::fmt("%.0f%%", -0.6), "-1%");
+  EXPECT_EQ(wording::fmt("%.4g", -0.0001), "-0.0001");
+  EXPECT_EQ(wording::fmt("%.1f", 0.04), "0.0");
+}
+
 TEST(Words, OnlyNoneReadsAsNone) {
   const Fill f = {{"adapts_seeds", "3"}, {"steadier_seeds", "0"}, {"seeds", "3"}};
   EXPECT_EQ(words("plain_scale_adapts_only", Lang::en, f),
