@@ -38,10 +38,12 @@ rate_quick|wo_purpose|--preset quick --seeds 5 --steps 4000 --probe-every 200 --
 words_d128|words_purpose|--preset converged_large --seeds 3 --words-steps 10000 --words-probe-every 250 --loss-every 10
 long_words_d64|words_purpose|--preset converged --seeds 3 --words-steps 20000 --words-probe-every 250 --loss-every 10
 rate_words_d64|words_purpose|--preset converged --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
+rate_words_d32n|words_purpose|--preset converged_narrow --lr 0.01 --words-steps 10000 --words-probe-every 250 --loss-every 10
 rate_words_d128|words_purpose|--preset converged_large --seeds 3 --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
 lr_words_d32n_0.0003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.0003 --words-steps 10000 --words-probe-every 250 --loss-every 10
 lr_words_d32n_0.003|words_purpose|--preset converged_narrow --seeds 2 --lr 0.003 --words-steps 10000 --words-probe-every 250 --loss-every 10
 lr_words_d32n_0.01|words_purpose|--preset converged_narrow --seeds 2 --lr 0.01 --words-steps 10000 --words-probe-every 250 --loss-every 10
+lr_words_d32n_0.03|words_purpose|--preset converged_narrow --seeds 2 --lr 0.03 --words-steps 10000 --words-probe-every 250 --loss-every 10
 EOF
 )
 if [[ ${1:-} == --list ]]; then
