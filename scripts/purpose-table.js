@@ -21,7 +21,8 @@ function results(sweep) {
 // An effect as the core words it: a difference of PER in points, a log ratio (steps, loss) as
 // the percent by which none's figure exceeds the other's.
 function figure(x, scale) {
-  return scale === 'log_ratio' ? `${(100 * Math.expm1(x)).toFixed(0)}%` : (100 * x).toFixed(2);
+  const text = scale === 'log_ratio' ? `${(100 * Math.expm1(x)).toFixed(0)}%` : (100 * x).toFixed(2);
+  return /^-[0.%]+$/.test(text) ? text.slice(1) : text;  // no sign on a figure that rounds to zero
 }
 const interval = (x) => `${figure(x.mean, x.scale)} (${figure(x.lo, x.scale)} to ${figure(x.hi, x.scale)})`;
 const share = (s) => (s ? `${(100 * s.mean).toFixed(0)}% (${(100 * s.lo).toFixed(0)}% to ${(100 * s.hi).toFixed(0)}%)` : 'no share: no lead');
