@@ -36,7 +36,7 @@ test('1280 × 800: the diagram, what W_o is for and the headline on the first sc
   const drawn = JSON.parse(fs.readFileSync(`recorded/purpose/${purpose.figure[0]}/analysis.json`, 'utf8')).experiments[0];
   expect(await page.locator('#purpose .pu-bar').evaluateAll((bars) => bars.map((b) => b.dataset.variant)))
     .toEqual(['learned', 'block_diagonal', 'scalar_gain', 'identity_matched']);
-  await expect(page.locator('#purpose .pu-source')).toHaveText(new RegExp(`^Recorded, real words to the end \\(d_model ${drawn.run_config.model.d_model}, 5 seeds, learning rate ${drawn.run_config.train.lr}\\)`));
+  await expect(page.locator('#purpose .pu-source')).toHaveText(new RegExp(`^Recorded, real words trained natively \\(d_model ${drawn.run_config.model.d_model}, 5 seeds, ${drawn.run_config.train.steps} steps, learning rate ${drawn.run_config.train.lr}\\)`));
   await expect(page.locator('#claims-title')).toHaveText('What the runs found');
   await expect(page.locator('#claims-source')).toHaveText(/^From the runs recorded with the Quick preset \(3 seeds each/);
   await expect(page.locator('#claims-source')).toHaveAttribute('data-source', 'recorded');

@@ -281,7 +281,7 @@ export const texts = {
   fuSource: '{preset}, seed {seed}, layer {layer}, step {step}, from',
   purposeTitle: 'What W_o is for',
   purposeBarsLabel: 'Each variant’s lead over no W_o (identity), with its 95% interval over seeds',
-  purposeSourceWords: 'Recorded, real words to the end (d_model {width}, {n} seeds, learning rate {lr}): lead over no W_o in {measure}, 95% intervals.',
+  purposeSourceWords: 'Recorded, real words trained natively (d_model {width}, {n} seeds, {steps} steps, learning rate {lr}): lead over no W_o in {measure}, 95% intervals.',
   purposeSourcePreset: 'Recorded, Quick preset (d_model {width}, {n} seeds, learning rate {lr}): lead over no W_o in {measure}, 95% intervals.',
   // What the runs found (claims-summary.js) and the path through the page.
   sumSeedsK: '{k} of {n} seeds', sumSeedsN: '{n} seeds', sumSeedsParts: 'parts held in {a} and {b} of {n} seeds', sumLive: 'live', sumRecorded: 'recorded', sumImported: 'imported',

@@ -281,7 +281,7 @@ export const texts = {
   fuSource: '{preset}预设，种子 {seed}，第 {layer} 层，第 {step} 步，来自',
   purposeTitle: 'W_o 到底做什么',
   purposeBarsLabel: '每个变体相对没有 W_o（单位矩阵）的领先，及其跨种子的 95% 区间',
-  purposeSourceWords: '录制，训练到底的真实单词（d_model {width}，{n} 个种子，学习率 {lr}）：相对没有 W_o 的领先，按{measure}，附 95% 区间。',
+  purposeSourceWords: '录制，本地训练的真实单词（d_model {width}，{n} 个种子，{steps} 步，学习率 {lr}）：相对没有 W_o 的领先，按{measure}，附 95% 区间。',
   purposeSourcePreset: '录制，快速预设（d_model {width}，{n} 个种子，学习率 {lr}）：相对没有 W_o 的领先，按{measure}，附 95% 区间。',
   // What the runs found (claims-summary.js) and the path through the page.
   sumSeedsK: '{n} 个种子中 {k} 个', sumSeedsN: '{n} 个种子', sumSeedsParts: '两部分分别在 {n} 个种子中的 {a} 个和 {b} 个成立', sumLive: '实时', sumRecorded: '录制', sumImported: '导入',

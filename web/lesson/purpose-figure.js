@@ -104,5 +104,5 @@ export function renderPurpose() {
   box.replaceChildren(
     el('p', 'pu-answer', said.answer),
     bars(e),
-    el('p', 'pu-source', t(figure.source, { measure: t(`purposeMeasure_${d.measure}`), n: d.n, width, heads, lr: e.run_config.train.lr })));
+    el('p', 'pu-source', t(figure.source, { measure: t(`purposeMeasure_${d.measure}`), n: d.n, width, heads, steps: e.run_config.train.steps, lr: e.run_config.train.lr })));
 }
